@@ -1,0 +1,73 @@
+/**
+ * The vocabulary of tools: how a user defines one, and the one normalized `Tool` every other
+ * part of the system reads.
+ */
+import type { StandardSchemaV1 } from "@standard-schema/spec";
+import type { JsonSchema } from "./signature/json-schema.js";
+import type { Signature } from "./signature/types.js";
+
+/** Arguments always arrive as a string-keyed object (PTC-Lisp keywords are already strings). */
+export type ToolArgs = Record<string, unknown>;
+
+export type ToolFunction<Args extends ToolArgs = ToolArgs, Result = unknown> = (
+  args: Args,
+) => Result | Promise<Result>;
+
+/** Which layer may call a tool: the provider's native tool calling, PTC-Lisp programs, or both. */
+export type ExposeLayer = "native" | "ptc_lisp" | "both";
+
+/** A custom native preview: receives only the tool's full result, returns a JSON object. */
+export type NativePreviewFunction = (fullResult: unknown) => unknown;
+
+export type NativePreview = "metadata" | "rows" | NativePreviewFunction;
+
+/** How a cached `expose: "both"` tool's result is previewed to the model on a native call. */
+export interface NativeResultOptions {
+  /** Default `"metadata"`: shape and count only, no row values. */
+  readonly preview?: NativePreview;
+  /** Rows shown by `preview: "rows"`. Default 20. */
+  readonly limit?: number;
+}
+
+export interface ResolvedNativeResult {
+  readonly preview: NativePreview;
+  readonly limit: number;
+}
+
+/** The object form of a tool definition. */
+export interface ToolOptions<Args extends ToolArgs = ToolArgs, Result = unknown> {
+  readonly execute: ToolFunction<Args, Result>;
+  /** A PTC signature: `"(query :string, limit :int?) -> [{id :int}]"`. */
+  readonly signature?: string;
+  /** Parameters as any Standard Schema (zod, valibot, arktype...). */
+  readonly parameters?: StandardSchemaV1<unknown, Args>;
+  readonly description?: string;
+  /** Unset means the mode's default (see `effectiveExpose`). */
+  readonly expose?: ExposeLayer;
+  /** Results may be reused for calls with the same canonical arguments. Default false. */
+  readonly cache?: boolean;
+  /** Only with `expose: "both"` and `cache: true`. */
+  readonly nativeResult?: NativeResultOptions;
+}
+
+/** A bare function, or the object form. */
+export type ToolDefinition<Args extends ToolArgs = ToolArgs, Result = unknown> =
+  | ToolFunction<Args, Result>
+  | ToolOptions<Args, Result>;
+
+/** A normalized tool. Every field is present; absent settings are `undefined`. */
+export interface Tool {
+  readonly name: string;
+  readonly execute: ToolFunction;
+  /** The signature text as given, or derived from `parameters` when only those were given. */
+  readonly signature: string | undefined;
+  readonly parsedSignature: Signature | undefined;
+  readonly description: string | undefined;
+  readonly parameters: StandardSchemaV1 | undefined;
+  /** The JSON Schema of the arguments, for provider-native tool definitions. */
+  readonly parametersJsonSchema: JsonSchema;
+  /** As declared; resolve it with `effectiveExpose`. */
+  readonly expose: ExposeLayer | undefined;
+  readonly cache: boolean;
+  readonly nativeResult: ResolvedNativeResult | undefined;
+}
