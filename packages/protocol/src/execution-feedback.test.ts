@@ -1,0 +1,112 @@
+// Needs @ptc/lisp's `preview`/`format` (value previews in Clojure syntax).
+import { describe, expect, it } from "vitest";
+import { buildExecutionFeedback, renderSuccessFromStep, UNTRUSTED_PREAMBLE, wrapUntrusted } from "./index.js";
+
+const framed = (...blocks: [content: string, source: string][]) =>
+  `${UNTRUSTED_PREAMBLE}\n\n${blocks.map(([content, source]) => wrapUntrusted(content, source)).join("\n\n")}`;
+
+describe("buildExecutionFeedback", () => {
+  it("previews the value as `user=> ...` and frames it for a multi-turn agent", () => {
+    const execution = buildExecutionFeedback({ value: [1, 2, 3], prints: [] });
+    expect(execution).toEqual({
+      feedback: framed(["user=> [1 2 3]", "result"]),
+      prints: [],
+      result: "user=> [1 2 3]",
+      memory: { changed: {}, storedKeys: [], truncated: false },
+      visibleTruncated: false,
+      truncated: false,
+    });
+  });
+
+  it("shows printed output instead of the result block, but keeps the result field", () => {
+    const execution = buildExecutionFeedback({ value: 42, prints: ["a", "b"] });
+    expect(execution.feedback).toBe(framed(["a\nb", "println"]));
+    expect(execution.result).toBe("user=> 42");
+    expect(execution.prints).toEqual(["a", "b"]);
+  });
+
+  it("caps printed output at feedbackMaxChars with a hint, and flags it", () => {
+    const execution = buildExecutionFeedback({ value: null, prints: ["x".repeat(600)] });
+    expect(execution.feedback).toContain(
+      `${"x".repeat(512)}\n... (truncated at 512 chars; print specific fields instead)`,
+    );
+    expect(execution.prints).toEqual(["x".repeat(600)]);
+    expect(execution).toMatchObject({ visibleTruncated: true, truncated: true });
+    expect(
+      buildExecutionFeedback({ value: null, prints: ["abcd"] }, { feedbackMaxChars: 2 }).feedback,
+    ).toContain("ab\n... (truncated at 2 chars;");
+  });
+
+  it("caps a value preview at 250 characters and flags it", () => {
+    const execution = buildExecutionFeedback({ value: "y".repeat(400) });
+    expect(execution.result).toContain("(truncated at 250 chars; use println on specific fields)");
+    expect(execution.result?.length).toBeLessThan(400);
+    expect(execution).toMatchObject({ visibleTruncated: true, truncated: true });
+  });
+
+  it("previews new and changed memory bindings, sorted, and lists every stored key", () => {
+    const execution = buildExecutionFeedback(
+      { value: null, memory: { total: 3, rows: [1, 2, 3], kept: "same" } },
+      { previousMemory: { kept: "same", total: 2 } },
+    );
+    expect(execution.memory).toEqual({
+      changed: { rows: "[1 2 3]", total: "3" },
+      storedKeys: ["kept", "rows", "total"],
+      truncated: false,
+    });
+    expect(execution.feedback).toBe(framed([";; rows = [1 2 3]\n;; total = 3", "memory"]));
+  });
+
+  it("says what is stored when nothing changed", () => {
+    const memory = { b: [1], a: { k: 1 } };
+    const execution = buildExecutionFeedback(
+      { value: null, memory },
+      { previousMemory: { a: { k: 1 }, b: [1] } },
+    );
+    expect(execution.memory.changed).toEqual({});
+    expect(execution.feedback).toBe(framed(["Stored: a, b", "memory"]));
+  });
+
+  it("does not report a new binding to nil as a change", () => {
+    expect(buildExecutionFeedback({ value: null, memory: { x: null } }).memory.changed).toEqual({});
+  });
+
+  it("flags clipped memory previews apart from visible truncation", () => {
+    const execution = buildExecutionFeedback({ value: null, memory: { big: "z".repeat(400) } });
+    expect(execution.memory.truncated).toBe(true);
+    expect(execution.feedback).toContain(";; (truncated at 250 chars; use println on specific fields)");
+    expect(execution).toMatchObject({ visibleTruncated: false, truncated: true });
+  });
+
+  it("shows neither result nor memory blocks to a single-turn agent, but fills the fields", () => {
+    const execution = buildExecutionFeedback({ value: 3, memory: { x: 1 } }, { maxTurns: 1 });
+    expect(execution.feedback).toBe("");
+    expect(execution.result).toBe("user=> 3");
+    expect(execution.memory.changed).toEqual({ x: "1" });
+  });
+
+  it("has no result for nil or for a var reference", () => {
+    class Var {
+      constructor(readonly name: string) {}
+    }
+    expect(buildExecutionFeedback({ value: null }).result).toBeNull();
+    expect(buildExecutionFeedback({ value: new Var("x") }).result).toBeNull();
+    expect(buildExecutionFeedback({ value: null }).feedback).toBe("");
+  });
+});
+
+describe("renderSuccessFromStep", () => {
+  it("renders a one-shot success without memory", () => {
+    expect(renderSuccessFromStep({ value: 3, prints: [] })).toBe(
+      '{"status":"ok","result":"user=> 3","prints":[],"feedback":"","truncated":false}',
+    );
+    expect(JSON.parse(renderSuccessFromStep({ value: 3, prints: ["hi"] }, { validated: 3 }))).toEqual({
+      status: "ok",
+      result: "user=> 3",
+      prints: ["hi"],
+      feedback: framed(["hi", "println"]),
+      truncated: false,
+      validated: 3,
+    });
+  });
+});

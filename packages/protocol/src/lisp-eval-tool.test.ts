@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import { LISP_EVAL_TOOL_NAME, type ToolProfile, toolDescription, toolSchema } from "./lisp-eval-tool.js";
+
+const PROFILES: ToolProfile[] = ["in_process_with_app_tools", "in_process_text_mode", "mcp_no_tools"];
+
+describe("toolSchema (seed 002 example)", () => {
+  it("is an OpenAI function named lisp_eval that requires `program`", () => {
+    const schema = toolSchema();
+    expect(schema.type).toBe("function");
+    expect(schema.function.name).toBe("lisp_eval");
+    expect(schema.function.parameters.required).toEqual(["program"]);
+  });
+});
+
+describe("toolSchema", () => {
+  it("renders the tool-call transport schema", () => {
+    expect(toolSchema("in_process_with_app_tools")).toMatchSnapshot();
+  });
+
+  it("differs between profiles only in the description", () => {
+    const [first, ...others] = PROFILES.map((profile) => toolSchema(profile));
+    for (const other of others) {
+      expect({ ...other, function: { ...other.function, description: "" } }).toEqual({
+        ...first,
+        function: { ...first?.function, description: "" },
+      });
+    }
+  });
+
+  it("reserves the name lisp_eval", () => {
+    expect(LISP_EVAL_TOOL_NAME).toBe("lisp_eval");
+  });
+});
+
+describe("toolDescription", () => {
+  it("has one fixed string per profile", () => {
+    expect(
+      Object.fromEntries(PROFILES.map((profile) => [profile, toolDescription(profile)])),
+    ).toMatchSnapshot();
+    expect(new Set(PROFILES.map((profile) => toolDescription(profile))).size).toBe(3);
+    expect(toolDescription()).toBe(toolDescription("in_process_with_app_tools"));
+  });
+
+  it("states each profile's capabilities", () => {
+    expect(toolDescription("in_process_with_app_tools")).toContain("only `lisp_eval` is available natively");
+    expect(toolDescription("in_process_with_app_tools")).toContain(
+      "Call app tools as `(tool/name ...)` from inside the program",
+    );
+    expect(toolDescription("in_process_text_mode")).toContain(
+      "in this assistant turn, but not in the same turn as `lisp_eval`",
+    );
+    expect(toolDescription("in_process_text_mode")).toContain(
+      "Call `:both`-exposed app tools as `(tool/name ...)` from inside the program",
+    );
+    expect(toolDescription("mcp_no_tools")).toContain("No app tools are available inside the program");
+    expect(toolDescription("mcp_no_tools")).toContain("Pass external data via the `context` argument");
+    expect(toolDescription("mcp_no_tools")).toContain("each invocation is independent");
+  });
+
+  it("rejects an unknown profile", () => {
+    expect(() => toolDescription("full" as ToolProfile)).toThrow("unknown lisp_eval profile: full");
+  });
+});

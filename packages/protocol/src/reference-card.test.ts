@@ -1,0 +1,117 @@
+import { createTools } from "@ptc/tool";
+import { describe, expect, it } from "vitest";
+import { ProtocolError } from "./errors.js";
+import {
+  COMPACT_REFERENCE_CARD,
+  combinedModeReferenceCard,
+  REFERENCE_CARD_MAX_BYTES,
+  renderPtcToolsSection,
+} from "./reference-card.js";
+
+const noop = () => null;
+const combined = { output: "text", ptcTransport: "tool_call" } as const;
+
+describe("COMPACT_REFERENCE_CARD", () => {
+  it(`stays within ${REFERENCE_CARD_MAX_BYTES} bytes`, () => {
+    expect(new TextEncoder().encode(COMPACT_REFERENCE_CARD).byteLength).toBeLessThanOrEqual(
+      REFERENCE_CARD_MAX_BYTES,
+    );
+    expect(REFERENCE_CARD_MAX_BYTES).toBe(2200);
+  });
+
+  it("teaches the call shape, the syntax, the namespaces and cache reuse, with an example", () => {
+    expect(COMPACT_REFERENCE_CARD.startsWith("<ptc_lisp_reference>\n")).toBe(true);
+    expect(COMPACT_REFERENCE_CARD.endsWith("\n</ptc_lisp_reference>")).toBe(true);
+    for (const fragment of [
+      "`lisp_eval`",
+      "`program`",
+      "`def`",
+      "No `let*`, `lambda`",
+      "`(return v)`",
+      "data/orders",
+      "(tool/name {:key value})",
+      "full_result_cached: true",
+      "the tool does not run again",
+      "(tool/search_logs {:query",
+    ]) {
+      expect(COMPACT_REFERENCE_CARD).toContain(fragment);
+    }
+  });
+
+  it("mentions nothing that only exists in other products", () => {
+    for (const fragment of ["tool/mcp-call", ":json-null", "World-fault", "upstream_calls"]) {
+      expect(COMPACT_REFERENCE_CARD).not.toContain(fragment);
+    }
+  });
+
+  it("renders as snapshotted", () => {
+    expect(COMPACT_REFERENCE_CARD).toMatchSnapshot();
+  });
+});
+
+describe("renderPtcToolsSection", () => {
+  const tools = createTools({
+    zeta_report: { execute: noop, expose: "ptc_lisp" },
+    search_logs: {
+      execute: noop,
+      signature: "(query :string) -> [:any]",
+      description: "Search log events.",
+      expose: "both",
+      cache: true,
+    },
+    native_only: { execute: noop, signature: ":int", expose: "native" },
+    plain: noop,
+    describe_only: { execute: noop, description: "Describe.", expose: "both" },
+  });
+
+  it("lists program-callable tools by name, with signature and description when present", () => {
+    expect(renderPtcToolsSection(tools)).toMatchInlineSnapshot(`
+      "<ptc_tools>
+      Tools callable from inside \`lisp_eval\` as \`(tool/name {...})\`:
+      - \`(tool/describe_only {...})\` — Describe.
+      - \`(tool/search_logs {...})\` — \`(query :string) -> [:any]\` — Search log events.
+      - \`(tool/zeta_report {...})\`
+      </ptc_tools>"
+    `);
+  });
+
+  it("is empty when no tool is program-callable", () => {
+    expect(renderPtcToolsSection([tools.native_only, tools.plain].filter((tool) => tool !== undefined))).toBe(
+      "",
+    );
+  });
+});
+
+describe("combinedModeReferenceCard", () => {
+  it("appends the inventory to the card in combined mode", () => {
+    const card = combinedModeReferenceCard({
+      ...combined,
+      tools: createTools({
+        search_logs: { execute: noop, signature: "(query :string) -> [:any]", expose: "both", cache: true },
+      }),
+    });
+    expect(card).toBe(
+      `${COMPACT_REFERENCE_CARD}\n\n<ptc_tools>\nTools callable from inside \`lisp_eval\` as \`(tool/name {...})\`:\n- \`(tool/search_logs {...})\` — \`(query :string) -> [:any]\`\n</ptc_tools>`,
+    );
+  });
+
+  it("is the card alone when combined mode exposes no tool to programs (tools default to native)", () => {
+    expect(combinedModeReferenceCard({ ...combined, tools: createTools({ search: noop }) })).toBe(
+      COMPACT_REFERENCE_CARD,
+    );
+    expect(combinedModeReferenceCard(combined)).toBe(COMPACT_REFERENCE_CARD);
+  });
+
+  it("is undefined outside combined mode", () => {
+    expect(combinedModeReferenceCard({ output: "text" })).toBeUndefined();
+    expect(combinedModeReferenceCard({ output: "ptc_lisp", ptcTransport: "tool_call" })).toBeUndefined();
+    expect(combinedModeReferenceCard({})).toBeUndefined();
+  });
+
+  it("accepts only the compact reference", () => {
+    expect(combinedModeReferenceCard({ ...combined, ptcReference: "compact" })).toBe(COMPACT_REFERENCE_CARD);
+    expect(() => combinedModeReferenceCard({ ...combined, ptcReference: "full" as "compact" })).toThrow(
+      ProtocolError,
+    );
+  });
+});

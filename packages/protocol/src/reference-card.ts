@@ -1,0 +1,98 @@
+/**
+ * The compact PTC-Lisp reference card that combined-mode agents append to their system prompt,
+ * plus the `<ptc_tools>` inventory of tools a program may call. The card is there even when no
+ * tool is program-callable: `lisp_eval` is still useful for computation, and a model that has
+ * never seen the language writes it badly.
+ *
+ * Budget: the static card must stay within 2,200 bytes (a test holds it there); aim for 1,800.
+ */
+import { type AgentOutput, filterByExpose, type PtcTransport, type Tool } from "@ptc/tool";
+import { ProtocolError } from "./errors.js";
+import type { ToolCollection } from "./request-tools.js";
+
+export const REFERENCE_CARD_MAX_BYTES = 2200;
+
+export const COMPACT_REFERENCE_CARD = `<ptc_lisp_reference>
+\`lisp_eval\` runs a small PTC-Lisp program (a safe subset of Clojure) given as its \`program\` argument. Use it for exact arithmetic, reshaping data, or combining several app-tool calls.
+
+Writing programs:
+- A program is one or more top-level forms; the value of the last one is the result. \`(return v)\` ends the program with \`v\`, \`(fail v)\` ends it with an error.
+- Name things with \`def\`, \`defn\` and \`(let [x 1 y 2] body)\`; write functions as \`(fn [x] ...)\` or \`#(... % ...)\`. No \`let*\`, \`lambda\`, \`equal?\` or \`length\`.
+- Core: \`if\` \`when\` \`cond\`, \`loop\`/\`recur\`, \`map\` \`filter\` \`reduce\` \`group-by\` \`sort-by\` \`count\` \`get\` \`get-in\`, plus strings, sets, regex and math.
+- To learn a value's shape, look at it with \`keys\`, \`println\` or \`pr-str\`.
+- Literals: \`nil\`, \`true\`/\`false\`, numbers, strings, keywords, vectors, maps, sets. Maps parsed from JSON keep string keys: \`(get row "status")\`.
+- Context data sits under \`data/\`: for \`{"orders":[...]}\` write \`(count (filter #(= "paid" (get % "status")) data/orders))\`, not \`(data/orders)\` or \`orders\`.
+- Helpers: \`str/join\`, \`set/union\`, \`json/parse-string\`, \`json/generate-string\`, \`Double/parseDouble\`, \`LocalDate/parse\`. Namespaces are fixed: no \`ns\`, \`require\` or \`import\`.
+- Not available: macros, lazy or infinite sequences, atoms, futures, try/catch/throw, metadata, files, network.
+
+Inside a program, call app tools with named arguments: \`(tool/name {:key value})\`.
+
+Cache reuse: when a native tool result says \`full_result_cached: true\`, making the same call with the same arguments inside \`lisp_eval\` reads the cached full result; the tool does not run again.
+
+\`\`\`
+(def rows (tool/search_logs {:query "error"}))
+(def errors (filter #(= "error" (get % "level")) rows))
+(return {:total (count rows) :errors (count errors)})
+\`\`\`
+</ptc_lisp_reference>`;
+
+export interface ReferenceCardDefinition {
+  readonly output?: AgentOutput | undefined;
+  readonly ptcTransport?: PtcTransport | undefined;
+  /** Only `"compact"` exists. Default `"compact"`. */
+  readonly ptcReference?: "compact" | undefined;
+  readonly tools?: ToolCollection | undefined;
+}
+
+type InventoryTool = Pick<Tool, "name" | "expose"> & {
+  readonly signature?: string | undefined;
+  readonly description?: string | undefined;
+};
+
+/**
+ * The tools a combined-mode program may call (effective expose `"ptc_lisp"` or `"both"`), one
+ * line each, sorted by name; `""` when there are none. Native tool schemas are not repeated here:
+ * the request's `tools` field already carries them.
+ */
+export function renderPtcToolsSection(
+  tools:
+    | readonly InventoryTool[]
+    | Readonly<Record<string, InventoryTool>>
+    | ReadonlyMap<string, InventoryTool>,
+  mode: { readonly output?: AgentOutput | undefined; readonly ptcTransport?: PtcTransport | undefined } = {
+    output: "text",
+    ptcTransport: "tool_call",
+  },
+): string {
+  const callable = filterByExpose(tools, mode, ["ptc_lisp", "both"]).sort((a, b) =>
+    a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+  );
+  if (callable.length === 0) return "";
+  const lines = callable.map((tool) => {
+    let line = `- \`(tool/${tool.name} {...})\``;
+    if (tool.signature !== undefined && tool.signature !== "") line += ` — \`${tool.signature}\``;
+    if (tool.description !== undefined && tool.description !== "") line += ` — ${tool.description}`;
+    return line;
+  });
+  return `<ptc_tools>\nTools callable from inside \`lisp_eval\` as \`(tool/name {...})\`:\n${lines.join("\n")}\n</ptc_tools>`;
+}
+
+/**
+ * The card plus the tool inventory for a combined-mode agent (`output: "text"` with
+ * `ptcTransport: "tool_call"`); `undefined` for every other mode.
+ */
+export function combinedModeReferenceCard(definition: ReferenceCardDefinition): string | undefined {
+  if (definition.output !== "text" || definition.ptcTransport !== "tool_call") return undefined;
+  const reference = definition.ptcReference ?? "compact";
+  if (reference !== "compact") {
+    throw new ProtocolError(
+      "PTC_PROTOCOL_UNSUPPORTED_REFERENCE",
+      `ptcReference must be "compact", got ${JSON.stringify(reference)}`,
+      {
+        details: { ptcReference: String(reference) },
+      },
+    );
+  }
+  const inventory = renderPtcToolsSection(definition.tools ?? [], definition);
+  return inventory === "" ? COMPACT_REFERENCE_CARD : `${COMPACT_REFERENCE_CARD}\n\n${inventory}`;
+}

@@ -1,0 +1,68 @@
+/**
+ * The JSON a `lisp_eval` call returns when its program did not succeed. The reasons form a
+ * closed union so that every consumer can handle all of them; `fail` alone carries a `result`,
+ * the value the program failed with.
+ */
+import { ProtocolError } from "./errors.js";
+
+export type ErrorReason =
+  | "parse_error"
+  | "runtime_error"
+  | "timeout"
+  | "memory_limit"
+  | "args_error"
+  | "fail"
+  | "validation_error";
+
+export const ERROR_REASONS: readonly ErrorReason[] = [
+  "parse_error",
+  "runtime_error",
+  "timeout",
+  "memory_limit",
+  "args_error",
+  "fail",
+  "validation_error",
+];
+
+export interface RenderErrorOptions {
+  /** Only for `fail`: the failed value, usually its Clojure text. */
+  readonly result?: unknown;
+  /** Defaults to the message. */
+  readonly feedback?: string;
+}
+
+export function renderError(reason: ErrorReason, message: string, options: RenderErrorOptions = {}): string {
+  if (!ERROR_REASONS.includes(reason)) {
+    throw new ProtocolError(
+      "PTC_PROTOCOL_INVALID_ARGUMENT",
+      `unknown lisp_eval error reason: ${String(reason)}`,
+      {
+        details: { reason: String(reason) },
+      },
+    );
+  }
+  if (typeof message !== "string") {
+    throw new ProtocolError("PTC_PROTOCOL_INVALID_ARGUMENT", "renderError needs a string message");
+  }
+  const payload: Record<string, unknown> = {
+    status: "error",
+    reason,
+    message,
+    feedback: options.feedback ?? message,
+  };
+  if (reason === "fail") payload.result = options.result ?? null;
+  return JSON.stringify(payload);
+}
+
+/**
+ * Maps a PTC-Lisp failure reason (`unbound_var`, `memory_exceeded`, `parse_error`...) onto the
+ * closed union: parse, timeout and memory failures keep their family, the rest are runtime errors.
+ */
+export function classifyErrorReason(lispReason: string): ErrorReason {
+  if (lispReason === "parse_error" || lispReason === "timeout" || lispReason === "memory_limit")
+    return lispReason;
+  if (lispReason.includes("parse")) return "parse_error";
+  if (lispReason.includes("timeout")) return "timeout";
+  if (lispReason.includes("memory")) return "memory_limit";
+  return "runtime_error";
+}

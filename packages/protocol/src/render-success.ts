@@ -1,0 +1,41 @@
+/**
+ * The JSON a successful `lisp_eval` call returns: status, the `user=> ...` preview, printed
+ * lines, feedback for the model, truncation flags and (for multi-turn loops, where `def`s
+ * persist) what changed in memory. Key sets are fixed; `result` is left out only when the
+ * program produced no value at all.
+ */
+import type { ExecutionFeedback } from "./execution-feedback-types.js";
+
+export interface SuccessStep {
+  /** The program's value; `null`/`undefined` when it had none. */
+  readonly value: unknown;
+}
+
+export interface RenderSuccessOptions {
+  readonly execution: ExecutionFeedback;
+  /** Default true. One-shot callers leave memory out: nothing persists between their calls. */
+  readonly includeMemory?: boolean;
+  /** A signature-validated return value (JSON), surfaced as `validated` when given. */
+  readonly validated?: unknown;
+}
+
+export function renderSuccess(step: SuccessStep, options: RenderSuccessOptions): string {
+  const { execution } = options;
+  const includeMemory = options.includeMemory ?? true;
+  const payload: Record<string, unknown> = { status: "ok" };
+  if (execution.result !== null || (step.value !== null && step.value !== undefined))
+    payload.result = execution.result;
+  payload.prints = execution.prints;
+  payload.feedback = execution.feedback;
+  // Without memory in the payload, a clipped memory preview must not make visible output look cut.
+  payload.truncated = includeMemory ? execution.truncated : execution.visibleTruncated;
+  if (includeMemory) {
+    payload.memory = {
+      changed: execution.memory.changed,
+      stored_keys: execution.memory.storedKeys,
+      truncated: execution.memory.truncated,
+    };
+  }
+  if (Object.hasOwn(options, "validated")) payload.validated = options.validated;
+  return JSON.stringify(payload);
+}
