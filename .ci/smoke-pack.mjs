@@ -1,0 +1,64 @@
+#!/usr/bin/env node
+// Smoke test for published packages: packs each given package directory with `pnpm pack` (which
+// rewrites `workspace:` ranges the way a publish does), installs all tarballs together into a
+// fresh temporary project with npm, and imports each package by name from plain Node ESM.
+//
+//   node .ci/smoke-pack.mjs packages/tool packages/protocol packages/lisp
+//
+// Build the packages first (their `dist/` is what gets packed). @ptc/* dependencies must be among
+// the packed directories: they are not on the registry, so npm can only satisfy them from the
+// tarballs. After installing, the script lists the @ptc packages present; a package packed alone
+// thus also proves it pulls in no other @ptc package. Exits non-zero on the first failure.
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+const directories = process.argv.slice(2).filter((argument) => !argument.startsWith("--"));
+const keep = process.argv.includes("--keep");
+if (directories.length === 0) {
+  console.error("usage: node .ci/smoke-pack.mjs <package-dir>... [--keep]");
+  process.exit(2);
+}
+
+const run = (command, args, cwd) => execFileSync(command, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+const workdir = mkdtempSync(join(tmpdir(), "ptc-smoke-"));
+const tarballs = join(workdir, "tarballs");
+const project = join(workdir, "project");
+
+try {
+  const packages = directories.map((directory) => {
+    const root = resolve(directory);
+    const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+    if (!existsSync(join(root, "dist"))) throw new Error(`${manifest.name}: ${directory}/dist is missing; build it first`);
+    const before = new Set(existsSync(tarballs) ? readdirSync(tarballs) : []);
+    run("pnpm", ["pack", "--pack-destination", tarballs], root);
+    const created = readdirSync(tarballs).filter((file) => file.endsWith(".tgz") && !before.has(file));
+    if (created.length !== 1) throw new Error(`${manifest.name}: expected one new tarball, found ${created.join(", ") || "none"}`);
+    console.log(`packed ${manifest.name}@${manifest.version} -> ${created[0]}`);
+    return { name: manifest.name, tarball: join(tarballs, created[0]) };
+  });
+
+  run("mkdir", ["-p", project]);
+  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "ptc-smoke", private: true, type: "module" }, null, 2));
+  run("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", ...packages.map((entry) => entry.tarball)], project);
+
+  const scope = join(project, "node_modules", "@ptc");
+  const installed = readdirSync(scope).map((name) => `@ptc/${name}`).sort();
+  console.log(`installed @ptc packages: ${installed.join(", ")}`);
+  const unexpected = installed.filter((name) => !packages.some((entry) => entry.name === name));
+  if (unexpected.length > 0) throw new Error(`unexpected @ptc packages installed: ${unexpected.join(", ")}`);
+
+  for (const { name } of packages) {
+    const script = `const m = await import(${JSON.stringify(name)}); const n = Object.keys(m).length; if (n === 0) throw new Error("no exports"); console.log(${JSON.stringify(name)} + ": " + n + " exports");`;
+    process.stdout.write(run("node", ["--input-type=module", "-e", script], project));
+  }
+  console.log("smoke-pack: ok");
+} catch (error) {
+  const output = error && typeof error === "object" && "stderr" in error ? String(error.stderr) : "";
+  console.error(`smoke-pack: failed: ${error instanceof Error ? error.message : String(error)}${output ? `\n${output}` : ""}`);
+  process.exitCode = 1;
+} finally {
+  if (keep) console.log(`kept ${workdir}`);
+  else rmSync(workdir, { recursive: true, force: true });
+}
