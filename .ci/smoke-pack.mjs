@@ -21,7 +21,8 @@ if (directories.length === 0) {
   process.exit(2);
 }
 
-const run = (command, args, cwd) => execFileSync(command, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+const run = (command, args, cwd) =>
+  execFileSync(command, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
 const workdir = mkdtempSync(join(tmpdir(), "ptc-smoke-"));
 const tarballs = join(workdir, "tarballs");
 const project = join(workdir, "project");
@@ -30,21 +31,32 @@ try {
   const packages = directories.map((directory) => {
     const root = resolve(directory);
     const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
-    if (!existsSync(join(root, "dist"))) throw new Error(`${manifest.name}: ${directory}/dist is missing; build it first`);
+    if (!existsSync(join(root, "dist")))
+      throw new Error(`${manifest.name}: ${directory}/dist is missing; build it first`);
     const before = new Set(existsSync(tarballs) ? readdirSync(tarballs) : []);
     run("pnpm", ["pack", "--pack-destination", tarballs], root);
     const created = readdirSync(tarballs).filter((file) => file.endsWith(".tgz") && !before.has(file));
-    if (created.length !== 1) throw new Error(`${manifest.name}: expected one new tarball, found ${created.join(", ") || "none"}`);
+    if (created.length !== 1)
+      throw new Error(`${manifest.name}: expected one new tarball, found ${created.join(", ") || "none"}`);
     console.log(`packed ${manifest.name}@${manifest.version} -> ${created[0]}`);
     return { name: manifest.name, tarball: join(tarballs, created[0]) };
   });
 
   run("mkdir", ["-p", project]);
-  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "ptc-smoke", private: true, type: "module" }, null, 2));
-  run("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", ...packages.map((entry) => entry.tarball)], project);
+  writeFileSync(
+    join(project, "package.json"),
+    JSON.stringify({ name: "ptc-smoke", private: true, type: "module" }, null, 2),
+  );
+  run(
+    "npm",
+    ["install", "--no-audit", "--no-fund", "--ignore-scripts", ...packages.map((entry) => entry.tarball)],
+    project,
+  );
 
   const scope = join(project, "node_modules", "@ptc");
-  const installed = readdirSync(scope).map((name) => `@ptc/${name}`).sort();
+  const installed = readdirSync(scope)
+    .map((name) => `@ptc/${name}`)
+    .sort();
   console.log(`installed @ptc packages: ${installed.join(", ")}`);
   const unexpected = installed.filter((name) => !packages.some((entry) => entry.name === name));
   if (unexpected.length > 0) throw new Error(`unexpected @ptc packages installed: ${unexpected.join(", ")}`);
@@ -56,7 +68,9 @@ try {
   console.log("smoke-pack: ok");
 } catch (error) {
   const output = error && typeof error === "object" && "stderr" in error ? String(error.stderr) : "";
-  console.error(`smoke-pack: failed: ${error instanceof Error ? error.message : String(error)}${output ? `\n${output}` : ""}`);
+  console.error(
+    `smoke-pack: failed: ${error instanceof Error ? error.message : String(error)}${output ? `\n${output}` : ""}`,
+  );
   process.exitCode = 1;
 } finally {
   if (keep) console.log(`kept ${workdir}`);
