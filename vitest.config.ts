@@ -1,9 +1,8 @@
-import { defaultServerConditions } from "vite";
 import { defineConfig } from "vitest/config";
 
 // Tests run against package sources: the "@ptc/source" export condition points every
 // @ptc/* import at src/ so no build is needed before `pnpm test`.
-const conditions = ["@ptc/source", ...defaultServerConditions];
+const conditions = ["@ptc/source", "module", "node", "development|production"];
 
 export default defineConfig({
   resolve: { conditions },

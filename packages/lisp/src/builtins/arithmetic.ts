@@ -1,0 +1,107 @@
+/** Arithmetic: + - * / inc dec quot rem mod, their primed aliases, abs, max, min, ==, compare. */
+import { compareTerms } from "../values/term-order.js";
+import { isNumber, type LispNumber, makeInteger, WholeFloat } from "../values/numbers.js";
+import { type BuiltinDefinition, builtin } from "./definition.js";
+import { add, compareNumbers, divide, mod, multiply, negate, quot, rem, requireNumber, subtract } from "./numeric.js";
+
+function plus(...args: unknown[]): unknown {
+  if (args.length === 2) return add(args[0], args[1]);
+  let total: unknown = 0;
+  for (let i = 0; i < args.length; i++) total = add(total, args[i]);
+  if (args.length === 1) requireNumber(args[0], "+");
+  return total;
+}
+
+function minus(...args: unknown[]): unknown {
+  if (args.length === 2) return subtract(args[0], args[1]);
+  if (args.length === 1) return negate(requireNumber(args[0], "-"));
+  let total = args[0];
+  for (let i = 1; i < args.length; i++) total = subtract(total, args[i]);
+  return total;
+}
+
+function times(...args: unknown[]): unknown {
+  if (args.length === 2) return multiply(args[0], args[1]);
+  let total: unknown = 1;
+  for (let i = 0; i < args.length; i++) total = multiply(total, args[i]);
+  if (args.length === 1) requireNumber(args[0], "*");
+  return total;
+}
+
+function slash(...args: unknown[]): unknown {
+  if (args.length === 1) return divide(1, args[0]);
+  let total = args[0];
+  for (let i = 1; i < args.length; i++) total = divide(total, args[i]);
+  return total;
+}
+
+function inc(value: unknown): unknown {
+  if (typeof value === "number" && Number.isSafeInteger(value) && value < Number.MAX_SAFE_INTEGER) return value + 1;
+  return add(requireNumber(value, "inc"), 1);
+}
+
+function dec(value: unknown): unknown {
+  if (typeof value === "number" && Number.isSafeInteger(value) && value > Number.MIN_SAFE_INTEGER) return value - 1;
+  return subtract(requireNumber(value, "dec"), 1);
+}
+
+function abs(value: unknown): unknown {
+  const n = requireNumber(value, "abs");
+  if (typeof n === "bigint") return makeInteger(n < 0n ? -n : n);
+  if (n instanceof WholeFloat) return new WholeFloat(Math.abs(n.value));
+  return Math.abs(n);
+}
+
+function extreme(who: string, pick: (c: number) => boolean) {
+  return (...args: unknown[]): unknown => {
+    let best = requireNumber(args[0], who);
+    for (let i = 1; i < args.length; i++) {
+      const candidate = requireNumber(args[i], who);
+      const c = compareNumbers(candidate, best);
+      if (Number.isNaN(c)) return Number.NaN;
+      if (pick(c)) best = candidate;
+    }
+    return best;
+  };
+}
+
+function numericEquals(...args: unknown[]): boolean {
+  for (let i = 0; i < args.length; i++) requireNumber(args[i], "==");
+  for (let i = 1; i < args.length; i++) {
+    if (compareNumbers(args[i - 1] as LispNumber, args[i] as LispNumber) !== 0) return false;
+  }
+  return true;
+}
+
+function compare(a: unknown, b: unknown): number {
+  if (isNumber(a) && isNumber(b)) {
+    const c = compareNumbers(a, b);
+    return Number.isNaN(c) ? 0 : c;
+  }
+  return compareTerms(a, b);
+}
+
+const CATEGORY = "Arithmetic";
+
+export const arithmeticBuiltins: BuiltinDefinition[] = [
+  builtin("+", [0, Infinity], ["[]", "[x]", "[x y & more]"], "Sum of the numbers; (+) is 0.", CATEGORY, plus, [["(+ 1 2 3)", "6"], ["(+ 1 2.5)", "3.5"]]),
+  builtin("-", [1, Infinity], ["[x]", "[x y & more]"], "Subtracts the rest from the first; with one argument, negates it.", CATEGORY, minus, [["(- 10 3 2)", "5"], ["(- 5)", "-5"]]),
+  builtin("*", [0, Infinity], ["[]", "[x]", "[x y & more]"], "Product of the numbers; (*) is 1.", CATEGORY, times, [["(* 2 3 4)", "24"]]),
+  builtin("/", [1, Infinity], ["[x]", "[x y & more]"], "Divides the first by the rest; always a float. Dividing by integer 0 is an error.", CATEGORY, slash, [["(/ 10 4)", "2.5"], ["(/ 10 2)", "5.0"]]),
+  builtin("inc", [1, 1], ["[x]"], "x plus one.", CATEGORY, inc, [["(inc 41)", "42"]]),
+  builtin("dec", [1, 1], ["[x]"], "x minus one.", CATEGORY, dec, [["(dec 43)", "42"]]),
+  builtin("+'", [0, Infinity], ["[]", "[x]", "[x y & more]"], "Same as + (integers never overflow).", CATEGORY, (...args: unknown[]) => plus(...args)),
+  builtin("-'", [1, Infinity], ["[x]", "[x y & more]"], "Same as -.", CATEGORY, (...args: unknown[]) => minus(...args)),
+  builtin("*'", [0, Infinity], ["[]", "[x]", "[x y & more]"], "Same as *.", CATEGORY, (...args: unknown[]) => times(...args)),
+  builtin("inc'", [1, 1], ["[x]"], "Same as inc.", CATEGORY, (x: unknown) => inc(x)),
+  builtin("dec'", [1, 1], ["[x]"], "Same as dec.", CATEGORY, (x: unknown) => dec(x)),
+  builtin("quot", [2, 2], ["[num div]"], "Integer quotient, truncated toward zero.", CATEGORY, quot, [["(quot 7 2)", "3"], ["(quot -7 2)", "-3"]]),
+  builtin("rem", [2, 2], ["[num div]"], "Remainder of truncated division (sign of num).", CATEGORY, rem, [["(rem -7 2)", "-1"]]),
+  builtin("mod", [2, 2], ["[num div]"], "Modulus of floored division (sign of div).", CATEGORY, mod, [["(mod -7 2)", "1"]]),
+  builtin("abs", [1, 1], ["[x]"], "Absolute value.", "Math", abs, [["(abs -5)", "5"]]),
+  builtin("max", [1, Infinity], ["[x & more]"], "Greatest of the numbers.", "Math", extreme("max", (c) => c > 0), [["(max 1 5 3)", "5"]]),
+  builtin("min", [1, Infinity], ["[x & more]"], "Least of the numbers.", "Math", extreme("min", (c) => c < 0), [["(min 1 5 3)", "1"]]),
+  builtin("==", [1, Infinity], ["[x & more]"], "True when all numbers are numerically equal.", CATEGORY, numericEquals, [["(== 1 1.0)", "true"]]),
+  builtin("compare", [2, 2], ["[x y]"], "-1, 0 or 1 as x is less than, equal to or greater than y.", CATEGORY, compare, [["(compare 1 2)", "-1"]]),
+];
+

@@ -1,0 +1,4 @@
+/** Builtins: combinators (being written). */
+import type { BuiltinDefinition } from "./definition.js";
+
+export const combinatorsBuiltins: BuiltinDefinition[] = [];

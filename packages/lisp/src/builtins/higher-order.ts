@@ -1,0 +1,4 @@
+/** Builtins: higher-order (being written). */
+import type { BuiltinDefinition } from "./definition.js";
+
+export const higherOrderBuiltins: BuiltinDefinition[] = [];

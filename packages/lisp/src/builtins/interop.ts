@@ -1,0 +1,4 @@
+/** Builtins: interop (being written). */
+import type { BuiltinDefinition } from "./definition.js";
+
+export const interopBuiltins: BuiltinDefinition[] = [];

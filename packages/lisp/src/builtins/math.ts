@@ -1,0 +1,4 @@
+/** Builtins: math (being written). */
+import type { BuiltinDefinition } from "./definition.js";
+
+export const mathBuiltins: BuiltinDefinition[] = [];

@@ -1,0 +1,55 @@
+/** Text output and conversion to text: println, str, pr-str. */
+import { print } from "../format/print.js";
+import { active } from "../runtime/context.js";
+import { type BuiltinDefinition, builtin } from "./definition.js";
+
+/** One value as `str` shows it: strings bare, nil empty, everything else readable, floats in full. */
+export function strOf(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (value === null || value === undefined) return "";
+  return print(value, { bareStrings: true });
+}
+
+function str(...args: unknown[]): string {
+  if (args.length === 1) return strOf(args[0]);
+  let out = "";
+  for (const arg of args) out += strOf(arg);
+  active.allocate(out.length);
+  return out;
+}
+
+/** println text: arguments joined by spaces, strings bare, nil as "nil", floats compact. */
+export function printlnText(args: readonly unknown[]): string {
+  return args
+    .map((arg) => (typeof arg === "string" ? arg : print(arg, { floats: "compact", bareStrings: true })))
+    .join(" ");
+}
+
+function println(...args: unknown[]): null {
+  const context = active;
+  const limits = context.limits;
+  if (context.prints.length >= limits.maxPrintLines) {
+    context.printsDropped++;
+    return null;
+  }
+  let line = printlnText(args);
+  if (line.length > limits.maxPrintLength) line = `${line.slice(0, limits.maxPrintLength)}...`;
+  context.allocate(line.length);
+  context.prints.push(line);
+  return null;
+}
+
+function prStr(...args: unknown[]): string {
+  return args.map((arg) => print(arg, { floats: "compact" })).join(" ");
+}
+
+const CATEGORY = "Strings";
+
+export const outputBuiltins: BuiltinDefinition[] = [
+  builtin("str", [0, Infinity], ["[]", "[x & more]"], "Concatenates the text of each argument (nil is empty, strings unquoted).", CATEGORY, str, [
+    ['(str "a" 1 :b nil)', '"a1:b"'],
+    ["(str [1 \"x\"])", '"[1 \\"x\\"]"'],
+  ]),
+  builtin("pr-str", [0, Infinity], ["[& xs]"], "Readable text of the arguments, separated by spaces (strings quoted).", CATEGORY, prStr, [['(pr-str "a" 1)', '"\\"a\\" 1"']]),
+  builtin("println", [0, Infinity], ["[& xs]"], "Records a line of output (arguments joined by spaces); returns nil.", "Output", println, [['(println "total:" 42)', "nil"]]),
+];

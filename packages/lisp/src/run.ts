@@ -1,0 +1,220 @@
+/**
+ * `run`: a program's whole life. Check the options, read, count symbols, analyze, compile, then
+ * execute inside a fresh run context, turning every way a program can end into a RunResult:
+ * a value, `(return v)`, `(fail v)`, or an error with a reason, a message for the model and a
+ * position. The host process never sees a raw JS error from a program.
+ */
+import { analyzeProgram } from "./analyzer/analyze.js";
+import { registry } from "./builtins/index.js";
+import { Compiler } from "./compiler/compile.js";
+import { type ErrorReason, LispError } from "./errors.js";
+import { print } from "./format/print.js";
+import type { Form } from "./reader/form.js";
+import { read } from "./reader/reader.js";
+import { settle } from "./runtime/async.js";
+import { enter, RunContext, type ToolCallRecord, type ToolFunction } from "./runtime/context.js";
+import { type Limits, resolveLimits } from "./runtime/limits.js";
+import { Namespace } from "./runtime/namespace.js";
+import { FailSignal, RECUR, ReturnSignal } from "./runtime/signals.js";
+import { runDiscovery } from "./builtins/discovery.js";
+import { type Session } from "./session.js";
+import { isPlainObject, type PlainObject } from "./values/plain-object.js";
+import { Regex } from "./values/regex.js";
+
+export interface RunOptions {
+  /** The `data/` namespace: a plain object, read in place and never modified. */
+  readonly context?: Readonly<Record<string, unknown>>;
+  /** Tools callable as `(tool/name {...})`: one argument object in, a value or promise out. */
+  readonly tools?: Readonly<Record<string, ToolFunction>> | ReadonlyMap<string, ToolFunction>;
+  /** Per-run limits; each defaults to the reference's value (see `DEFAULT_LIMITS`). */
+  readonly limits?: Partial<Limits>;
+  /** Keeps defs and *1 *2 *3 across programs; a failed program leaves it unchanged. */
+  readonly session?: Session;
+  /** What `(budget/remaining)` returns (an agent fills it in); `{}` when absent. */
+  readonly budget?: unknown;
+}
+
+export interface RunError {
+  readonly reason: ErrorReason;
+  readonly message: string;
+  readonly line?: number;
+  readonly column?: number;
+  /** For reason "fail": the value the program passed to `(fail v)`. */
+  readonly value?: unknown;
+}
+
+interface RunOutput {
+  /** Lines printed with println, in order. */
+  readonly prints: string[];
+  /** Every tool call, in order: name, arguments as sent, result or error, duration. */
+  readonly toolCalls: ToolCallRecord[];
+  /** Wall-clock time of the whole run. */
+  readonly durationMs: number;
+}
+
+export interface RunSuccess extends RunOutput {
+  readonly ok: true;
+  /** The program's value: its last form's value, or the value given to `(return v)`. */
+  readonly value: unknown;
+  /** True when the program ended with `(return v)`. */
+  readonly returned: boolean;
+  /** Names the program bound with def/defn/defonce, sorted. */
+  readonly defined: string[];
+}
+
+export interface RunFailure extends RunOutput {
+  readonly ok: false;
+  readonly error: RunError;
+}
+
+export type RunResult = RunSuccess | RunFailure;
+
+const compiler = (namespace: Namespace) =>
+  new Compiler({
+    builtin: (name) => registry.get(name),
+    namespace,
+    discovery: runDiscovery,
+  });
+
+function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    bytes += code < 0x80 ? 1 : code < 0x800 ? 2 : code >= 0xd800 && code <= 0xdbff ? 2 : 3;
+  }
+  return bytes;
+}
+
+function countSymbols(forms: readonly Form[], limit: number): number {
+  const names = new Set<string>();
+  const walk = (form: Form): void => {
+    if (names.size > limit) return;
+    if (form.type === "symbol" || form.type === "keyword" || form.type === "var" || form.type === "quote") {
+      if (!registry.has(form.name)) names.add(`${form.type === "keyword" ? ":" : ""}${form.name}`);
+    } else if ("items" in form) for (const item of form.items) walk(item);
+  };
+  for (const form of forms) walk(form);
+  return names.size;
+}
+
+function normalizeTools(tools: RunOptions["tools"]): Map<string, ToolFunction> {
+  const map = new Map<string, ToolFunction>();
+  if (tools === undefined) return map;
+  const entries = tools instanceof Map ? [...tools.entries()] : Object.entries(tools as Record<string, ToolFunction>);
+  for (const [name, fn] of entries) {
+    if (typeof fn !== "function") {
+      throw new LispError("invalid_options", `tool "${name}" must be a function of one argument object, got ${typeof fn}`);
+    }
+    map.set(name, fn);
+  }
+  return map;
+}
+
+function checkContext(context: unknown): PlainObject {
+  if (context === undefined || context === null) return {};
+  if (!isPlainObject(context)) {
+    throw new LispError("invalid_options", "context must be a plain object whose keys are the data/ names (e.g. { orders: [...] })");
+  }
+  return context;
+}
+
+/** Turns anything thrown while running into a RunError. */
+function toRunError(thrown: unknown): RunError {
+  if (thrown instanceof LispError) {
+    const data = thrown.toData();
+    return thrown.reason === "fail" ? { ...data, value: thrown.value } : data;
+  }
+  if (thrown instanceof FailSignal) {
+    const text = typeof thrown.value === "string" ? thrown.value : print(thrown.value);
+    return { reason: "fail", message: text, value: thrown.value };
+  }
+  if (thrown instanceof RangeError && /call stack/i.test(thrown.message)) {
+    return {
+      reason: "recursion_limit_exceeded",
+      message: "recursion too deep for the host stack. Use loop/recur or reduce instead of deep recursion",
+    };
+  }
+  if (thrown instanceof RangeError && /string length|array length/i.test(thrown.message)) {
+    return { reason: "memory_exceeded", message: "the program built a value too large to represent. Build less data" };
+  }
+  return {
+    reason: "runtime_error",
+    message: "unexpected internal error while running the program (a bug in @ptc/lisp, please report it); try rewriting the failing expression",
+  };
+}
+
+/** Reads, checks and compiles a program; throws LispError on any static problem. */
+function prepare(source: string, limits: Limits, namespace: Namespace, toolNames: ReadonlySet<string>) {
+  if (source.length > limits.maxProgramBytes / 3 || utf8Length(source) > limits.maxProgramBytes) {
+    const size = utf8Length(source);
+    if (size > limits.maxProgramBytes) {
+      throw new LispError("program_too_large", `program size ${size} bytes exceeds limit of ${limits.maxProgramBytes}; move data into the context instead of the source`);
+    }
+  }
+  const forms = read(source, { maxNesting: limits.maxNesting });
+  const symbols = countSymbols(forms, limits.maxSymbols);
+  if (symbols > limits.maxSymbols) {
+    throw new LispError("symbol_limit_exceeded", `program contains more than ${limits.maxSymbols} unique symbols/keywords, exceeds limit of ${limits.maxSymbols}`);
+  }
+  const analyzed = analyzeProgram(forms, {
+    isBuiltin: (name) => registry.has(name),
+    userNames: new Set(namespace.names()),
+    toolNames,
+    checkRegex: (pattern) => Regex.problem(pattern),
+  });
+  const code = compiler(namespace).compile(analyzed.body);
+  return { code, frameSize: analyzed.frameSize };
+}
+
+/** Runs a PTC-Lisp program. Never rejects for a program's own failure; see RunResult. */
+export async function run(source: string, options: RunOptions = {}): Promise<RunResult> {
+  if (typeof source !== "string") throw new LispError("invalid_options", `source must be a string, got ${typeof source}`);
+  const limits = resolveLimits(options.limits);
+  const tools = normalizeTools(options.tools);
+  const data = checkContext(options.context);
+  const session = options.session;
+  const namespace = session?.namespace ?? new Namespace();
+
+  session?.acquire();
+  const context = new RunContext({
+    limits,
+    data,
+    tools,
+    namespace,
+    history: session?.history() ?? [],
+    budget: options.budget,
+    journal: session?.journal,
+  });
+  const finish = (outcome: { value: unknown; returned: boolean } | { error: RunError }): RunResult => {
+    context.dispose();
+    const output: RunOutput = { prints: context.prints, toolCalls: context.toolCalls, durationMs: context.elapsedMs() };
+    if ("error" in outcome) {
+      namespace.rollback();
+      return { ok: false, error: outcome.error, ...output };
+    }
+    const defined = namespace.commit();
+    session?.remember(outcome.value);
+    return { ok: true, value: outcome.value, returned: outcome.returned, defined, ...output };
+  };
+
+  try {
+    namespace.begin();
+    enter(context);
+    let value: unknown;
+    try {
+      const { code, frameSize } = prepare(source, limits, namespace, new Set(tools.keys()));
+      value = code(new Array(frameSize));
+      if (value instanceof Promise) value = await settle(value);
+    } catch (thrown) {
+      if (thrown instanceof ReturnSignal) return finish({ value: thrown.value, returned: true });
+      return finish({ error: toRunError(thrown) });
+    } finally {
+      // Anything this run left running (a pmap branch still waiting on a tool) stops at its next step.
+      context.abortReason ??= new LispError("timeout", "the program already finished");
+    }
+    if (value === RECUR) return finish({ error: { reason: "invalid_form", message: "recur must be in tail position" } });
+    return finish({ value: value === undefined ? null : value, returned: false });
+  } finally {
+    session?.release();
+  }
+}

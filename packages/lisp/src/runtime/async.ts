@@ -1,0 +1,70 @@
+/**
+ * Values or promises. Pure computation never allocates a promise: only a tool call (or a branch of
+ * pmap/pcalls) returns one, and everything above it switches to its asynchronous path only then.
+ *
+ * Every continuation re-enters the run's context before running user code: runs that await tools
+ * interleave on the event loop, and `active` must always name the run whose code is executing.
+ */
+import { active, enter } from "./context.js";
+
+export type MaybePromise<T> = T | Promise<T>;
+
+export function isPromise(value: unknown): value is Promise<unknown> {
+  return value instanceof Promise;
+}
+
+/** `k(value)`: now if `value` is ready, or once it resolves (in the current run's context). */
+export function after<T, R>(value: MaybePromise<T>, k: (value: T) => MaybePromise<R>): MaybePromise<R> {
+  if (value instanceof Promise) {
+    const context = active;
+    return value.then((resolved: T) => {
+      enter(context);
+      return k(resolved);
+    });
+  }
+  return k(value);
+}
+
+/** Resolves a promise in the current run's context (use with `await`). */
+export async function settle<T>(value: Promise<T>): Promise<T> {
+  const context = active;
+  try {
+    return await value;
+  } finally {
+    enter(context);
+  }
+}
+
+/**
+ * Calls `call(i)` for i in [start, end) in order, handing each result to `accept`, which returns
+ * false to stop early. Synchronous until a call returns a promise; from then on each result is
+ * awaited before the next call (calls never overlap, so tool calls stay in program order).
+ */
+export function eachResult(
+  start: number,
+  end: number,
+  call: (index: number) => unknown,
+  accept: (index: number, result: unknown) => boolean | undefined,
+): MaybePromise<void> {
+  for (let index = start; index < end; index++) {
+    const result = call(index);
+    if (result instanceof Promise) return continueEach(index, result, end, call, accept);
+    if (accept(index, result) === false) return undefined;
+  }
+  return undefined;
+}
+
+async function continueEach(
+  first: number,
+  pending: Promise<unknown>,
+  end: number,
+  call: (index: number) => unknown,
+  accept: (index: number, result: unknown) => boolean | undefined,
+): Promise<void> {
+  if (accept(first, await settle(pending)) === false) return;
+  for (let index = first + 1; index < end; index++) {
+    let result = call(index);
+    if (result instanceof Promise) result = await settle(result);
+    if (accept(index, result) === false) return;
+  }
+}

@@ -1,0 +1,194 @@
+/**
+ * The state of one run: limits and the meters that enforce them, captured prints, the tool-call
+ * log, the data/ context, the user namespace. Evaluation code reads the running context through
+ * `active` (a module variable, so the hot path pays no argument passing); whoever resumes
+ * evaluation after an await restores it first (see async.ts).
+ *
+ * This module must never let one run's meters or output leak into another's.
+ */
+import { LispError } from "../errors.js";
+import type { PlainObject } from "../values/plain-object.js";
+import type { Limits } from "./limits.js";
+import type { Namespace } from "./namespace.js";
+
+/** A host tool: one argument map in, any JSON-shaped value (or a promise of one) out. */
+export type ToolFunction = (args: Record<string, unknown>) => unknown;
+
+export interface ToolCallRecord {
+  readonly name: string;
+  readonly args: Record<string, unknown>;
+  readonly result?: unknown;
+  readonly error?: string;
+  readonly durationMs: number;
+}
+
+/** How many evaluation steps run between two clock reads. */
+const FUEL_PER_CHECK = 2048;
+
+const now: () => number =
+  typeof performance !== "undefined" && typeof performance.now === "function" ? () => performance.now() : () => Date.now();
+
+export interface ContextInit {
+  readonly limits: Limits;
+  readonly data: PlainObject;
+  readonly tools: ReadonlyMap<string, ToolFunction>;
+  readonly namespace: Namespace;
+  readonly history: readonly unknown[];
+  readonly budget: unknown;
+  readonly journal: Map<string, unknown> | undefined;
+}
+
+export class RunContext {
+  readonly limits: Limits;
+  readonly data: PlainObject;
+  readonly tools: ReadonlyMap<string, ToolFunction>;
+  readonly namespace: Namespace;
+  readonly history: readonly unknown[];
+  readonly budget: unknown;
+  readonly journal: Map<string, unknown> | undefined;
+  readonly startedAt: number;
+  readonly deadline: number;
+
+  fuel = FUEL_PER_CHECK;
+  iterations = 0;
+  memory = 0;
+  depth = 0;
+  prints: string[] = [];
+  printsDropped = 0;
+  readonly toolCalls: ToolCallRecord[] = [];
+  readonly stepSummaries = new Map<string, string>();
+  /** Set when the run must stop (deadline passed while waiting); checked at every refuel. */
+  abortReason: LispError | undefined;
+  /** Inside a pmap/pcalls branch: its own defs, and prints are dropped. */
+  branchDefs: Map<string, unknown> | undefined;
+  /** Nesting of pmap/pcalls (a branch's own branches share the outer deadline). */
+  parallelDepth = 0;
+  parallelDeadline = Number.POSITIVE_INFINITY;
+  private iterationsAtBranch = 0;
+  private memoryAtBranch = 0;
+  private deadlineTimer: ReturnType<typeof setTimeout> | undefined;
+  private deadlinePromise: Promise<never> | undefined;
+
+  constructor(init: ContextInit) {
+    this.limits = init.limits;
+    this.data = init.data;
+    this.tools = init.tools;
+    this.namespace = init.namespace;
+    this.history = init.history;
+    this.budget = init.budget;
+    this.journal = init.journal;
+    this.startedAt = now();
+    this.deadline = this.startedAt + init.limits.timeoutMs;
+  }
+
+  /**
+   * The context of one pmap/pcalls branch. It inherits everything from this one (tools, data, the
+   * shared tool-call log, the abort flag) but owns its meters, its defs and its prints, so that
+   * interleaved branches cannot see each other. `absorb` adds its usage back when it finishes.
+   */
+  branch(): RunContext {
+    const child = Object.create(this) as RunContext;
+    child.fuel = this.fuel;
+    child.iterations = this.iterations;
+    child.memory = this.memory;
+    child.iterationsAtBranch = this.iterations;
+    child.memoryAtBranch = this.memory;
+    child.depth = this.depth;
+    child.prints = [];
+    child.printsDropped = 0;
+    child.branchDefs = new Map(this.branchDefs ?? []);
+    child.parallelDepth = this.parallelDepth;
+    return child;
+  }
+
+  /** Adds a finished branch's iterations and allocations to this context's meters. */
+  absorb(child: RunContext): void {
+    this.iterations += child.iterations - child.iterationsAtBranch;
+    this.memory += child.memory - child.memoryAtBranch;
+    if (this.iterations > this.limits.maxIterations) throw loopLimitError(this.limits.maxIterations);
+    if (this.memory > this.limits.maxMemoryBytes) throw memoryError(this.limits.maxMemoryBytes);
+  }
+
+  /** Called when fuel runs out: reads the clock, and stops the run past its deadline. */
+  refuel(): void {
+    this.fuel = FUEL_PER_CHECK;
+    if (this.abortReason !== undefined) throw this.abortReason;
+    const time = now();
+    if (time > this.deadline) throw timeoutError(this.limits.timeoutMs);
+    if (time > this.parallelDeadline) throw new LispError("timeout", `parallel operation exceeded its ${this.limits.parallelTimeoutMs}ms deadline`);
+  }
+
+  /** Charges work proportional to `units` elements, reading the clock when due. */
+  work(units: number): void {
+    this.fuel -= units;
+    if (this.fuel <= 0) this.refuel();
+  }
+
+  /** Charges an allocation of about `bytes` bytes. */
+  allocate(bytes: number): void {
+    this.memory += bytes;
+    if (this.memory > this.limits.maxMemoryBytes) throw memoryError(this.limits.maxMemoryBytes);
+  }
+
+  /** One loop iteration (recur jump or for/doseq element). */
+  iterate(): void {
+    if (++this.iterations > this.limits.maxIterations) throw loopLimitError(this.limits.maxIterations);
+    if (--this.fuel <= 0) this.refuel();
+  }
+
+  elapsedMs(): number {
+    return now() - this.startedAt;
+  }
+
+  /** Rejects when the run's deadline passes: raced against every await of a tool. */
+  deadlineReached(): Promise<never> {
+    if (this.deadlinePromise === undefined) {
+      const remaining = Math.max(0, this.deadline - now());
+      this.deadlinePromise = new Promise<never>((_, reject) => {
+        this.deadlineTimer = setTimeout(() => {
+          const error = timeoutError(this.limits.timeoutMs);
+          this.abortReason = error;
+          reject(error);
+        }, remaining);
+        // A pending deadline must never keep the host process alive.
+        (this.deadlineTimer as { unref?: () => void }).unref?.();
+      });
+      // Nobody may be listening when it fires; that is fine.
+      this.deadlinePromise.catch(() => undefined);
+    }
+    return this.deadlinePromise;
+  }
+
+  /** Releases the deadline timer; called when the run ends. */
+  dispose(): void {
+    if (this.deadlineTimer !== undefined) clearTimeout(this.deadlineTimer);
+  }
+}
+
+export function timeoutError(limitMs: number): LispError {
+  return new LispError(
+    "timeout",
+    `execution exceeded ${limitMs}ms limit. Reduce the work: filter before mapping, avoid repeated passes over large data, or split the task across programs`,
+  );
+}
+
+export function memoryError(limitBytes: number): LispError {
+  return new LispError(
+    "memory_exceeded",
+    `heap limit ${limitBytes} bytes exceeded: the program built too much data. Select fewer fields, filter earlier, or aggregate instead of collecting`,
+  );
+}
+
+export function loopLimitError(limit: number): LispError {
+  return new LispError(
+    "loop_limit_exceeded",
+    `Loop iteration limit exceeded (${limit} iterations). Use reduce/map over a finite sequence instead, or split work across smaller loops.`,
+  );
+}
+
+/** The context of the code running right now. Only valid while a run is executing. */
+export let active: RunContext = undefined as unknown as RunContext;
+
+export function enter(context: RunContext): void {
+  active = context;
+}

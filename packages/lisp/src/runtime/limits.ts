@@ -1,0 +1,70 @@
+/**
+ * Sandbox limits (spec §9). Every limit has the reference's default, can be set per run, and has
+ * no hard ceiling: a host that trusts its programs may raise any of them.
+ */
+import { LispError } from "../errors.js";
+
+export interface Limits {
+  /** Wall-clock budget for one run, including time spent waiting for tools. Default 1000 ms. */
+  readonly timeoutMs: number;
+  /** Cumulative loop iterations per run: every recur jump and every for/doseq element. Default 1000. */
+  readonly maxIterations: number;
+  /**
+   * Approximate bytes the program may allocate (cumulative: vectors, maps, sets, strings it builds).
+   * Host data (context, tool results) does not count. Default 10 MB.
+   */
+  readonly maxMemoryBytes: number;
+  /** Deepest chain of nested function calls. Default 1000. */
+  readonly maxDepth: number;
+  /** Largest program source, in UTF-8 bytes. Default 1,000,000. */
+  readonly maxProgramBytes: number;
+  /** Most distinct symbols and keywords in one program. Default 10,000. */
+  readonly maxSymbols: number;
+  /** Deepest bracket nesting the reader accepts. Default 64. */
+  readonly maxNesting: number;
+  /** Characters kept of each println call. Default 2000. */
+  readonly maxPrintLength: number;
+  /** println calls kept per run (later ones are dropped and counted). Default 1000. */
+  readonly maxPrintLines: number;
+  /** Tool calls per run; unlimited by default, as in the reference. */
+  readonly maxToolCalls: number;
+  /** Deadline for one pmap/pcalls operation. Default 5000 ms. */
+  readonly parallelTimeoutMs: number;
+  /** Branches of pmap/pcalls running at once. Default 8. */
+  readonly parallelConcurrency: number;
+}
+
+export const DEFAULT_LIMITS: Limits = Object.freeze({
+  timeoutMs: 1000,
+  maxIterations: 1000,
+  maxMemoryBytes: 10_000_000,
+  maxDepth: 1000,
+  maxProgramBytes: 1_000_000,
+  maxSymbols: 10_000,
+  maxNesting: 64,
+  maxPrintLength: 2000,
+  maxPrintLines: 1000,
+  maxToolCalls: Number.POSITIVE_INFINITY,
+  parallelTimeoutMs: 5000,
+  parallelConcurrency: 8,
+});
+
+/** Merges user limits over the defaults, rejecting values that are not positive numbers. */
+export function resolveLimits(partial: Partial<Limits> | undefined): Limits {
+  if (partial === undefined) return DEFAULT_LIMITS;
+  const merged: Record<string, number> = { ...DEFAULT_LIMITS };
+  for (const [key, value] of Object.entries(partial)) {
+    if (value === undefined) continue;
+    if (!(key in DEFAULT_LIMITS)) {
+      throw new LispError(
+        "invalid_options",
+        `unknown limit "${key}"; known limits: ${Object.keys(DEFAULT_LIMITS).join(", ")}`,
+      );
+    }
+    if (typeof value !== "number" || Number.isNaN(value) || value <= 0) {
+      throw new LispError("invalid_options", `limit "${key}" must be a positive number (Infinity allowed), got ${String(value)}`);
+    }
+    merged[key] = value;
+  }
+  return merged as unknown as Limits;
+}

@@ -1,0 +1,77 @@
+/**
+ * The user namespace: what `def`, `defn` and `defonce` bind. It outlives a single program when a
+ * session holds it, and is transactional: a program that fails leaves it exactly as it was.
+ *
+ * Each name has one cell, looked up when a program is compiled, so reading a var at run time is a
+ * field read rather than a map lookup.
+ */
+
+export class Cell {
+  value: unknown = null;
+  bound = false;
+  constructor(readonly name: string) {}
+}
+
+interface UndoEntry {
+  readonly cell: Cell;
+  readonly value: unknown;
+  readonly bound: boolean;
+}
+
+export class Namespace {
+  private readonly cells = new Map<string, Cell>();
+  private undoLog: UndoEntry[] | null = null;
+
+  cell(name: string): Cell {
+    let cell = this.cells.get(name);
+    if (cell === undefined) {
+      cell = new Cell(name);
+      this.cells.set(name, cell);
+    }
+    return cell;
+  }
+
+  /** Names currently bound, sorted. */
+  names(): string[] {
+    return [...this.cells.values()].filter((cell) => cell.bound).map((cell) => cell.name).sort();
+  }
+
+  has(name: string): boolean {
+    return this.cells.get(name)?.bound === true;
+  }
+
+  get(name: string): unknown {
+    const cell = this.cells.get(name);
+    return cell?.bound === true ? cell.value : undefined;
+  }
+
+  /** Binds a name, remembering the previous state if a transaction is open. */
+  define(cell: Cell, value: unknown): void {
+    this.undoLog?.push({ cell, value: cell.value, bound: cell.bound });
+    cell.value = value;
+    cell.bound = true;
+  }
+
+  /** Starts recording changes so they can be rolled back. */
+  begin(): void {
+    this.undoLog = [];
+  }
+
+  /** Keeps the changes made since `begin`; returns the names that changed. */
+  commit(): string[] {
+    const changed = new Set((this.undoLog ?? []).map((entry) => entry.cell.name));
+    this.undoLog = null;
+    return [...changed].sort();
+  }
+
+  /** Restores every binding changed since `begin`. */
+  rollback(): void {
+    const log = this.undoLog ?? [];
+    for (let i = log.length - 1; i >= 0; i--) {
+      const entry = log[i] as UndoEntry;
+      entry.cell.value = entry.value;
+      entry.cell.bound = entry.bound;
+    }
+    this.undoLog = null;
+  }
+}

@@ -1,0 +1,146 @@
+/**
+ * pmap and pcalls (spec §8.4). Each branch runs in its own branch context: it sees the user defs of
+ * the moment, its own defs are discarded, its prints are dropped. Branches that wait on tools wait
+ * concurrently, at most `parallelConcurrency` at a time, under one deadline shared by nested
+ * parallel operations. Results keep input order; the first branch to fail fails the call with its
+ * own error, and the others' results are ignored.
+ */
+import { LispError } from "../errors.js";
+import type { Position } from "../reader/form.js";
+import { type MaybePromise, settle } from "./async.js";
+import { toCallable } from "./call.js";
+import { active, enter, type RunContext } from "./context.js";
+import { seqOf } from "./sequences.js";
+
+const ignore = (): undefined => undefined;
+
+function now(): number {
+  return typeof performance !== "undefined" ? performance.now() : Date.now();
+}
+
+function runBranch(parent: RunContext, body: () => unknown): { context: RunContext; result: unknown } {
+  const context = parent.branch();
+  enter(context);
+  try {
+    return { context, result: body() };
+  } finally {
+    enter(parent);
+  }
+}
+
+function runBranches(count: number, body: (index: number) => unknown, position: Position): MaybePromise<unknown[]> {
+  const parent = active;
+  const results = new Array<unknown>(count);
+  const outerDeadline = parent.parallelDeadline;
+  if (parent.parallelDepth === 0) parent.parallelDeadline = now() + parent.limits.parallelTimeoutMs;
+  parent.parallelDepth++;
+  const restore = () => {
+    parent.parallelDepth--;
+    if (parent.parallelDepth === 0) parent.parallelDeadline = outerDeadline;
+  };
+
+  const pending = new Set<Promise<void>>();
+  let index = 0;
+  try {
+    for (; index < count; index++) {
+      const { context, result } = runBranch(parent, () => body(index));
+      if (result instanceof Promise) {
+        const slot = index;
+        const waiting = result.then((value: unknown) => {
+          results[slot] = value;
+          parent.absorb(context);
+        });
+        // Failures are observed through the race below; this only keeps a late one from being unhandled.
+        waiting.catch(ignore);
+        pending.add(waiting);
+        if (pending.size >= parent.limits.parallelConcurrency) {
+          index++;
+          return continueAsync(parent, index, count, body, results, pending, position, restore);
+        }
+      } else {
+        results[index] = result;
+        parent.absorb(context);
+      }
+    }
+  } catch (error) {
+    restore();
+    for (const promise of pending) promise.catch(ignore);
+    throw error instanceof LispError ? error.at(position) : error;
+  }
+  if (pending.size === 0) {
+    restore();
+    parent.allocate(16 + 8 * count);
+    return results;
+  }
+  return continueAsync(parent, count, count, body, results, pending, position, restore);
+}
+
+async function continueAsync(
+  parent: RunContext,
+  start: number,
+  count: number,
+  body: (index: number) => unknown,
+  results: unknown[],
+  pending: Set<Promise<void>>,
+  position: Position,
+  restore: () => void,
+): Promise<unknown[]> {
+  const deadline = parent.parallelDeadline;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new LispError("timeout", `parallel operation exceeded its ${parent.limits.parallelTimeoutMs}ms deadline`, position)),
+      Math.max(0, deadline - now()),
+    );
+    (timer as { unref?: () => void }).unref?.();
+  });
+  timeout.catch(() => undefined);
+  const track = (promise: Promise<void>) => {
+    const tracked: Promise<void> = promise.finally(() => pending.delete(tracked));
+    tracked.catch(ignore);
+    pending.add(tracked);
+  };
+  // Re-wrap the ones already running so they leave the set when done.
+  const initial = [...pending];
+  pending.clear();
+  for (const promise of initial) track(promise);
+  try {
+    for (let index = start; index < count; index++) {
+      while (pending.size >= parent.limits.parallelConcurrency) {
+        await settle(Promise.race([...pending, timeout, parent.deadlineReached()]));
+      }
+      const { context, result } = runBranch(parent, () => body(index));
+      if (result instanceof Promise) {
+        const slot = index;
+        track(
+          result.then((value: unknown) => {
+            results[slot] = value;
+            parent.absorb(context);
+          }),
+        );
+      } else {
+        results[index] = result;
+        parent.absorb(context);
+      }
+    }
+    while (pending.size > 0) await settle(Promise.race([Promise.all(pending), timeout, parent.deadlineReached()]));
+    parent.allocate(16 + 8 * count);
+    return results;
+  } catch (error) {
+    throw error instanceof LispError ? error.at(position) : error;
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+    restore();
+  }
+}
+
+export function runParallelMap(fn: unknown, collection: unknown, position: Position): MaybePromise<unknown[]> {
+  const callable = toCallable(fn, "the pmap function");
+  const items = seqOf(collection, "pmap");
+  return runBranches(items.length, (index) => callable(items[index]), position);
+}
+
+export function runParallelCalls(thunks: readonly unknown[], position: Position): MaybePromise<unknown[]> {
+  const callables = thunks.map((thunk) => toCallable(thunk, "a pcalls thunk"));
+  return runBranches(callables.length, (index) => (callables[index] as () => unknown)(), position);
+}

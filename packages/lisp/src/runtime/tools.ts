@@ -1,0 +1,83 @@
+/**
+ * Calling a host tool from a program: the boundary conversion of arguments, the call limit, the
+ * call log (name, args, result or error, duration), and the run's deadline raced against tools
+ * that never answer. A tool that throws or rejects fails the program with tool_error.
+ */
+import { LispError } from "../errors.js";
+import type { Position } from "../reader/form.js";
+import { settle } from "./async.js";
+import { active, type RunContext } from "./context.js";
+import { toToolArgs } from "./tool-boundary.js";
+
+function now(): number {
+  return typeof performance !== "undefined" ? performance.now() : Date.now();
+}
+
+function errorText(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  if (typeof error === "string") return error;
+  try {
+    return JSON.stringify(error) ?? String(error);
+  } catch {
+    return String(error);
+  }
+}
+
+function toolFailed(name: string, error: unknown, position: Position): LispError {
+  if (error instanceof LispError && (error.reason === "timeout" || error.reason === "memory_exceeded")) return error;
+  return new LispError("tool_error", `Tool '${name}' failed: ${JSON.stringify(errorText(error))}`, position, { cause: error });
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
+}
+
+function record(context: RunContext, name: string, args: Record<string, unknown>, started: number, outcome: { result: unknown } | { error: string }): void {
+  const durationMs = now() - started;
+  context.toolCalls.push("error" in outcome ? { name, args, error: outcome.error, durationMs } : { name, args, result: outcome.result, durationMs });
+}
+
+/** Calls tool `name` with the program's argument value (a map, or undefined for no arguments). */
+export function callTool(name: string, argsValue: unknown, position: Position): unknown {
+  const context = active;
+  if (context.abortReason !== undefined) throw context.abortReason;
+  const tool = context.tools.get(name);
+  if (tool === undefined) throw new LispError("unknown_tool", `Unknown tool: ${name}`, position);
+  if (context.toolCalls.length >= context.limits.maxToolCalls) {
+    throw new LispError(
+      "tool_call_limit_exceeded",
+      `tool call limit of ${context.limits.maxToolCalls} reached; combine requests or process the data you already have`,
+      position,
+    );
+  }
+  let args: Record<string, unknown>;
+  try {
+    args = toToolArgs(argsValue, name);
+  } catch (error) {
+    throw error instanceof LispError ? error.at(position) : error;
+  }
+  const started = now();
+  let result: unknown;
+  try {
+    result = tool(args);
+  } catch (error) {
+    record(context, name, args, started, { error: errorText(error) });
+    throw toolFailed(name, error, position);
+  }
+  if (isThenable(result)) {
+    const pending = Promise.race([Promise.resolve(result), context.deadlineReached()]);
+    return settle(pending).then(
+      (value) => {
+        record(context, name, args, started, { result: value === undefined ? null : value });
+        return value === undefined ? null : value;
+      },
+      (error: unknown) => {
+        record(context, name, args, started, { error: errorText(error) });
+        throw toolFailed(name, error, position);
+      },
+    );
+  }
+  const value = result === undefined ? null : result;
+  record(context, name, args, started, { result: value });
+  return value;
+}

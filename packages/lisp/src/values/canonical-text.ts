@@ -1,0 +1,65 @@
+/**
+ * Canonical text of a value: equal values (by `=`) give equal text, different values different
+ * text. Used as the hash of composite map keys and set members; never shown to anyone.
+ */
+import { CustomValue } from "./custom-value.js";
+import { Keyword } from "./keyword.js";
+import { LispMap } from "./lisp-map.js";
+import { LispSet } from "./lisp-set.js";
+import { WholeFloat } from "./numbers.js";
+import { isPlainObject } from "./plain-object.js";
+
+let nextIdentity = 0;
+const identities = new WeakMap<object, number>();
+
+function identityText(value: object): string {
+  let id = identities.get(value);
+  if (id === undefined) {
+    id = ++nextIdentity;
+    identities.set(value, id);
+  }
+  return `#identity ${id}`;
+}
+
+function numberText(value: number): string {
+  if (Number.isInteger(value)) return Number.isSafeInteger(value) ? String(value === 0 ? 0 : value) : BigInt(value).toString();
+  return String(value);
+}
+
+export function canonicalText(value: unknown): string {
+  switch (typeof value) {
+    case "string":
+      return JSON.stringify(value);
+    case "number":
+      return numberText(value);
+    case "bigint":
+      return value.toString();
+    case "boolean":
+      return value ? "true" : "false";
+    case "undefined":
+      return "nil";
+    case "function":
+      return identityText(value);
+    case "object": {
+      if (value === null) return "nil";
+      if (value instanceof Keyword) return `:${JSON.stringify(value.name)}`;
+      if (value instanceof WholeFloat) return numberText(value.value);
+      if (Array.isArray(value)) return `[${value.map(canonicalText).join(" ")}]`;
+      if (value instanceof LispMap) {
+        const parts = value.entries().map(([k, v]) => `${canonicalText(k)} ${canonicalText(v)}`);
+        return `{${parts.sort().join(",")}}`;
+      }
+      if (value instanceof LispSet) return `#{${value.members().map(canonicalText).sort().join(" ")}}`;
+      if (value instanceof CustomValue) return value.canonical();
+      if (isPlainObject(value)) {
+        const parts = Object.keys(value).map(
+          (k) => `${JSON.stringify(k)} ${canonicalText((value as Record<string, unknown>)[k])}`,
+        );
+        return `{${parts.sort().join(",")}}`;
+      }
+      return identityText(value);
+    }
+    default:
+      return identityText(value as object);
+  }
+}

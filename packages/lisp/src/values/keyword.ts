@@ -1,0 +1,48 @@
+/**
+ * Keywords (`:name`). Instances are interned so that identity equals equality: a keyword can be a
+ * JS `Map` key as is, which keeps keyword-keyed maps as fast as string-keyed ones.
+ *
+ * The intern table holds keywords weakly, so a host that runs many programs creating keywords from
+ * data (`(keyword s)`) does not leak: an unused keyword is collected and recreated on demand. A
+ * keyword that some live map still uses as a key is strongly reachable, so it is never replaced
+ * by a second instance of the same name.
+ */
+export class Keyword {
+  readonly name: string;
+
+  private constructor(name: string) {
+    this.name = name;
+  }
+
+  private static readonly table = new Map<string, WeakRef<Keyword>>();
+  private static readonly registry = new FinalizationRegistry<string>((name) => {
+    const ref = Keyword.table.get(name);
+    if (ref !== undefined && ref.deref() === undefined) Keyword.table.delete(name);
+  });
+
+  /** The one keyword with this name. */
+  static of(name: string): Keyword {
+    const existing = Keyword.table.get(name)?.deref();
+    if (existing !== undefined) return existing;
+    const created = new Keyword(name);
+    Keyword.table.set(name, new WeakRef(created));
+    Keyword.registry.register(created, name);
+    return created;
+  }
+
+  /**
+   * The keyword with this name if one is alive, else undefined. Lookups use it: when no keyword of
+   * that name exists, no map can hold it as a key, so there is nothing to find.
+   */
+  static existing(name: string): Keyword | undefined {
+    return Keyword.table.get(name)?.deref();
+  }
+
+  toString(): string {
+    return `:${this.name}`;
+  }
+}
+
+export function isKeyword(value: unknown): value is Keyword {
+  return value instanceof Keyword;
+}

@@ -1,0 +1,33 @@
+/**
+ * Functions as values. Both closures and builtins are plain JS functions carrying a branded
+ * info record. The brand is how the evaluator tells a PTC-Lisp function from any other JS function
+ * that might reach a program inside host data: only branded functions can ever be called.
+ */
+export const FUNCTION_INFO: unique symbol = Symbol("ptc-lisp.function");
+
+export interface FunctionInfo {
+  /** `defn`/named `fn` name, or the builtin's name. */
+  readonly name: string | undefined;
+  /** Parameter text of a closure, printed as `#fn[x y]`; undefined for builtins. */
+  readonly signature: string | undefined;
+  readonly builtin: boolean;
+  readonly minArity: number;
+  readonly maxArity: number;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: functions of any arity are stored here
+export type LispFunction = ((...args: any[]) => unknown) & { readonly [FUNCTION_INFO]: FunctionInfo };
+
+export function isLispFunction(value: unknown): value is LispFunction {
+  return typeof value === "function" && (value as Partial<LispFunction>)[FUNCTION_INFO] !== undefined;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: see LispFunction
+export function brandFunction<F extends (...args: any[]) => unknown>(fn: F, info: FunctionInfo): F & LispFunction {
+  Object.defineProperty(fn, FUNCTION_INFO, { value: info, enumerable: false });
+  return fn as F & LispFunction;
+}
+
+export function functionInfo(fn: LispFunction): FunctionInfo {
+  return fn[FUNCTION_INFO];
+}

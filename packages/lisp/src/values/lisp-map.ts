@@ -1,0 +1,121 @@
+/**
+ * Maps created by programs. Keys may be anything (keywords, strings, numbers, vectors...);
+ * equal keys (by `=`) are the same key. Host maps (plain objects) stay plain objects until a
+ * program derives a new map from one.
+ *
+ * Iteration order is the reference's: keys in term order (see term-order.ts), so `keys`, `vals`,
+ * `seq` and printing are deterministic and agree with each other.
+ */
+import { hashKey } from "./hash-key.js";
+import { compareTerms } from "./term-order.js";
+import { TableVersion } from "./versioned-table.js";
+
+/** A slot whose key is not its own hash key (2.0, composite keys, NUL-prefixed strings). */
+class KeyedEntry {
+  constructor(
+    readonly key: unknown,
+    readonly value: unknown,
+  ) {}
+}
+
+export type MapEntry = readonly [key: unknown, value: unknown];
+
+function slotEntry(hash: unknown, slot: unknown): MapEntry {
+  return slot instanceof KeyedEntry ? [slot.key, slot.value] : [hash, slot];
+}
+
+export class LispMap extends TableVersion<unknown> {
+  private sorted: ReadonlyArray<MapEntry> | undefined;
+
+  private constructor(size: number, entries: Map<unknown, unknown> | null) {
+    super(size, entries);
+  }
+
+  protected derive(size: number): this {
+    return new LispMap(size, null) as this;
+  }
+
+  static empty(): LispMap {
+    return new LispMap(0, new Map());
+  }
+
+  /** Builds a map from entries; later entries win, as with `into`. */
+  static from(entries: Iterable<MapEntry>): LispMap {
+    const builder = new MapBuilder();
+    for (const [key, value] of entries) builder.set(key, value);
+    return builder.build();
+  }
+
+  /** Internal: adopts a Map filled by MapBuilder. */
+  static adopt(slots: Map<unknown, unknown>): LispMap {
+    return new LispMap(slots.size, slots);
+  }
+
+  /** The value stored under a key equal to `key`, or undefined (no flexible lookup here). */
+  get(key: unknown): unknown {
+    const slot = this.tableGet(hashKey(key));
+    return slot instanceof KeyedEntry ? slot.value : slot;
+  }
+
+  /** As `get`, for a caller that already holds the hash key (keywords, plain strings). */
+  getHashed(hash: unknown): unknown {
+    const slot = this.tableGet(hash);
+    return slot instanceof KeyedEntry ? slot.value : slot;
+  }
+
+  has(key: unknown): boolean {
+    return this.tableHas(hashKey(key));
+  }
+
+  hasHashed(hash: unknown): boolean {
+    return this.tableHas(hash);
+  }
+
+  assoc(key: unknown, value: unknown): LispMap {
+    const hash = hashKey(key);
+    const stored = value === undefined ? null : value;
+    return this.tableSet(hash, hash === key ? stored : new KeyedEntry(key, stored));
+  }
+
+  dissoc(key: unknown): LispMap {
+    return this.tableDelete(hashKey(key));
+  }
+
+  /** Entries in key order. The array is shared: never mutate it. */
+  entries(): ReadonlyArray<MapEntry> {
+    if (this.sorted === undefined) {
+      const entries = this.tableSnapshot().map(([hash, slot]) => slotEntry(hash, slot));
+      if (entries.length > 1) entries.sort((a, b) => compareTerms(a[0], b[0]));
+      this.sorted = entries;
+    }
+    return this.sorted;
+  }
+}
+
+/** Fills a fresh map in place; the map is only visible once built. */
+export class MapBuilder {
+  private readonly slots = new Map<unknown, unknown>();
+
+  set(key: unknown, value: unknown): void {
+    const hash = hashKey(key);
+    const stored = value === undefined ? null : value;
+    this.slots.set(hash, hash === key ? stored : new KeyedEntry(key, stored));
+  }
+
+  get(key: unknown): unknown {
+    const slot = this.slots.get(hashKey(key));
+    return slot instanceof KeyedEntry ? slot.value : slot;
+  }
+
+  has(key: unknown): boolean {
+    return this.slots.has(hashKey(key));
+  }
+
+  get size(): number {
+    return this.slots.size;
+  }
+
+  build(): LispMap {
+    return LispMap.adopt(this.slots);
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * Sets. Members are unique by `=`; iteration and printing follow term order, as maps do.
+ */
+import { hashKey } from "./hash-key.js";
+import { compareTerms } from "./term-order.js";
+import { TableVersion } from "./versioned-table.js";
+
+export class LispSet extends TableVersion<unknown> {
+  private sorted: readonly unknown[] | undefined;
+
+  private constructor(size: number, members: Map<unknown, unknown> | null) {
+    super(size, members);
+  }
+
+  protected derive(size: number): this {
+    return new LispSet(size, null) as this;
+  }
+
+  static empty(): LispSet {
+    return new LispSet(0, new Map());
+  }
+
+  static from(members: Iterable<unknown>): LispSet {
+    const slots = new Map<unknown, unknown>();
+    for (const member of members) {
+      const value = member === undefined ? null : member;
+      const hash = hashKey(value);
+      if (!slots.has(hash)) slots.set(hash, value);
+    }
+    return new LispSet(slots.size, slots);
+  }
+
+  has(member: unknown): boolean {
+    return this.tableHas(hashKey(member));
+  }
+
+  /** The stored member equal to `member` (it may differ in representation, e.g. 1 for 1.0). */
+  find(member: unknown): unknown {
+    return this.tableGet(hashKey(member));
+  }
+
+  conj(member: unknown): LispSet {
+    const value = member === undefined ? null : member;
+    const hash = hashKey(value);
+    return this.tableHas(hash) ? this : this.tableSet(hash, value);
+  }
+
+  disj(member: unknown): LispSet {
+    return this.tableDelete(hashKey(member));
+  }
+
+  /** Members in term order. The array is shared: never mutate it. */
+  members(): readonly unknown[] {
+    if (this.sorted === undefined) {
+      const members = this.tableSnapshot().map(([, member]) => member);
+      if (members.length > 1) members.sort(compareTerms);
+      this.sorted = members;
+    }
+    return this.sorted;
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * The total order the reference uses wherever values of any kind are compared: `<` on mixed
+ * operands, `sort`, `compare`, and the iteration order of maps and sets (Erlang term order:
+ * numbers < nil/booleans/keywords (by name) < functions < maps and sets < vectors < strings).
+ */
+import { CustomValue } from "./custom-value.js";
+import { Keyword } from "./keyword.js";
+import { LispMap } from "./lisp-map.js";
+import { LispSet } from "./lisp-set.js";
+import { WholeFloat } from "./numbers.js";
+import { isPlainObject } from "./plain-object.js";
+import { mapEntries } from "./map-access.js";
+
+const enum Rank {
+  Number = 0,
+  Atom = 1,
+  Function = 2,
+  Map = 4,
+  Vector = 5,
+  String = 6,
+}
+
+function rankOf(value: unknown): Rank {
+  switch (typeof value) {
+    case "number":
+    case "bigint":
+      return Rank.Number;
+    case "string":
+      return Rank.String;
+    case "boolean":
+    case "undefined":
+      return Rank.Atom;
+    case "function":
+      return Rank.Function;
+    default:
+      if (value === null || value instanceof Keyword) return Rank.Atom;
+      if (value instanceof WholeFloat) return Rank.Number;
+      if (Array.isArray(value)) return Rank.Vector;
+      return Rank.Map;
+  }
+}
+
+function atomName(value: unknown): string {
+  if (value === null || value === undefined) return "nil";
+  if (value === true) return "true";
+  if (value === false) return "false";
+  return (value as Keyword).name;
+}
+
+function compareNumbers(a: unknown, b: unknown): number {
+  const x = a instanceof WholeFloat ? a.value : (a as number | bigint);
+  const y = b instanceof WholeFloat ? b.value : (b as number | bigint);
+  // Mixed number/bigint comparison is exact in JS.
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function compareVectors(a: readonly unknown[], b: readonly unknown[]): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const c = compareTerms(a[i], b[i]);
+    if (c !== 0) return c;
+  }
+  return a.length - b.length < 0 ? -1 : a.length > b.length ? 1 : 0;
+}
+
+function entriesForOrder(value: unknown): ReadonlyArray<readonly [unknown, unknown]> {
+  if (value instanceof LispSet) return value.members().map((m) => [m, m] as const);
+  if (value instanceof LispMap || isPlainObject(value)) return mapEntries(value);
+  return [];
+}
+
+function compareMaps(a: unknown, b: unknown): number {
+  if (a instanceof CustomValue || b instanceof CustomValue) {
+    const x = a instanceof CustomValue ? a.canonical() : "";
+    const y = b instanceof CustomValue ? b.canonical() : "";
+    return compareStrings(x, y);
+  }
+  const x = entriesForOrder(a);
+  const y = entriesForOrder(b);
+  // Erlang orders maps by size first, then by keys, then by values.
+  if (x.length !== y.length) return x.length < y.length ? -1 : 1;
+  for (let i = 0; i < x.length; i++) {
+    const c = compareTerms((x[i] as readonly [unknown, unknown])[0], (y[i] as readonly [unknown, unknown])[0]);
+    if (c !== 0) return c;
+  }
+  for (let i = 0; i < x.length; i++) {
+    const c = compareTerms((x[i] as readonly [unknown, unknown])[1], (y[i] as readonly [unknown, unknown])[1]);
+    if (c !== 0) return c;
+  }
+  return 0;
+}
+
+/** -1, 0 or 1. NaN compares equal to everything here; callers that must say "false" check first. */
+export function compareTerms(a: unknown, b: unknown): number {
+  if (typeof a === "number" && typeof b === "number") return a < b ? -1 : a > b ? 1 : 0;
+  if (typeof a === "string" && typeof b === "string") return compareStrings(a, b);
+  const ra = rankOf(a);
+  const rb = rankOf(b);
+  if (ra !== rb) return ra < rb ? -1 : 1;
+  switch (ra) {
+    case Rank.Number:
+      return compareNumbers(a, b);
+    case Rank.Atom:
+      return compareStrings(atomName(a), atomName(b));
+    case Rank.String:
+      return compareStrings(a as string, b as string);
+    case Rank.Vector:
+      return compareVectors(a as unknown[], b as unknown[]);
+    case Rank.Function:
+      return 0;
+    default:
+      return compareMaps(a, b);
+  }
+}
