@@ -100,3 +100,16 @@ export function toCallable(value: unknown, role = "function argument"): Callable
   if (value !== null && value !== undefined && isMap(value)) return (...args: unknown[]) => mapCall(value, args);
   throw new LispError("type_error", `expected a function as ${role}, got ${typeName(value)} ${print(value, { maxChars: 60 })}`);
 }
+
+/**
+ * Calls a callback that must answer synchronously (a sort comparator, a key function used while
+ * sorting): a tool call there would make the result depend on timing, so it is refused.
+ */
+export function callNow(fn: Callable, who: string, ...args: unknown[]): unknown {
+  const result = fn(...args);
+  if (result instanceof Promise) {
+    result.catch(() => undefined);
+    throw new LispError("type_error", `${who} cannot call tools from this function; fetch the data first, then ${who} it`);
+  }
+  return result;
+}
