@@ -1,6 +1,14 @@
 // Needs @ptc/lisp's `preview`/`format` (value previews in Clojure syntax).
+
+import { createSession, run } from "@ptc/lisp";
 import { describe, expect, it } from "vitest";
-import { buildExecutionFeedback, renderSuccessFromStep, UNTRUSTED_PREAMBLE, wrapUntrusted } from "./index.js";
+import {
+  buildExecutionFeedback,
+  renderSuccess,
+  renderSuccessFromStep,
+  UNTRUSTED_PREAMBLE,
+  wrapUntrusted,
+} from "./index.js";
 
 const framed = (...blocks: [content: string, source: string][]) =>
   `${UNTRUSTED_PREAMBLE}\n\n${blocks.map(([content, source]) => wrapUntrusted(content, source)).join("\n\n")}`;
@@ -86,12 +94,53 @@ describe("buildExecutionFeedback", () => {
   });
 
   it("has no result for nil or for a var reference", () => {
-    class Var {
-      constructor(readonly name: string) {}
+    class VarLike {
+      get typeName() {
+        return "var";
+      }
     }
     expect(buildExecutionFeedback({ value: null }).result).toBeNull();
-    expect(buildExecutionFeedback({ value: new Var("x") }).result).toBeNull();
+    expect(buildExecutionFeedback({ value: new VarLike() }).result).toBeNull();
+    expect(buildExecutionFeedback({ value: { typeName: "var" } }).result).toBe('user=> {"typeName" "var"}');
     expect(buildExecutionFeedback({ value: null }).feedback).toBe("");
+  });
+});
+
+describe("buildExecutionFeedback with @ptc/lisp runs", () => {
+  it("shows a def's binding as memory, not its var as a result", async () => {
+    const session = createSession();
+    const before = session.bindings();
+    const result = await run("(def rows [1 2 3])", { session });
+    if (!result.ok) throw new Error(result.error.message);
+    const execution = buildExecutionFeedback(
+      { ...result, memory: session.bindings() },
+      { previousMemory: before },
+    );
+    expect(execution.result).toBeNull();
+    expect(execution.memory).toEqual({
+      changed: { rows: "[1 2 3]" },
+      storedKeys: ["rows"],
+      truncated: false,
+    });
+    expect(renderSuccess(result, { execution })).toBe(
+      JSON.stringify({
+        status: "ok",
+        result: null,
+        prints: [],
+        feedback: framed([";; rows = [1 2 3]", "memory"]),
+        truncated: false,
+        memory: { changed: { rows: "[1 2 3]" }, stored_keys: ["rows"], truncated: false },
+      }),
+    );
+
+    const next = await run('(println "hi") (+ 1 2)', { session });
+    if (!next.ok) throw new Error(next.error.message);
+    const second = buildExecutionFeedback(
+      { ...next, memory: session.bindings() },
+      { previousMemory: session.bindings() },
+    );
+    expect(second.feedback).toBe(framed(["hi", "println"], ["Stored: rows", "memory"]));
+    expect(second.result).toBe("user=> 3");
   });
 });
 

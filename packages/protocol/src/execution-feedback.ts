@@ -120,11 +120,13 @@ function sameValue(before: unknown, after: unknown): boolean {
   return formatValue(a) === formatValue(b);
 }
 
-// `(def x 1)` evaluates to a var reference, which is not a result worth showing.
+// `(def x 1)` evaluates to a var reference (`#'x`), which is not a result worth showing. PTC-Lisp's
+// own value classes report their type name; plain objects are data and never vars.
 function isVarReference(value: unknown): boolean {
   if (typeof value !== "object" || value === null) return false;
-  const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
-  return typeof name === "string" && name.endsWith("Var");
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype === Object.prototype || prototype === null) return false;
+  return (value as { typeName?: unknown }).typeName === "var";
 }
 
 function compareCodeUnits(a: string, b: string): number {

@@ -16,7 +16,10 @@ export function previewValue(value: unknown, maxChars: number): { text: string; 
   const shown = preview(value, { maxChars, maxItems: PREVIEW_MAX_ITEMS });
   const cut = truncateChars(shown.text, maxChars);
   if (!cut.truncated) return { text: shown.text, truncated: shown.truncated };
-  return { text: `${cut.text} ... (truncated at ${maxChars} chars; use println on specific fields)`, truncated: true };
+  return {
+    text: `${cut.text} ... (truncated at ${maxChars} chars; use println on specific fields)`,
+    truncated: true,
+  };
 }
 
 /** The full Clojure text of a value. */
