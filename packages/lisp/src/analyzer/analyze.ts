@@ -75,6 +75,13 @@ const SPECIAL_FORMS = new Set([
 
 const DEF_FORMS = new Set(["def", "defn", "defonce"]);
 
+/**
+ * True special forms keep their meaning even where a local of the same name exists
+ * (`(let [if inc] (if true 1 2))` is 1), as in Clojure and the reference; macro-like forms
+ * (when, let, fn, ->...) are shadowed by locals.
+ */
+const UNSHADOWABLE = new Set(["if", "def", "defonce", "recur", "do", "return", "fail", "task", "step-done", "task-reset", "pmap", "pcalls", ".", "fn*", "letfn", "ns-publics"]);
+
 function isPlaceholder(name: string): boolean {
   return name === "%" || name === "%&" || /^%[0-9]+$/.test(name);
 }
@@ -285,7 +292,7 @@ class Analyzer {
       const raw = head.name;
       const isCore = raw.startsWith(CORE_PREFIX);
       const name = isCore ? raw.slice(1) : raw;
-      const shadowed = !isCore && place.scope.lookup(name) !== undefined;
+      const shadowed = !isCore && !UNSHADOWABLE.has(name) && place.scope.lookup(name) !== undefined;
       if (!shadowed) {
         if (SPECIAL_FORMS.has(name)) return this.analyzeSpecial(name, args, form, place);
         const macro = MACROS.get(name);
