@@ -12,6 +12,7 @@ import { print } from "./format/print.js";
 import type { Form } from "./reader/form.js";
 import { read } from "./reader/reader.js";
 import { settle } from "./runtime/async.js";
+import { locate } from "./runtime/call-site.js";
 import { enter, RunContext, type ToolCallRecord, type ToolFunction } from "./runtime/context.js";
 import { type Limits, resolveLimits } from "./runtime/limits.js";
 import { Namespace } from "./runtime/namespace.js";
@@ -120,6 +121,7 @@ function checkContext(context: unknown): PlainObject {
 
 /** Turns anything thrown while running into a RunError. */
 function toRunError(thrown: unknown): RunError {
+  locate(thrown);
   if (thrown instanceof LispError) {
     const data = thrown.toData();
     return thrown.reason === "fail" ? { ...data, value: thrown.value } : data;

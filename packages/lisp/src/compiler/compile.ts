@@ -8,10 +8,12 @@
  * specialized by shape so V8 can inline them.
  */
 import type { Binding, ForClause, Node, Pattern, RecurTarget } from "../analyzer/ast.js";
+import type { Position } from "../reader/form.js";
 import { LispError } from "../errors.js";
 import { print } from "../format/print.js";
 import { after } from "../runtime/async.js";
 import { callValue, checkBuiltinArity } from "../runtime/call.js";
+import { callSite } from "../runtime/call-site.js";
 import { active } from "../runtime/context.js";
 import type { Cell, Namespace } from "../runtime/namespace.js";
 import { runParallelCalls, runParallelMap } from "../runtime/parallel.js";
@@ -28,6 +30,7 @@ import { isMap, lookup } from "../values/map-access.js";
 import { VarRef } from "../values/var-ref.js";
 import { type Binder, compilePattern } from "./destructure.js";
 import { type Code, isTruthy } from "./code.js";
+import { binaryIntrinsic, binaryNode, type Operand, operandCode } from "./intrinsics.js";
 
 export interface CompilerEnvironment {
   readonly builtin: (name: string) => LispFunction | undefined;
@@ -552,16 +555,21 @@ export class Compiler {
   // ---------------------------------------------------------------- calls
 
   private compileCall(calleeNode: Node, argNodes: readonly Node[], position: { line: number; column: number }): Code {
+    if (calleeNode.kind === "builtin") {
+      const intrinsic = argNodes.length === 2 ? binaryIntrinsic(calleeNode.name) : undefined;
+      if (intrinsic !== undefined) return this.compileBinaryIntrinsic(intrinsic, argNodes[0] as Node, argNodes[1] as Node, position);
+      return this.compileBuiltinCall(
+        this.requireBuiltin(calleeNode.name, calleeNode.position),
+        argNodes.map((arg) => this.compile(arg)),
+        position,
+      );
+    }
     const args = argNodes.map((arg) => this.compile(arg));
-    if (calleeNode.kind === "builtin") return this.compileBuiltinCall(this.requireBuiltin(calleeNode.name, calleeNode.position), args, position);
     if (calleeNode.kind === "const" && calleeNode.value instanceof Keyword && args.length === 1) {
       return compileKeywordLookup(calleeNode.value, args[0] as Code);
     }
     const callee = this.compile(calleeNode);
     const count = args.length;
-    const fail = (error: unknown): never => {
-      throw located(error, position);
-    };
     if (count === 1) {
       const a0 = args[0] as Code;
       return (frame) => {
@@ -570,14 +578,9 @@ export class Compiler {
         if (fn instanceof Promise || v0 instanceof Promise) {
           return after(evaluateAll([callee, a0], frame, new Array(2), 0), (values) => invoke((values as unknown[])[0], [(values as unknown[])[1]], position));
         }
-        if (typeof fn === "function" && (fn as Partial<LispFunction>)[FUNCTION_INFO]?.builtin === false) {
-          try {
-            return fn(v0);
-          } catch (error) {
-            return fail(error);
-          }
-        }
-        return invoke(fn, [v0], position);
+        callSite.current = position;
+        if (typeof fn === "function" && (fn as Partial<LispFunction>)[FUNCTION_INFO]?.builtin === false) return fn(v0);
+        return callValue(fn, [v0]);
       };
     }
     if (count === 2) {
@@ -593,14 +596,9 @@ export class Compiler {
             return invoke(list[0], [list[1], list[2]], position);
           });
         }
-        if (typeof fn === "function" && (fn as Partial<LispFunction>)[FUNCTION_INFO]?.builtin === false) {
-          try {
-            return fn(v0, v1);
-          } catch (error) {
-            return fail(error);
-          }
-        }
-        return invoke(fn, [v0, v1], position);
+        callSite.current = position;
+        if (typeof fn === "function" && (fn as Partial<LispFunction>)[FUNCTION_INFO]?.builtin === false) return fn(v0, v1);
+        return callValue(fn, [v0, v1]);
       };
     }
     const all = [callee, ...args];
@@ -611,42 +609,50 @@ export class Compiler {
       });
   }
 
-  private compileBuiltinCall(fn: LispFunction, args: readonly Code[], position: { line: number; column: number }): Code {
+  /** How a call argument is read: locals and constants inline (see intrinsics.ts). */
+  private operand(node: Node): Operand {
+    if (node.kind === "local") return { kind: "local", slot: node.slot };
+    if (node.kind === "const") return { kind: "const", value: node.value };
+    return { kind: "code", code: this.compile(node) };
+  }
+
+  private compileBinaryIntrinsic(op: (a: unknown, b: unknown) => unknown, left: Node, right: Node, position: { line: number; column: number }): Code {
+    const a = this.operand(left);
+    const b = this.operand(right);
+    const codes = [operandCode(a), operandCode(b)];
+    const slow = (frame: unknown[]) =>
+      after(evaluateAll(codes, frame, new Array(2), 0), (values) => op((values as unknown[])[0], (values as unknown[])[1]));
+    return binaryNode(op, a, b, slow, position);
+  }
+
+  private compileBuiltinCall(fn: LispFunction, args: readonly Code[], position: Position): Code {
     const count = args.length;
     const info = fn[FUNCTION_INFO];
     if (count < info.minArity || count > info.maxArity) {
       return (frame) =>
         after(evaluateAll(args, frame, new Array(count), 0), () => {
-          try {
-            checkBuiltinArity(fn, count);
-          } catch (error) {
-            throw located(error, position);
-          }
+          callSite.current = position;
+          checkBuiltinArity(fn, count);
           return null;
         });
     }
-    const fail = (error: unknown): never => {
-      throw located(error, position);
+    const spread = (values: unknown): unknown => {
+      callSite.current = position;
+      return fn(...(values as unknown[]));
     };
     switch (count) {
       case 0:
         return () => {
-          try {
-            return fn();
-          } catch (error) {
-            return fail(error);
-          }
+          callSite.current = position;
+          return fn();
         };
       case 1: {
         const a0 = args[0] as Code;
         return (frame) => {
           const v0 = a0(frame);
-          if (v0 instanceof Promise) return after(v0, (resolved) => fn(resolved));
-          try {
-            return fn(v0);
-          } catch (error) {
-            return fail(error);
-          }
+          if (v0 instanceof Promise) return after(v0, (resolved) => spread([resolved]));
+          callSite.current = position;
+          return fn(v0);
         };
       }
       case 2: {
@@ -655,14 +661,9 @@ export class Compiler {
         return (frame) => {
           const v0 = a0(frame);
           const v1 = a1(frame);
-          if (v0 instanceof Promise || v1 instanceof Promise) {
-            return after(evaluateAll(args, frame, new Array(2), 0), (values) => fn(...(values as unknown[])));
-          }
-          try {
-            return fn(v0, v1);
-          } catch (error) {
-            return fail(error);
-          }
+          if (v0 instanceof Promise || v1 instanceof Promise) return after(evaluateAll(args, frame, new Array(2), 0), spread);
+          callSite.current = position;
+          return fn(v0, v1);
         };
       }
       case 3: {
@@ -674,24 +675,14 @@ export class Compiler {
           const v1 = a1(frame);
           const v2 = a2(frame);
           if (v0 instanceof Promise || v1 instanceof Promise || v2 instanceof Promise) {
-            return after(evaluateAll(args, frame, new Array(3), 0), (values) => fn(...(values as unknown[])));
+            return after(evaluateAll(args, frame, new Array(3), 0), spread);
           }
-          try {
-            return fn(v0, v1, v2);
-          } catch (error) {
-            return fail(error);
-          }
+          callSite.current = position;
+          return fn(v0, v1, v2);
         };
       }
       default:
-        return (frame) =>
-          after(evaluateAll(args, frame, new Array(count), 0), (values) => {
-            try {
-              return fn(...(values as unknown[]));
-            } catch (error) {
-              return fail(error);
-            }
-          });
+        return (frame) => after(evaluateAll(args, frame, new Array(count), 0), spread);
     }
   }
 
@@ -838,12 +829,9 @@ function keywordGet(keyword: Keyword, value: unknown): unknown {
   return found === undefined ? null : found;
 }
 
-function invoke(fn: unknown, args: unknown[], position: { line: number; column: number }): unknown {
-  try {
-    return callValue(fn, args);
-  } catch (error) {
-    throw located(error, position);
-  }
+function invoke(fn: unknown, args: unknown[], position: Position): unknown {
+  callSite.current = position;
+  return callValue(fn, args);
 }
 
 /** `[& {:keys [a]}]`: rest arguments read as alternating keys and values. */

@@ -5,6 +5,7 @@
  * Every continuation re-enters the run's context before running user code: runs that await tools
  * interleave on the event loop, and `active` must always name the run whose code is executing.
  */
+import { locate } from "./call-site.js";
 import { active, enter } from "./context.js";
 
 export type MaybePromise<T> = T | Promise<T>;
@@ -19,7 +20,11 @@ export function after<T, R>(value: MaybePromise<T>, k: (value: T) => MaybePromis
     const context = active;
     return value.then((resolved: T) => {
       enter(context);
-      return k(resolved);
+      try {
+        return k(resolved);
+      } catch (error) {
+        throw locate(error);
+      }
     });
   }
   return k(value);
@@ -61,10 +66,14 @@ async function continueEach(
   call: (index: number) => unknown,
   accept: (index: number, result: unknown) => boolean | undefined,
 ): Promise<void> {
-  if (accept(first, await settle(pending)) === false) return;
-  for (let index = first + 1; index < end; index++) {
-    let result = call(index);
-    if (result instanceof Promise) result = await settle(result);
-    if (accept(index, result) === false) return;
+  try {
+    if (accept(first, await settle(pending)) === false) return;
+    for (let index = first + 1; index < end; index++) {
+      let result = call(index);
+      if (result instanceof Promise) result = await settle(result);
+      if (accept(index, result) === false) return;
+    }
+  } catch (error) {
+    throw locate(error);
   }
 }

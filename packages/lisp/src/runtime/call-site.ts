@@ -1,0 +1,17 @@
+/**
+ * Where the running program is: the position of the last call a node made. Call nodes store
+ * their position here just before calling a builtin (one field write, instead of a try/catch
+ * around every call), so an error raised inside the builtin can be located when it is caught:
+ * synchronously by the run, or by the async boundary it crosses first (async.ts), before any other
+ * code can move the marker.
+ */
+import { LispError } from "../errors.js";
+import type { Position } from "../reader/form.js";
+
+export const callSite: { current: Position | undefined } = { current: undefined };
+
+/** Gives an error without a position the position of the last call made. */
+export function locate(error: unknown): unknown {
+  if (error instanceof LispError) error.at(callSite.current);
+  return error;
+}

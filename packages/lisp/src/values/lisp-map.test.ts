@@ -1,0 +1,117 @@
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import { Keyword } from "./keyword.js";
+import { LispMap } from "./lisp-map.js";
+import { LispSet } from "./lisp-set.js";
+import { WholeFloat } from "./numbers.js";
+
+/**
+ * Every version of a LispMap must behave as an immutable value, however versions are derived
+ * and read (the store underneath is shared and mutated; see versioned-table.ts). The model is a
+ * plain copy-on-write Map per version.
+ */
+describe("LispMap versions behave as immutable values", () => {
+  type Op =
+    | { kind: "assoc"; from: number; key: number; value: number }
+    | { kind: "dissoc"; from: number; key: number }
+    | { kind: "read"; version: number; key: number }
+    | { kind: "entries"; version: number };
+
+  const op: fc.Arbitrary<Op> = fc.oneof(
+    fc.record({ kind: fc.constant("assoc" as const), from: fc.nat(40), key: fc.nat(12), value: fc.integer() }),
+    fc.record({ kind: fc.constant("dissoc" as const), from: fc.nat(40), key: fc.nat(12) }),
+    fc.record({ kind: fc.constant("read" as const), version: fc.nat(40), key: fc.nat(12) }),
+    fc.record({ kind: fc.constant("entries" as const), version: fc.nat(40) }),
+  );
+
+  test("against a copy-on-write model, for any order of derivations and reads", () => {
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 200 }), (ops) => {
+        const versions: LispMap[] = [LispMap.empty()];
+        const models: Array<Map<number, number>> = [new Map()];
+        for (const step of ops) {
+          if (step.kind === "assoc" || step.kind === "dissoc") {
+            const index = step.from % versions.length;
+            const base = versions[index] as LispMap;
+            const model = new Map(models[index]);
+            if (step.kind === "assoc") {
+              versions.push(base.assoc(step.key, step.value));
+              model.set(step.key, step.value);
+            } else {
+              versions.push(base.dissoc(step.key));
+              model.delete(step.key);
+            }
+            models.push(model);
+          } else if (step.kind === "read") {
+            const index = step.version % versions.length;
+            expect((versions[index] as LispMap).get(step.key)).toBe(models[index]?.get(step.key));
+            expect((versions[index] as LispMap).has(step.key)).toBe(models[index]?.has(step.key));
+          } else {
+            const index = step.version % versions.length;
+            const expected = [...(models[index] as Map<number, number>)].sort((a, b) => a[0] - b[0]);
+            expect((versions[index] as LispMap).entries()).toEqual(expected);
+            expect((versions[index] as LispMap).size).toBe(expected.length);
+          }
+        }
+        versions.forEach((version, index) => {
+          const expected = [...(models[index] as Map<number, number>)].sort((a, b) => a[0] - b[0]);
+          expect(version.entries()).toEqual(expected);
+        });
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test("linear derivation costs no copying: 100k assocs finish and every version stays right", () => {
+    let map = LispMap.empty();
+    const snapshots: LispMap[] = [];
+    for (let i = 0; i < 100_000; i++) {
+      map = map.assoc(i, i * 2);
+      if (i % 25_000 === 0) snapshots.push(map);
+    }
+    expect(map.size).toBe(100_000);
+    expect(map.get(99_999)).toBe(199_998);
+    expect(snapshots.map((s) => s.size)).toEqual([1, 25_001, 50_001, 75_001]);
+    expect(snapshots[1]?.get(25_000)).toBe(50_000);
+    expect(snapshots[1]?.get(25_001)).toBeUndefined();
+    expect(map.get(25_001)).toBe(50_002);
+  });
+
+  test("iteration order is term order: numbers, then keywords by name, then strings", () => {
+    const map = LispMap.from([
+      ["b", 1],
+      [Keyword.of("b"), 2],
+      [2, 3],
+      [Keyword.of("a"), 4],
+      ["a", 5],
+    ]);
+    expect(map.entries().map(([key]) => (key instanceof Keyword ? `:${key.name}` : key))).toEqual([2, ":a", ":b", "a", "b"]);
+  });
+
+  test("equal keys are one key: 1 and 1.0, equal vectors", () => {
+    const map = LispMap.empty().assoc(1, "int").assoc(new WholeFloat(1), "float").assoc([1, 2], "v");
+    expect(map.size).toBe(2);
+    expect(map.get(1)).toBe("float");
+    expect(map.get([1, 2])).toBe("v");
+    expect(map.get([1, new WholeFloat(2)])).toBe("v");
+  });
+
+  test("a NUL-prefixed string key never collides with a composite key", () => {
+    const map = LispMap.empty().assoc([1], "vector").assoc("\u0000c[1]", "string");
+    expect(map.size).toBe(2);
+    expect(map.get([1])).toBe("vector");
+    expect(map.get("\u0000c[1]")).toBe("string");
+  });
+});
+
+describe("LispSet", () => {
+  test("derivations leave earlier versions intact", () => {
+    const base = LispSet.from([1, 2, 3]);
+    const more = base.conj(4);
+    const less = base.disj(1);
+    expect(base.members()).toEqual([1, 2, 3]);
+    expect(more.members()).toEqual([1, 2, 3, 4]);
+    expect(less.members()).toEqual([2, 3]);
+    expect(base.has(1)).toBe(true);
+  });
+});
