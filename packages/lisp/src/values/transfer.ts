@@ -17,7 +17,7 @@
 import { LispError } from "../errors.js";
 import { CustomValue } from "./custom-value.js";
 import { Keyword } from "./keyword.js";
-import { brandFunction, type FunctionInfo, FUNCTION_INFO, type LispFunction } from "./lisp-function.js";
+import { brandFunction, FUNCTION_INFO, type FunctionInfo, type LispFunction } from "./lisp-function.js";
 import { LispMap } from "./lisp-map.js";
 import { LispSet } from "./lisp-set.js";
 import { WholeFloat } from "./numbers.js";
@@ -39,7 +39,8 @@ export type EncodedValue = unknown;
 export interface TransferKind<T extends CustomValue = CustomValue> {
   /** Unique tag, e.g. "date". */
   readonly tag: string;
-  readonly type: abstract new (...args: never[]) => T;
+  /** Whether a value is of this kind (usually an instanceof test). */
+  is(value: CustomValue): value is T;
   /** Structured-clone-safe data from which `decode` can rebuild an equal value. */
   encode(value: T): unknown;
   decode(data: unknown): T;
@@ -54,19 +55,19 @@ export function registerTransferKind<T extends CustomValue>(kind: TransferKind<T
 
 registerTransferKind<Regex>({
   tag: "regex",
-  type: Regex,
+  is: (value) => value instanceof Regex,
   encode: (value) => value.source,
   decode: (data) => Regex.compile(String(data)),
 });
 registerTransferKind<VarRef>({
   tag: "var",
-  type: VarRef,
+  is: (value) => value instanceof VarRef,
   encode: (value) => value.name,
   decode: (data) => new VarRef(String(data)),
 });
 registerTransferKind<QuotedSymbol>({
   tag: "symbol",
-  type: QuotedSymbol,
+  is: (value) => value instanceof QuotedSymbol,
   encode: (value) => value.name,
   decode: (data) => new QuotedSymbol(String(data)),
 });
@@ -208,7 +209,11 @@ class Encoder {
       }
       return tagged("map", out);
     }
-    if (value instanceof LispSet) return tagged("set", value.members().map((member) => this.encode(member)));
+    if (value instanceof LispSet)
+      return tagged(
+        "set",
+        value.members().map((member) => this.encode(member)),
+      );
     if (value instanceof CustomValue) return this.encodeCustom(value);
     if (isPlainObject(value)) return this.encodePlain(value);
     if (isCloneableHostObject(value)) return value;
@@ -221,7 +226,10 @@ class Encoder {
     let out: unknown[] | undefined;
     for (let i = 0; i < value.length; i++) {
       const item = value[i];
-      const encoded = typeof item === "object" || typeof item === "function" || typeof item === "symbol" ? this.encode(item) : item;
+      const encoded =
+        typeof item === "object" || typeof item === "function" || typeof item === "symbol"
+          ? this.encode(item)
+          : item;
       if (out === undefined && encoded !== item) out = value.slice(0, i);
       if (out !== undefined) out.push(encoded);
     }
@@ -234,7 +242,10 @@ class Encoder {
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i] as string;
       const item = value[key];
-      const encoded = typeof item === "object" || typeof item === "function" || typeof item === "symbol" ? this.encode(item) : item;
+      const encoded =
+        typeof item === "object" || typeof item === "function" || typeof item === "symbol"
+          ? this.encode(item)
+          : item;
       if (out === undefined && encoded !== item) {
         out = Object.create(null) as PlainObject;
         for (let j = 0; j < i; j++) out[keys[j] as string] = value[keys[j] as string];
@@ -254,7 +265,7 @@ class Encoder {
 
   private encodeCustom(value: CustomValue): unknown {
     for (const kind of kinds.values()) {
-      if (value instanceof kind.type) return tagged(kind.tag, { k: kind.encode(value) });
+      if (kind.is(value)) return tagged(kind.tag, { k: kind.encode(value) });
     }
     return tagged("custom", {
       print: value.print(),
@@ -289,7 +300,11 @@ class Decoder {
       case "float":
         return new WholeFloat(Number(data));
       case "map":
-        return LispMap.from((data as Array<[unknown, unknown]>).map(([key, item]) => [this.decode(key), this.decode(item)] as const));
+        return LispMap.from(
+          (data as Array<[unknown, unknown]>).map(
+            ([key, item]) => [this.decode(key), this.decode(item)] as const,
+          ),
+        );
       case "set":
         return LispSet.from((data as unknown[]).map((member) => this.decode(member)));
       case "object": {
@@ -302,13 +317,29 @@ class Decoder {
       case "host":
         return hostPlaceholder(String(data));
       case "custom": {
-        const record = data as { print: string; text: string; canonical: string; type: string; json: unknown };
-        return new TransferredValue(record.print, record.text, record.canonical, record.type, this.decode(record.json));
+        const record = data as {
+          print: string;
+          text: string;
+          canonical: string;
+          type: string;
+          json: unknown;
+        };
+        return new TransferredValue(
+          record.print,
+          record.text,
+          record.canonical,
+          record.type,
+          this.decode(record.json),
+        );
       }
       default: {
         const tag = String(value[TRANSFER_TAG]);
         const kind = kinds.get(tag);
-        if (kind === undefined) throw new LispError("invalid_options", `cannot decode a transferred value of unknown kind "${tag}"`);
+        if (kind === undefined)
+          throw new LispError(
+            "invalid_options",
+            `cannot decode a transferred value of unknown kind "${tag}"`,
+          );
         return kind.decode((data as { k: unknown }).k);
       }
     }
@@ -349,7 +380,9 @@ function decodeFunction(info: FunctionInfo | null): unknown {
   if (info === null) {
     return () => calledOutsideItsWorker("this host function");
   }
-  const text = info.builtin ? `the builtin ${info.name ?? ""}`.trimEnd() : `the function ${info.name ?? `#fn[${info.signature ?? ""}]`}`;
+  const text = info.builtin
+    ? `the builtin ${info.name ?? ""}`.trimEnd()
+    : `the function ${info.name ?? `#fn[${info.signature ?? ""}]`}`;
   return brandFunction(() => calledOutsideItsWorker(text), { ...info });
 }
 
