@@ -412,7 +412,7 @@ class Analyzer {
         return this.body(args, form, place);
       case "and":
       case "or":
-        if (args.length === 0) return { kind: "const", value: name === "and", position: form };
+        if (args.length === 0) return { kind: "const", value: name === "and" ? true : null, position: form };
         if (args.length === 1) return this.analyze(args[0] as Form, place);
         return {
           kind: name,
