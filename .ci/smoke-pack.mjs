@@ -65,6 +65,14 @@ try {
     const script = `const m = await import(${JSON.stringify(name)}); const n = Object.keys(m).length; if (n === 0) throw new Error("no exports"); console.log(${JSON.stringify(name)} + ": " + n + " exports");`;
     process.stdout.write(run("node", ["--input-type=module", "-e", script], project));
   }
+  // @ptc/lisp must also run a program, through its API and through its command.
+  if (packages.some((entry) => entry.name === "@ptc/lisp")) {
+    const program = `const { run, format } = await import("@ptc/lisp"); const r = await run("(->> data/xs (map inc) (reduce +))", { context: { xs: [1, 2, 3] } }); if (!r.ok || format(r.value) !== "9") throw new Error("unexpected result " + JSON.stringify(r)); console.log("@ptc/lisp ran a program: " + format(r.value));`;
+    process.stdout.write(run("node", ["--input-type=module", "-e", program], project));
+    const cli = run(join(project, "node_modules", ".bin", "ptc-lisp"), ["-e", "(str (+ 40 2))"], project).trim();
+    if (cli !== '"42"') throw new Error(`ptc-lisp -e printed ${cli}`);
+    console.log(`ptc-lisp -e printed ${cli}`);
+  }
   console.log("smoke-pack: ok");
 } catch (error) {
   const output = error && typeof error === "object" && "stderr" in error ? String(error.stderr) : "";
