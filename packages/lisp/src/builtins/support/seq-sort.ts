@@ -1,0 +1,118 @@
+/**
+ * Ordering for `sort`: the natural (term) order, or a comparator given by the program.
+ *
+ * A comparator may be `<`/`>` (and the other ordering builtins), `compare`, `:asc`/`:desc`, or any
+ * 2-argument function answering either a boolean ("a goes before b") or an integer (negative,
+ * zero, positive) as in the reference. Comparators run synchronously: a tool call inside one is
+ * refused (see callNow), because a sort must not depend on the timing of tools.
+ *
+ * Sorting is stable: elements the order considers equal keep their input order.
+ */
+import { typeError } from "../../errors.js";
+import { type Callable, callNow, toCallable } from "../../runtime/call.js";
+import { typeName } from "../../runtime/describe.js";
+import { Keyword } from "../../values/keyword.js";
+import { FUNCTION_INFO, type LispFunction } from "../../values/lisp-function.js";
+import { compareTerms } from "../../values/term-order.js";
+import { shown } from "./seq-common.js";
+
+export type Compare = (a: unknown, b: unknown) => number;
+
+const descending: Compare = (a, b) => compareTerms(b, a);
+
+/** Builtins whose order is the natural one (or its reverse): no call needed per comparison. */
+const NATURAL: Readonly<Record<string, Compare>> = {
+  "<": compareTerms,
+  "<=": compareTerms,
+  compare: compareTerms,
+  ">": descending,
+  ">=": descending,
+};
+
+function isTruthy(value: unknown): boolean {
+  return value !== null && value !== undefined && value !== false;
+}
+
+function sign(n: number | bigint): number {
+  return n < 0 ? -1 : n > 0 ? 1 : 0;
+}
+
+function integerAnswer(value: unknown): number | bigint | undefined {
+  if (typeof value === "number") return Number.isInteger(value) ? value : undefined;
+  return typeof value === "bigint" ? value : undefined;
+}
+
+/** A JS comparator from a program's comparator function. */
+function fromFunction(fn: Callable, who: string): Compare {
+  return (a, b) => {
+    const first = callNow(fn, who, a, b);
+    const n = integerAnswer(first);
+    if (n !== undefined) return sign(n);
+    // A boolean comparator answers "a before b"; asking the reverse question tells "equal"
+    // apart, which keeps the sort stable for both strict (<) and non-strict (<=) comparators.
+    const reverse = isTruthy(callNow(fn, who, b, a));
+    if (isTruthy(first)) return reverse ? 0 : -1;
+    return reverse ? 1 : 0;
+  };
+}
+
+/**
+ * The comparator a program passed to `who`. Keywords other than :asc/:desc, and values that are
+ * not functions, are type errors naming what to write.
+ */
+export function comparatorOf(comparator: unknown, who: string): Compare {
+  if (comparator instanceof Keyword) {
+    if (comparator.name === "asc") return compareTerms;
+    if (comparator.name === "desc") return descending;
+    throw typeError(
+      `${who}: invalid comparator :${comparator.name}; use <, >, :asc, :desc or a function of 2 arguments`,
+    );
+  }
+  if (typeof comparator === "function") {
+    const info = (comparator as Partial<LispFunction>)[FUNCTION_INFO];
+    if (info?.builtin && info.name !== undefined) {
+      const natural = NATURAL[info.name];
+      if (natural !== undefined) return natural;
+    }
+    return fromFunction(toCallable(comparator, `${who} comparator`), who);
+  }
+  throw typeError(
+    `${who}: invalid comparator ${typeName(comparator)} ${shown(comparator)}; use <, >, :asc, :desc or a function of 2 arguments`,
+  );
+}
+
+function allPlainNumbers(items: readonly unknown[]): boolean {
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    if (typeof item !== "number" || Number.isNaN(item)) return false;
+  }
+  return true;
+}
+
+function allStrings(items: readonly unknown[]): boolean {
+  for (let i = 0; i < items.length; i++) if (typeof items[i] !== "string") return false;
+  return true;
+}
+
+const ascendingNumbers = (a: number, b: number): number => a - b;
+const ascendingStrings = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** A sorted copy of `items` in natural order, or by `compare`. */
+export function sortedCopy(items: readonly unknown[], compare: Compare | undefined): unknown[] {
+  // Host data may hold undefined, which Array#sort would move to the end unseen: it is nil here.
+  const out = new Array<unknown>(items.length);
+  for (let i = 0; i < items.length; i++) out[i] = items[i] === undefined ? null : items[i];
+  if (out.length < 2) return out;
+  if (compare === undefined || compare === compareTerms) {
+    if (allPlainNumbers(out)) (out as number[]).sort(ascendingNumbers);
+    else if (allStrings(out)) (out as string[]).sort(ascendingStrings);
+    else out.sort(compareTerms);
+    return out;
+  }
+  if (compare === descending && allPlainNumbers(out)) {
+    (out as number[]).sort((a, b) => b - a);
+    return out;
+  }
+  out.sort(compare);
+  return out;
+}
