@@ -1,4 +1,646 @@
-/** Builtins: maps (being written). */
-import type { BuiltinDefinition } from "./definition.js";
+/**
+ * Map functions: reading (get, get-in, keys, vals, entries, select-keys, find), deriving new maps
+ * (assoc, dissoc, update, merge, update-vals...) and building them (hash-map, zipmap).
+ *
+ * Reads use flexible keys (spec §8.2); updates write the key that a flexible read finds (see
+ * support/map-paths.ts). Inputs are never written: host maps are read in place and every change
+ * derives a new program map. Missing data reads as nil; a wrong kind of argument is an error that
+ * says what to write instead.
+ */
+import { LispError } from "../errors.js";
+import { print } from "../format/print.js";
+import { after, eachResult, type MaybePromise } from "../runtime/async.js";
+import { type Callable, toCallable } from "../runtime/call.js";
+import { active } from "../runtime/context.js";
+import { typeName } from "../runtime/describe.js";
+import { seqOf } from "../runtime/sequences.js";
+import { Keyword } from "../values/keyword.js";
+import { functionInfo, isLispFunction } from "../values/lisp-function.js";
+import { LispMap, MapBuilder } from "../values/lisp-map.js";
+import {
+  type AnyMap,
+  isMap,
+  mapAssoc,
+  mapDissoc,
+  mapEntries,
+  mapGetExact,
+  mapHasExact,
+  mapSize,
+  resolveKey,
+  toLispMap,
+} from "../values/map-access.js";
+import { type BuiltinDefinition, builtin } from "./definition.js";
+import {
+  badIndex,
+  getFlexible,
+  getIn,
+  indexOf,
+  MAP_ENTRY_BYTES,
+  outOfBounds,
+  updatePath,
+  VECTOR_SLOT_BYTES,
+  vectorWith,
+  writeKey,
+} from "./support/map-paths.js";
 
-export const mapsBuiltins: BuiltinDefinition[] = [];
+const isNil = (value: unknown): value is null | undefined => value === null || value === undefined;
+
+function describe(value: unknown): string {
+  return `${typeName(value)} ${print(value, { maxChars: 40 })}`;
+}
+
+function typeError(message: string): LispError {
+  return new LispError("type_error", message);
+}
+
+/** A map or nil argument; nil means "no map" and is handled by each caller. */
+function requireMapOrNil(value: unknown, who: string, advice = ""): AnyMap | null {
+  if (isNil(value)) return null;
+  if (isMap(value)) return value;
+  throw typeError(`${who} expects a map, got ${describe(value)}${advice}`);
+}
+
+function chargeMap(entries: number): void {
+  active.allocate(32 + MAP_ENTRY_BYTES * entries);
+}
+
+function chargeVector(slots: number): void {
+  active.allocate(16 + VECTOR_SLOT_BYTES * slots);
+}
+
+// ---------------------------------------------------------------- reading
+
+/** `(get :k m)`, `(get-in [:a] m)`: the two arguments are swapped. */
+function swappedArguments(who: string, first: unknown, second: unknown): LispError | undefined {
+  if (!isMap(second)) return undefined;
+  if (!(first instanceof Keyword) && typeof first !== "string" && !Array.isArray(first)) return undefined;
+  return typeError(
+    `${who} expects the collection first: write (${who} m ${print(first, { maxChars: 30 })}), not (${who} ${print(first, { maxChars: 30 })} m); the arguments appear to be swapped`,
+  );
+}
+
+function notAssociative(who: string, value: unknown, key: unknown): LispError {
+  const swapped = swappedArguments(who, value, key);
+  if (swapped !== undefined) return swapped;
+  const hint =
+    typeof value === "string"
+      ? "; for a character of a string use (nth s i) or (subs s i (inc i))"
+      : typeName(value) === "set"
+        ? "; to test a set use (contains? s x) or (s x)"
+        : "";
+  return typeError(`${who} expects a map, a vector or nil first, got ${describe(value)}${hint}`);
+}
+
+function get(coll: unknown, key: unknown, fallback?: unknown): unknown {
+  if (coll instanceof LispMap && key instanceof Keyword) {
+    const exact = coll.getHashed(key);
+    if (exact !== undefined) return exact;
+  }
+  if (isNil(coll)) return fallback === undefined ? null : fallback;
+  if (!Array.isArray(coll) && !isMap(coll)) throw notAssociative("get", coll, key);
+  const found = getFlexible(coll, key);
+  return found === undefined ? (fallback === undefined ? null : fallback) : found;
+}
+
+function getInPath(coll: unknown, path: unknown, fallback?: unknown): unknown {
+  if (!isNil(coll) && !isMap(coll) && !Array.isArray(coll)) throw notAssociative("get-in", coll, path);
+  if (Array.isArray(coll) && isMap(path)) throw swappedArguments("get-in", coll, path) as LispError;
+  const found = getIn(coll, seqOf(path, "get-in"));
+  return isNil(found) ? (fallback === undefined ? null : fallback) : found;
+}
+
+function keys(map: unknown): unknown[] | null {
+  const m = requireMapOrNil(map, "keys");
+  if (m === null) return null;
+  const entries = mapEntries(m);
+  chargeVector(entries.length);
+  const out = new Array<unknown>(entries.length);
+  for (let i = 0; i < entries.length; i++) out[i] = (entries[i] as readonly unknown[])[0];
+  return out;
+}
+
+function vals(map: unknown): unknown[] | null {
+  const m = requireMapOrNil(map, "vals");
+  if (m === null) return null;
+  const entries = mapEntries(m);
+  chargeVector(entries.length);
+  const out = new Array<unknown>(entries.length);
+  for (let i = 0; i < entries.length; i++) out[i] = (entries[i] as readonly unknown[])[1];
+  return out;
+}
+
+function entries(map: unknown): unknown[] | null {
+  const m = requireMapOrNil(map, "entries");
+  if (m === null) return null;
+  const list = mapEntries(m);
+  chargeVector(list.length);
+  // Entries are shared, immutable [key value] pairs: the vector can hold them as they are.
+  return list.slice();
+}
+
+function entryPart(who: string, index: 0 | 1) {
+  return (entry: unknown): unknown => {
+    if (Array.isArray(entry) && entry.length === 2) return entry[index];
+    throw typeError(
+      `${who} expects a map entry (a [key value] vector such as an item of (seq m)), got ${describe(entry)}`,
+    );
+  };
+}
+
+function selectKeys(map: unknown, wanted: unknown): LispMap {
+  const m = requireMapOrNil(map, "select-keys");
+  const list = seqOf(wanted, "select-keys");
+  const builder = new MapBuilder();
+  if (m !== null) {
+    for (let i = 0; i < list.length; i++) {
+      const key = list[i];
+      const found = getFlexible(m, key);
+      if (found !== undefined) builder.set(key, found);
+    }
+  }
+  chargeMap(builder.size);
+  return builder.build();
+}
+
+function find(pred: unknown, coll: unknown): MaybePromise<unknown> {
+  const items = seqOf(coll, "find");
+  const test = toCallable(pred, "find predicate");
+  let found: unknown = null;
+  const done = eachResult(
+    0,
+    items.length,
+    (i) => test(items[i]),
+    (i, result) => {
+      if (result === null || result === undefined || result === false) return true;
+      found = items[i];
+      return false;
+    },
+  );
+  return done === undefined ? found : after(done, () => found);
+}
+
+// ---------------------------------------------------------------- deriving
+
+function assocVector(vector: readonly unknown[], pairs: readonly unknown[], start: number): unknown[] {
+  chargeVector(vector.length + (pairs.length - start) / 2);
+  const copy = vector.slice();
+  for (let i = start; i < pairs.length; i += 2) {
+    const key = pairs[i];
+    const index = indexOf(key);
+    if (index === undefined) throw badIndex("assoc", key);
+    if (index > copy.length) throw outOfBounds("assoc", key, copy.length);
+    copy[index] = pairs[i + 1] === undefined ? null : pairs[i + 1];
+  }
+  return copy;
+}
+
+function assoc(coll: unknown, ...rest: unknown[]): unknown {
+  if (rest.length % 2 !== 0) {
+    throw new LispError(
+      "arity_error",
+      `assoc expects a collection followed by key-value pairs, got ${rest.length + 1} arguments (a key is missing its value)`,
+    );
+  }
+  if (Array.isArray(coll)) return assocVector(coll, rest, 0);
+  let map: AnyMap;
+  if (isNil(coll)) map = LispMap.empty();
+  else if (isMap(coll)) map = coll;
+  else throw typeError(`assoc expects a map, a vector or nil first, got ${describe(coll)}`);
+  active.allocate(MAP_ENTRY_BYTES * (rest.length / 2));
+  for (let i = 0; i < rest.length; i += 2) map = mapAssoc(map, writeKey(map, rest[i]), rest[i + 1]);
+  return map;
+}
+
+function dissoc(coll: unknown, ...remove: unknown[]): unknown {
+  const map = requireMapOrNil(coll, "dissoc", "; to drop items of a vector use remove or subvec");
+  if (map === null) return null;
+  let result: AnyMap = map;
+  for (const key of remove) {
+    const slot = mapHasExact(result, key) ? key : resolveKey(result, key);
+    if (slot !== undefined) result = mapDissoc(result, slot);
+  }
+  if (result !== map) active.allocate(MAP_ENTRY_BYTES);
+  return result;
+}
+
+/**
+ * The function of update/update-in as a JS function of (old, ...extra). A known function that
+ * cannot take that many arguments fails up front with advice, because the usual mistake is to
+ * pass a default value as an extra argument: (update m :n inc 0).
+ */
+function updater(who: string, f: unknown, extra: number): Callable {
+  const count = 1 + extra;
+  if (isLispFunction(f)) {
+    const info = functionInfo(f);
+    if (count < info.minArity || count > info.maxArity) {
+      const expected =
+        info.maxArity === info.minArity
+          ? `${info.minArity}`
+          : info.maxArity === Number.POSITIVE_INFINITY
+            ? `${info.minArity} or more`
+            : `${info.minArity} to ${info.maxArity}`;
+      const advice =
+        count > info.maxArity
+          ? ` ${who} passes the old value plus its ${extra} extra argument(s) to the function. For a default value use (fnil f default) or (or old default) inside the function.`
+          : "";
+      throw new LispError(
+        "arity_error",
+        `${who}: the function takes ${expected} argument(s) but would be called with ${count}.${advice}`,
+      );
+    }
+  }
+  return toCallable(f, `${who} function`);
+}
+
+function callUpdater(fn: Callable, old: unknown, extra: readonly unknown[]): unknown {
+  const value = old === undefined ? null : old;
+  switch (extra.length) {
+    case 0:
+      return fn(value);
+    case 1:
+      return fn(value, extra[0]);
+    default:
+      return fn(value, ...extra);
+  }
+}
+
+function update(coll: unknown, key: unknown, f: unknown, ...extra: unknown[]): MaybePromise<unknown> {
+  const fn = updater("update", f, extra.length);
+  if (Array.isArray(coll)) {
+    const index = indexOf(key);
+    if (index === undefined) throw badIndex("update", key);
+    if (index >= coll.length) throw outOfBounds("update", key, coll.length);
+    return after(callUpdater(fn, coll[index], extra), (value) => vectorWith(coll, index, value));
+  }
+  let map: AnyMap;
+  if (isNil(coll)) map = LispMap.empty();
+  else if (isMap(coll)) map = coll;
+  else throw typeError(`update expects a map or a vector first, got ${describe(coll)}`);
+  const slot = writeKey(map, key);
+  return after(callUpdater(fn, mapGetExact(map, slot), extra), (value) => {
+    active.allocate(MAP_ENTRY_BYTES);
+    return mapAssoc(map, slot, value);
+  });
+}
+
+function assocIn(coll: unknown, path: unknown, value: unknown): MaybePromise<unknown> {
+  const steps = seqOf(path, "assoc-in");
+  if (steps.length === 0) return value;
+  return updatePath("assoc-in", coll, steps, () => value, true);
+}
+
+function updateIn(coll: unknown, path: unknown, f: unknown, ...extra: unknown[]): MaybePromise<unknown> {
+  const fn = updater("update-in", f, extra.length);
+  const steps = seqOf(path, "update-in");
+  if (steps.length === 0) return callUpdater(fn, coll, extra);
+  return updatePath("update-in", coll, steps, (old) => callUpdater(fn, old, extra), false);
+}
+
+function mergeArgument(value: unknown, index: number, who: string): AnyMap | null {
+  if (isNil(value)) return null;
+  if (isMap(value)) return value;
+  throw typeError(`${who}: argument ${index} must be a map or nil, got ${describe(value)}`);
+}
+
+function merge(...maps: unknown[]): AnyMap {
+  let result: AnyMap | null = null;
+  for (let i = 0; i < maps.length; i++) {
+    const next = mergeArgument(maps[i], i + 1, "merge");
+    if (next === null || mapSize(next) === 0) {
+      if (result === null && next !== null) result = next;
+      continue;
+    }
+    if (result === null || mapSize(result) === 0) {
+      result = next;
+      continue;
+    }
+    const added = mapEntries(next);
+    active.allocate(MAP_ENTRY_BYTES * (added.length + (result instanceof LispMap ? 0 : mapSize(result))));
+    let merged = toLispMap(result);
+    for (const [key, value] of added) merged = merged.assoc(key, value);
+    result = merged;
+  }
+  return result ?? LispMap.empty();
+}
+
+const NEW_KEY: unique symbol = Symbol("new key");
+
+function mergeWith(f: unknown, ...maps: unknown[]): MaybePromise<AnyMap> {
+  const combine = toCallable(f, "merge-with function");
+  const sources: AnyMap[] = [];
+  for (let i = 0; i < maps.length; i++) {
+    const next = mergeArgument(maps[i], i + 2, "merge-with");
+    if (next !== null) sources.push(next);
+  }
+  if (sources.length === 0) return LispMap.empty();
+  let result = toLispMap(sources[0] as AnyMap);
+  const pending: Array<readonly [unknown, unknown]> = [];
+  for (let s = 1; s < sources.length; s++)
+    for (const entry of mapEntries(sources[s] as AnyMap)) pending.push(entry);
+  active.allocate(MAP_ENTRY_BYTES * pending.length);
+  const done = eachResult(
+    0,
+    pending.length,
+    (i) => {
+      const [key, value] = pending[i] as readonly [unknown, unknown];
+      // A key seen before is combined; a new key is stored as it is, without a callback.
+      return result.has(key) ? combine(result.get(key), value) : NEW_KEY;
+    },
+    (i, combined) => {
+      const [key, value] = pending[i] as readonly [unknown, unknown];
+      result = result.assoc(key, combined === NEW_KEY ? value : combined);
+      return true;
+    },
+  );
+  return done === undefined ? result : after(done, () => result);
+}
+
+function swappedMapFunction(who: string, map: unknown, f: unknown): void {
+  if (isLispFunction(map) && isMap(f)) {
+    throw typeError(
+      `${who} expects (map, function) but got (function, map). Write (${who} m f); in a pipeline use -> (thread-first), not ->>, with ${who}`,
+    );
+  }
+}
+
+function updateVals(map: unknown, f: unknown): MaybePromise<LispMap | null> {
+  swappedMapFunction("update-vals", map, f);
+  const m = requireMapOrNil(map, "update-vals");
+  const fn = toCallable(f, "update-vals function");
+  if (m === null) return null;
+  const list = mapEntries(m);
+  chargeMap(list.length);
+  const builder = new MapBuilder();
+  const done = eachResult(
+    0,
+    list.length,
+    (i) => fn((list[i] as readonly unknown[])[1]),
+    (i, value) => {
+      builder.set((list[i] as readonly unknown[])[0], value);
+      return true;
+    },
+  );
+  return done === undefined ? builder.build() : after(done, () => builder.build());
+}
+
+function updateKeys(map: unknown, f: unknown): MaybePromise<LispMap | null> {
+  swappedMapFunction("update-keys", map, f);
+  const m = requireMapOrNil(map, "update-keys");
+  const fn = toCallable(f, "update-keys function");
+  if (m === null) return null;
+  const list = mapEntries(m);
+  chargeMap(list.length);
+  const builder = new MapBuilder();
+  const done = eachResult(
+    0,
+    list.length,
+    (i) => fn((list[i] as readonly unknown[])[0]),
+    (i, key) => {
+      builder.set(key, (list[i] as readonly unknown[])[1]);
+      return true;
+    },
+  );
+  return done === undefined ? builder.build() : after(done, () => builder.build());
+}
+
+// ---------------------------------------------------------------- building
+
+function zipmap(keyColl: unknown, valueColl: unknown): LispMap {
+  const ks = seqOf(keyColl, "zipmap");
+  const vs = seqOf(valueColl, "zipmap");
+  const count = Math.min(ks.length, vs.length);
+  chargeMap(count);
+  const builder = new MapBuilder();
+  for (let i = 0; i < count; i++) builder.set(ks[i], vs[i]);
+  return builder.build();
+}
+
+function pairsToMap(who: string) {
+  return (...args: unknown[]): LispMap => {
+    if (args.length % 2 !== 0) {
+      throw new LispError(
+        "arity_error",
+        `${who} requires an even number of arguments (key-value pairs), got ${args.length}`,
+      );
+    }
+    chargeMap(args.length / 2);
+    const builder = new MapBuilder();
+    for (let i = 0; i < args.length; i += 2) builder.set(args[i], args[i + 1]);
+    return builder.build();
+  };
+}
+
+const CATEGORY = "Maps";
+
+export const mapsBuiltins: BuiltinDefinition[] = [
+  builtin(
+    "get",
+    [2, 3],
+    ["[m key]", "[m key not-found]"],
+    'Value under key in a map (flexible: :a also finds "a") or at an index of a vector; nil or not-found when missing.',
+    CATEGORY,
+    get,
+    [
+      ["(get {:a 1} :a)", "1"],
+      ["(get {:a 1} :b 0)", "0"],
+      ['(get {"user_id" 7} :user-id)', "7"],
+      ["(get [10 20] 1)", "20"],
+    ],
+  ),
+  builtin(
+    "get-in",
+    [2, 3],
+    ["[m path]", "[m path not-found]"],
+    "Value at a path of keys and vector indices; nil or not-found when any step is missing.",
+    CATEGORY,
+    getInPath,
+    [
+      ['(get-in {:user {:name "Ann"}} [:user :name])', '"Ann"'],
+      ["(get-in {:rows [{:id 7}]} [:rows 0 :id])", "7"],
+      ["(get-in {} [:a :b] :none)", ":none"],
+    ],
+  ),
+  builtin(
+    "assoc",
+    [3, Infinity],
+    ["[m key val]", "[m key val & kvs]"],
+    "The map with key set to val (nil is an empty map), or the vector with the index replaced (index = count appends).",
+    CATEGORY,
+    assoc,
+    [
+      ["(assoc {:a 1} :b 2)", "{:a 1 :b 2}"],
+      ["(assoc nil :a 1 :b 2)", "{:a 1 :b 2}"],
+      ["(assoc [1 2 3] 1 :x)", "[1 :x 3]"],
+    ],
+  ),
+  builtin(
+    "assoc-in",
+    [3, 3],
+    ["[m path val]"],
+    "The structure with val set at the path; missing maps on the way are created.",
+    CATEGORY,
+    assocIn,
+    [
+      ['(assoc-in {} [:user :name] "Bob")', '{:user {:name "Bob"}}'],
+      ["(assoc-in [[1 2] [3 4]] [0 1] 9)", "[[1 9] [3 4]]"],
+    ],
+  ),
+  builtin(
+    "update",
+    [3, Infinity],
+    ["[m key f & args]"],
+    "The map (or vector) with the value under key replaced by (f old-value args...).",
+    CATEGORY,
+    update,
+    [
+      ["(update {:n 1} :n inc)", "{:n 2}"],
+      ["(update {:n 1} :n + 10)", "{:n 11}"],
+      ["(update {} :n (fnil inc 0))", "{:n 1}"],
+    ],
+  ),
+  builtin(
+    "update-in",
+    [3, Infinity],
+    ["[m path f & args]"],
+    "The structure with the value at the path replaced by (f old-value args...); missing maps are created.",
+    CATEGORY,
+    updateIn,
+    [
+      ["(update-in {:a {:b 1}} [:a :b] + 10)", "{:a {:b 11}}"],
+      ["(update-in {} [:stats :count] (fnil inc 0))", "{:stats {:count 1}}"],
+    ],
+  ),
+  builtin(
+    "dissoc",
+    [1, Infinity],
+    ["[m & keys]"],
+    "The map without the keys (nil stays nil).",
+    CATEGORY,
+    dissoc,
+    [["(dissoc {:a 1 :b 2 :c 3} :a :c)", "{:b 2}"]],
+  ),
+  builtin(
+    "merge",
+    [0, Infinity],
+    ["[& maps]"],
+    "One map with the entries of all maps; later maps win. nil arguments are skipped.",
+    CATEGORY,
+    merge,
+    [
+      ["(merge {:a 1 :b 2} {:b 3})", "{:a 1 :b 3}"],
+      ["(merge nil {:a 1})", "{:a 1}"],
+    ],
+  ),
+  builtin(
+    "merge-with",
+    [1, Infinity],
+    ["[f & maps]"],
+    "Like merge, but a key present in several maps gets (f earlier-value later-value).",
+    CATEGORY,
+    mergeWith,
+    [["(merge-with + {:a 1 :b 2} {:a 10})", "{:a 11 :b 2}"]],
+  ),
+  builtin(
+    "select-keys",
+    [2, 2],
+    ["[m keys]"],
+    "A map of only the given keys that are present (found flexibly, stored under the keys asked for).",
+    CATEGORY,
+    selectKeys,
+    [["(select-keys {:a 1 :b 2 :c 3} [:a :c :z])", "{:a 1 :c 3}"]],
+  ),
+  builtin(
+    "keys",
+    [1, 1],
+    ["[m]"],
+    "The keys of a map as a vector, in sorted key order; nil for nil.",
+    CATEGORY,
+    keys,
+    [
+      ["(keys {:b 2 :a 1})", "[:a :b]"],
+      ["(keys nil)", "nil"],
+    ],
+  ),
+  builtin(
+    "vals",
+    [1, 1],
+    ["[m]"],
+    "The values of a map as a vector, in the order of (keys m); nil for nil.",
+    CATEGORY,
+    vals,
+    [["(vals {:b 2 :a 1})", "[1 2]"]],
+  ),
+  builtin(
+    "entries",
+    [1, 1],
+    ["[m]"],
+    "The [key value] entries of a map as a vector, in key order.",
+    CATEGORY,
+    entries,
+    [["(entries {:b 2 :a 1})", "[[:a 1] [:b 2]]"]],
+  ),
+  builtin("key", [1, 1], ["[entry]"], "The key of a map entry [k v].", CATEGORY, entryPart("key", 0), [
+    ["(key [:a 1])", ":a"],
+  ]),
+  builtin("val", [1, 1], ["[entry]"], "The value of a map entry [k v].", CATEGORY, entryPart("val", 1), [
+    ["(val [:a 1])", "1"],
+  ]),
+  builtin(
+    "update-vals",
+    [2, 2],
+    ["[m f]"],
+    "The map with every value replaced by (f value).",
+    CATEGORY,
+    updateVals,
+    [["(update-vals {:a 1 :b 2} inc)", "{:a 2 :b 3}"]],
+  ),
+  builtin(
+    "update-keys",
+    [2, 2],
+    ["[m f]"],
+    "The map with every key replaced by (f key); when two keys collide, the later one in key order wins.",
+    CATEGORY,
+    updateKeys,
+    [["(update-keys {:a 1 :b 2} name)", '{"a" 1 "b" 2}']],
+  ),
+  builtin(
+    "zipmap",
+    [2, 2],
+    ["[keys vals]"],
+    "A map pairing each key with the value at the same position (stops at the shorter).",
+    CATEGORY,
+    zipmap,
+    [["(zipmap [:a :b :c] [1 2])", "{:a 1 :b 2}"]],
+  ),
+  builtin(
+    "hash-map",
+    [0, Infinity],
+    ["[& kvs]"],
+    "A map of the key-value pairs.",
+    CATEGORY,
+    pairsToMap("hash-map"),
+    [["(hash-map :a 1 :b 2)", "{:a 1 :b 2}"]],
+  ),
+  builtin(
+    "array-map",
+    [0, Infinity],
+    ["[& kvs]"],
+    "Same as hash-map (maps keep keys in sorted order either way).",
+    CATEGORY,
+    pairsToMap("array-map"),
+    [["(array-map :b 2 :a 1)", "{:a 1 :b 2}"]],
+  ),
+  builtin(
+    "find",
+    [2, 2],
+    ["[pred coll]"],
+    "The first item of coll for which (pred item) is truthy, or nil; a map's items are [k v] entries.",
+    CATEGORY,
+    find,
+    [
+      ["(find even? [1 3 4 5])", "4"],
+      ["(find :admin [{:id 1} {:id 2 :admin true}])", "{:admin true :id 2}"],
+      ["(find #{2 4} #{1 2 3})", "2"],
+    ],
+  ),
+];

@@ -1,0 +1,136 @@
+/**
+ * Reading and writing nested data by key paths, for get/get-in/assoc/assoc-in/update/update-in.
+ *
+ * Reads are flexible (values/map-access.ts: `:user-id` finds "user_id"). Writes go to the key a
+ * flexible read would have found, so `(update m :count inc)` on host data {"count" 1} changes
+ * "count" instead of adding a second, keyword key next to it. Nothing is ever written in place:
+ * every level on the path is rebuilt as a new map or vector (host maps become program maps).
+ */
+import { LispError } from "../../errors.js";
+import { print } from "../../format/print.js";
+import { after, type MaybePromise } from "../../runtime/async.js";
+import { active } from "../../runtime/context.js";
+import { typeName } from "../../runtime/describe.js";
+import { Keyword } from "../../values/keyword.js";
+import { LispMap } from "../../values/lisp-map.js";
+import { type AnyMap, isMap, lookup, mapAssoc, mapGetExact, resolveKey } from "../../values/map-access.js";
+
+/** Bytes charged for one new map entry and for each slot of a vector copy (see the guide). */
+export const MAP_ENTRY_BYTES = 40;
+export const VECTOR_SLOT_BYTES = 8;
+
+/** The key to write when updating `key` in `map`: the one a flexible read finds, else `key`. */
+export function writeKey(map: AnyMap, key: unknown): unknown {
+  if (!(key instanceof Keyword) && typeof key !== "string") return key;
+  const found = resolveKey(map, key);
+  return found === undefined ? key : found;
+}
+
+/** A vector index: a non-negative integer that fits in a JS number, else undefined. */
+export function indexOf(key: unknown): number | undefined {
+  return typeof key === "number" && Number.isInteger(key) && key >= 0 ? key : undefined;
+}
+
+/** The value under `key` in a map or vector; undefined when there is none. */
+export function getFlexible(coll: unknown, key: unknown): unknown {
+  if (Array.isArray(coll)) {
+    const index = indexOf(key);
+    return index === undefined || index >= coll.length ? undefined : coll[index];
+  }
+  if (coll === null || coll === undefined || !isMap(coll)) return undefined;
+  const found = lookup(coll, key);
+  // A vector key not present as such reads as a path, as in the reference: (get m [:a :b]).
+  if (found === undefined && Array.isArray(key)) return getIn(coll, key);
+  return found;
+}
+
+/** The value at the end of `path`; undefined when some step is missing. */
+export function getIn(root: unknown, path: readonly unknown[]): unknown {
+  let current = root;
+  for (let i = 0; i < path.length; i++) {
+    if (current === null || current === undefined) return undefined;
+    current = getFlexible(current, path[i]);
+  }
+  return current;
+}
+
+function describe(value: unknown): string {
+  return `${typeName(value)} ${print(value, { maxChars: 40 })}`;
+}
+
+export function outOfBounds(who: string, index: unknown, length: number): LispError {
+  return new LispError(
+    "runtime_error",
+    `${who}: index ${print(index)} is out of bounds for a vector of length ${length}; valid indices are 0 to ${length - 1}${who.startsWith("assoc") ? `, or ${length} to append` : ""}`,
+  );
+}
+
+export function badIndex(who: string, key: unknown): LispError {
+  return new LispError(
+    "type_error",
+    `${who}: a vector index must be a non-negative integer, got ${describe(key)}`,
+  );
+}
+
+/** A copy of `vector` with `value` at `index` (index == length appends). */
+export function vectorWith(vector: readonly unknown[], index: number, value: unknown): unknown[] {
+  active.allocate(16 + VECTOR_SLOT_BYTES * (vector.length + 1));
+  const copy = vector.slice();
+  copy[index] = value === undefined ? null : value;
+  return copy;
+}
+
+/** The collection with `value` under `slot` (a resolved map key, or a vector index). */
+function putSlot(container: unknown, slot: unknown, value: unknown): unknown {
+  if (Array.isArray(container)) return vectorWith(container, slot as number, value);
+  active.allocate(MAP_ENTRY_BYTES);
+  return mapAssoc(container as AnyMap, slot, value);
+}
+
+/**
+ * Rebuilds `root` with the value at `path` replaced by `leaf(old)` (old is undefined when absent).
+ * Missing or nil intermediate values become empty maps; a vector index equal to the length
+ * appends when `append` is true (assoc-in) and is out of bounds otherwise (update-in).
+ */
+export function updatePath(
+  who: string,
+  root: unknown,
+  path: readonly unknown[],
+  leaf: (old: unknown) => unknown,
+  append: boolean,
+): MaybePromise<unknown> {
+  const containers: unknown[] = new Array(path.length);
+  const slots: unknown[] = new Array(path.length);
+  let current: unknown = root === null || root === undefined ? LispMap.empty() : root;
+  let old: unknown;
+  for (let i = 0; i < path.length; i++) {
+    const key = path[i];
+    let next: unknown;
+    if (Array.isArray(current)) {
+      const index = indexOf(key);
+      if (index === undefined) throw badIndex(who, key);
+      if (index > current.length || (index === current.length && !append))
+        throw outOfBounds(who, key, current.length);
+      slots[i] = index;
+      next = current[index];
+    } else if (isMap(current)) {
+      const slot = writeKey(current, key);
+      slots[i] = slot;
+      next = mapGetExact(current, slot);
+    } else {
+      const where = print(path.slice(0, i), { maxChars: 60 });
+      throw new LispError(
+        "runtime_error",
+        `${who}: cannot go into ${describe(current)} at ${where} to reach key ${print(key, { maxChars: 30 })}; only maps and vectors can be walked into`,
+      );
+    }
+    containers[i] = current;
+    if (i === path.length - 1) old = next;
+    else current = next === null || next === undefined ? LispMap.empty() : next;
+  }
+  return after(leaf(old), (value) => {
+    let rebuilt = value;
+    for (let i = path.length - 1; i >= 0; i--) rebuilt = putSlot(containers[i], slots[i], rebuilt);
+    return rebuilt;
+  });
+}

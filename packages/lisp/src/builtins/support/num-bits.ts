@@ -1,0 +1,116 @@
+/**
+ * Bitwise operations on the integer tower: two's complement semantics on unbounded integers, as
+ * the reference gives them. Small values (the 32-bit range, by far the common case) use JS
+ * bitwise operators; everything else goes through bigint and is narrowed back to a number when it
+ * fits (values/numbers.ts). Shifting left can build an arbitrarily large integer, so the bits it
+ * creates are charged to the run's memory budget before they are built.
+ */
+import { LispError } from "../../errors.js";
+import { print } from "../../format/print.js";
+import { active } from "../../runtime/context.js";
+import { typeName } from "../../runtime/describe.js";
+import { makeInteger } from "../../values/numbers.js";
+
+export type Int = number | bigint;
+
+export function requireInt(value: unknown, who: string): Int {
+  if ((typeof value === "number" && Number.isInteger(value)) || typeof value === "bigint") return value;
+  throw new LispError(
+    "type_error",
+    `${who} expects integers, got ${typeName(value)} ${print(value, { maxChars: 40 })}; convert with (int x) first`,
+  );
+}
+
+/** A shift amount or bit index: a non-negative integer. */
+export function requireShift(value: unknown, who: string): Int {
+  if (((typeof value === "number" && Number.isInteger(value)) || typeof value === "bigint") && value >= 0)
+    return value;
+  throw new LispError(
+    "type_error",
+    `${who}: the shift amount must be a non-negative integer, got ${print(value, { maxChars: 40 })}`,
+  );
+}
+
+function isSmall(value: Int): value is number {
+  return typeof value === "number" && (value | 0) === value;
+}
+
+const big = (value: Int): bigint => (typeof value === "bigint" ? value : BigInt(value));
+
+export function bitAnd(a: Int, b: Int): Int {
+  return isSmall(a) && isSmall(b) ? a & b : makeInteger(big(a) & big(b));
+}
+
+export function bitOr(a: Int, b: Int): Int {
+  return isSmall(a) && isSmall(b) ? a | b : makeInteger(big(a) | big(b));
+}
+
+export function bitXor(a: Int, b: Int): Int {
+  return isSmall(a) && isSmall(b) ? a ^ b : makeInteger(big(a) ^ big(b));
+}
+
+export function bitAndNot(a: Int, b: Int): Int {
+  return isSmall(a) && isSmall(b) ? a & ~b : makeInteger(big(a) & ~big(b));
+}
+
+export function bitNot(a: Int): Int {
+  return isSmall(a) ? ~a : makeInteger(~big(a));
+}
+
+function bitLength(value: Int): number {
+  const magnitude = typeof value === "bigint" ? (value < 0n ? -value : value) : Math.abs(value);
+  return magnitude.toString(16).length * 4;
+}
+
+/** Charges the integer a left shift by `n` would build, refusing absurd sizes before any work. */
+function chargeShift(value: Int, n: Int): number {
+  const bits = bitLength(value) + Number(n);
+  active.allocate(16 + Math.ceil(bits / 8));
+  return Number(n);
+}
+
+export function shiftLeft(value: Int, n: Int): Int {
+  if (value === 0 || value === 0n) return 0;
+  if (typeof value === "number" && typeof n === "number" && n < 53) {
+    const result = value * 2 ** n;
+    if (Number.isSafeInteger(result)) return result;
+  }
+  const amount = chargeShift(value, n);
+  return makeInteger(big(value) << BigInt(amount));
+}
+
+/** Arithmetic (sign-extending) right shift. */
+export function shiftRight(value: Int, n: Int): Int {
+  const negative = value < 0;
+  // A bigint amount is beyond the size of any integer a run can hold: only the sign remains.
+  if (typeof n === "bigint") return negative ? -1 : 0;
+  if (typeof value === "number") {
+    if (n >= 60) return negative ? -1 : 0;
+    // Dividing a safe integer by a power of two is exact, so the floor is the shifted value.
+    return Math.floor(value / 2 ** n) || 0;
+  }
+  return makeInteger(value >> BigInt(n));
+}
+
+/** The integer with only bit `n` set, charged like a shift. */
+function mask(n: Int): Int {
+  if (typeof n === "number" && n < 31) return 1 << n;
+  return shiftLeft(1, n);
+}
+
+export function bitSet(value: Int, n: Int): Int {
+  return bitOr(value, mask(n));
+}
+
+export function bitClear(value: Int, n: Int): Int {
+  return bitAndNot(value, mask(n));
+}
+
+export function bitFlip(value: Int, n: Int): Int {
+  return bitXor(value, mask(n));
+}
+
+export function bitTest(value: Int, n: Int): boolean {
+  const shifted = shiftRight(value, n);
+  return typeof shifted === "number" ? (shifted & 1) === 1 : (shifted & 1n) === 1n;
+}
