@@ -1,4 +1,465 @@
-/** Builtins: aggregation (being written). */
-import type { BuiltinDefinition } from "./definition.js";
+/**
+ * Aggregation: reduce, reduce-kv, group-by, frequencies, and the PTC helpers sum, avg, sum-by,
+ * avg-by, min-by, max-by, min-key, max-key, distinct-by.
+ *
+ * Keys of the `*-by` functions are keywords or strings (a field, flexible lookup), path vectors or
+ * functions. `sum`/`avg` and their `-by` forms skip nil (missing fields) and raise an
+ * arithmetic_error on anything else that is not a number; arithmetic goes through numeric.ts so
+ * integers stay exact and floats stay floats. Callbacks may return promises (tool calls): loops
+ * continue asynchronously from the first one, in order.
+ */
+import { LispError } from "../errors.js";
+import { after, eachResult, type MaybePromise, settle } from "../runtime/async.js";
+import type { Callable } from "../runtime/call.js";
+import { active } from "../runtime/context.js";
+import { hashKey } from "../values/hash-key.js";
+import { MapBuilder } from "../values/lisp-map.js";
+import { LispSet } from "../values/lisp-set.js";
+import { isMap, mapEntries } from "../values/map-access.js";
+import { isNumber, type LispNumber } from "../values/numbers.js";
+import { compareTerms } from "../values/term-order.js";
+import { type BuiltinDefinition, builtin } from "./definition.js";
+import { add, divide } from "./numeric.js";
+import { callbackOf, collectionOf, describeValue, keyFunctionOf, vectorBytes } from "./support/hof-common.js";
 
-export const aggregationBuiltins: BuiltinDefinition[] = [];
+// ---------------------------------------------------------------- reduce
+
+function reduce(...args: unknown[]): MaybePromise<unknown> {
+  const withInit = args.length === 3;
+  const fnArg = args[0];
+  const items = collectionOf(
+    withInit ? args[2] : args[1],
+    "reduce",
+    "(reduce f coll) or (reduce f init coll)",
+  );
+  let acc: unknown;
+  let start = 0;
+  if (withInit) {
+    acc = args[1];
+  } else {
+    // Unlike Clojure, (reduce f []) does not call (f): it is nil.
+    if (items.length === 0) return null;
+    acc = items[0];
+    start = 1;
+  }
+  const f = callbackOf(fnArg, 2, "reduce");
+  const n = items.length;
+  active.work(n);
+  for (let i = start; i < n; i++) {
+    acc = f(acc, items[i]);
+    if (acc instanceof Promise) return reduceRest(f, items, i + 1, acc);
+  }
+  return acc ?? null;
+}
+
+async function reduceRest(
+  f: Callable,
+  items: readonly unknown[],
+  next: number,
+  pending: Promise<unknown>,
+): Promise<unknown> {
+  let acc = await settle(pending);
+  for (let i = next; i < items.length; i++) {
+    acc = f(acc, items[i]);
+    if (acc instanceof Promise) acc = await settle(acc);
+  }
+  return acc ?? null;
+}
+
+function reduceKv(fnArg: unknown, init: unknown, coll: unknown): MaybePromise<unknown> {
+  if (coll === null || coll === undefined) return init;
+  if (!isMap(coll)) {
+    throw new LispError(
+      "type_error",
+      `reduce-kv expects a map, got ${describeValue(coll)}; for a vector use (reduce f init coll) or (reduce f init (map-indexed vector coll))`,
+    );
+  }
+  const f = callbackOf(fnArg, 3, "reduce-kv");
+  const entries = mapEntries(coll);
+  active.work(entries.length);
+  let acc = init;
+  const done = eachResult(
+    0,
+    entries.length,
+    (i) => {
+      const entry = entries[i] as readonly [unknown, unknown];
+      return f(acc, entry[0], entry[1]);
+    },
+    (_i, result) => {
+      acc = result;
+      return true;
+    },
+  );
+  return after(done, () => acc ?? null);
+}
+
+// ---------------------------------------------------------------- grouping and counting
+
+/** Groups in first-seen order; the map itself orders its keys. */
+class Groups {
+  private readonly slots = new Map<unknown, { key: unknown; items: unknown[] }>();
+
+  add(key: unknown, item: unknown): void {
+    const hash = hashKey(key);
+    const group = this.slots.get(hash);
+    if (group === undefined) this.slots.set(hash, { key: key ?? null, items: [item] });
+    else group.items.push(item);
+  }
+
+  build(total: number): unknown {
+    const builder = new MapBuilder();
+    for (const { key, items } of this.slots.values()) builder.set(key, items);
+    active.allocate(32 + 56 * this.slots.size + 8 * total);
+    return builder.build();
+  }
+}
+
+function groupBy(keyArg: unknown, coll: unknown): MaybePromise<unknown> {
+  const items = collectionOf(coll, "group-by", "(group-by keyfn coll)");
+  const keyOf = keyFunctionOf(keyArg, "group-by");
+  const groups = new Groups();
+  const n = items.length;
+  active.work(n);
+  for (let i = 0; i < n; i++) {
+    const item = items[i];
+    const key = keyOf(item);
+    if (key instanceof Promise) return groupByRest(keyOf, items, groups, i, key);
+    groups.add(key, item);
+  }
+  return groups.build(n);
+}
+
+async function groupByRest(
+  keyOf: Callable,
+  items: readonly unknown[],
+  groups: Groups,
+  index: number,
+  pending: Promise<unknown>,
+): Promise<unknown> {
+  groups.add(await settle(pending), items[index]);
+  for (let i = index + 1; i < items.length; i++) {
+    let key = keyOf(items[i]);
+    if (key instanceof Promise) key = await settle(key);
+    groups.add(key, items[i]);
+  }
+  return groups.build(items.length);
+}
+
+function frequencies(coll: unknown): unknown {
+  const items = collectionOf(coll, "frequencies", "(frequencies coll)");
+  const n = items.length;
+  active.work(n);
+  const counts = new Map<unknown, { item: unknown; count: number }>();
+  for (let i = 0; i < n; i++) {
+    const item = items[i] ?? null;
+    const hash = hashKey(item);
+    const slot = counts.get(hash);
+    if (slot === undefined) counts.set(hash, { item, count: 1 });
+    else slot.count++;
+  }
+  const builder = new MapBuilder();
+  for (const { item, count } of counts.values()) builder.set(item, count);
+  active.allocate(32 + 40 * counts.size);
+  return builder.build();
+}
+
+function distinctBy(keyArg: unknown, coll: unknown): MaybePromise<unknown[]> {
+  const items = collectionOf(coll, "distinct-by", "(distinct-by keyfn coll)");
+  const keyOf = keyFunctionOf(keyArg, "distinct-by");
+  active.work(items.length);
+  const seen = new Set<unknown>();
+  const out: unknown[] = [];
+  const done = eachResult(
+    0,
+    items.length,
+    (i) => keyOf(items[i]),
+    (i, key) => {
+      const hash = hashKey(key);
+      if (!seen.has(hash)) {
+        seen.add(hash);
+        out.push(items[i]);
+      }
+      return true;
+    },
+  );
+  return after(done, () => {
+    active.allocate(vectorBytes(out.length));
+    return out;
+  });
+}
+
+// ---------------------------------------------------------------- sums and averages
+
+function notSummable(who: string, value: unknown): LispError {
+  return new LispError(
+    "arithmetic_error",
+    `${who}: bad argument in arithmetic expression: ${describeValue(value)} is not a number. ${who} adds numbers only (nil is skipped); convert first, e.g. with parse-double`,
+  );
+}
+
+/** Running total of the numbers seen; nil is skipped, anything else that is not a number raises. */
+class Total {
+  sum: LispNumber = 0;
+  count = 0;
+
+  constructor(private readonly who: string) {}
+
+  add(value: unknown): void {
+    if (value === null || value === undefined) return;
+    if (typeof value !== "number" && !isNumber(value)) throw notSummable(this.who, value);
+    this.sum = add(this.sum, value);
+    this.count++;
+  }
+
+  average(): unknown {
+    return this.count === 0 ? null : divide(this.sum, this.count);
+  }
+}
+
+function totalOf(who: string, coll: unknown): Total {
+  const items = collectionOf(coll, who, `(${who} coll)`);
+  active.work(items.length);
+  const total = new Total(who);
+  for (let i = 0; i < items.length; i++) total.add(items[i]);
+  return total;
+}
+
+function totalBy(who: string, keyArg: unknown, coll: unknown): MaybePromise<Total> {
+  const items = collectionOf(coll, who, `(${who} key coll)`);
+  const keyOf = keyFunctionOf(keyArg, who);
+  const n = items.length;
+  active.work(n);
+  const total = new Total(who);
+  for (let i = 0; i < n; i++) {
+    const value = keyOf(items[i]);
+    if (value instanceof Promise) return totalByRest(keyOf, items, total, i, value);
+    total.add(value);
+  }
+  return total;
+}
+
+async function totalByRest(
+  keyOf: Callable,
+  items: readonly unknown[],
+  total: Total,
+  index: number,
+  pending: Promise<unknown>,
+): Promise<Total> {
+  total.add(await settle(pending));
+  for (let i = index + 1; i < items.length; i++) {
+    let value = keyOf(items[i]);
+    if (value instanceof Promise) value = await settle(value);
+    total.add(value);
+  }
+  return total;
+}
+
+// ---------------------------------------------------------------- extremes
+
+/**
+ * The item with the least (or greatest) key in term order, the first one on ties. Items whose key
+ * is nil are skipped when `skipNil` (min-by/max-by), considered otherwise (min-key/max-key).
+ */
+function extremeBy(
+  keyOf: Callable,
+  items: readonly unknown[],
+  greatest: boolean,
+  skipNil: boolean,
+): MaybePromise<unknown> {
+  active.work(items.length);
+  let best: unknown = null;
+  let bestKey: unknown;
+  let found = false;
+  const done = eachResult(
+    0,
+    items.length,
+    (i) => keyOf(items[i]),
+    (i, key) => {
+      if (skipNil && (key === null || key === undefined)) return true;
+      if (!found) {
+        found = true;
+        best = items[i];
+        bestKey = key;
+        return true;
+      }
+      const c = compareTerms(key, bestKey);
+      if (greatest ? c > 0 : c < 0) {
+        best = items[i];
+        bestKey = key;
+      }
+      return true;
+    },
+  );
+  return after(done, () => best ?? null);
+}
+
+function isCollection(value: unknown): boolean {
+  return (
+    Array.isArray(value) ||
+    value instanceof LispSet ||
+    (value !== null && typeof value === "object" && isMap(value))
+  );
+}
+
+/** min-by/max-by: (f coll), or the items themselves after the key (as (apply max-by k items) gives). */
+function makeExtremeBy(who: string, greatest: boolean) {
+  return (keyArg: unknown, ...rest: unknown[]): MaybePromise<unknown> => {
+    const items =
+      rest.length === 1 && (isCollection(rest[0]) || rest[0] === null || rest[0] === undefined)
+        ? collectionOf(rest[0], who, `(${who} key coll)`)
+        : rest;
+    return extremeBy(keyFunctionOf(keyArg, who), items, greatest, true);
+  };
+}
+
+/** min-key/max-key: the argument x for which (f x) is least (greatest); f is not called for one x. */
+function makeExtremeKey(who: string, greatest: boolean) {
+  return (fnArg: unknown, ...xs: unknown[]): MaybePromise<unknown> => {
+    const f = callbackOf(fnArg, 1, who);
+    if (xs.length === 1) return xs[0] ?? null;
+    return extremeBy(f, xs, greatest, false);
+  };
+}
+
+// ---------------------------------------------------------------- definitions
+
+const CATEGORY = "Aggregation";
+
+export const aggregationBuiltins: BuiltinDefinition[] = [
+  builtin(
+    "reduce",
+    [2, 3],
+    ["[f coll]", "[f init coll]"],
+    "Folds coll with (f acc item), starting from init or the first item; (reduce f []) is nil.",
+    CATEGORY,
+    reduce,
+    [
+      ["(reduce + [1 2 3])", "6"],
+      ["(reduce (fn [acc x] (conj acc (* x x))) [] [1 2 3])", "[1 4 9]"],
+      ["(reduce + [])", "nil"],
+    ],
+  ),
+  builtin(
+    "reduce-kv",
+    [3, 3],
+    ["[f init m]"],
+    "Folds a map with (f acc key value), starting from init.",
+    CATEGORY,
+    reduceKv,
+    [["(reduce-kv (fn [acc k v] (+ acc v)) 0 {:a 1 :b 2})", "3"]],
+  ),
+  builtin(
+    "group-by",
+    [2, 2],
+    ["[keyfn coll]"],
+    "Map from each key (keyfn item) to the vector of items with that key, in order.",
+    CATEGORY,
+    groupBy,
+    [
+      [
+        "(group-by :type [{:type :a :n 1} {:type :b :n 2} {:type :a :n 3}])",
+        "{:a [{:n 1 :type :a} {:n 3 :type :a}] :b [{:n 2 :type :b}]}",
+      ],
+      ["(group-by odd? [1 2 3])", "{false [2] true [1 3]}"],
+    ],
+  ),
+  builtin(
+    "frequencies",
+    [1, 1],
+    ["[coll]"],
+    "Map from each distinct item to the number of times it occurs.",
+    CATEGORY,
+    frequencies,
+    [["(frequencies [:a :b :a])", "{:a 2 :b 1}"]],
+  ),
+  builtin(
+    "sum",
+    [1, 1],
+    ["[coll]"],
+    "Sum of the numbers in coll, skipping nil; (sum []) is 0.",
+    CATEGORY,
+    (coll: unknown) => totalOf("sum", coll).sum,
+    [
+      ["(sum [1 2 3])", "6"],
+      ["(sum [1.5 nil 2])", "3.5"],
+    ],
+  ),
+  builtin(
+    "avg",
+    [1, 1],
+    ["[coll]"],
+    "Mean of the numbers in coll (a float), skipping nil; nil when there are none.",
+    CATEGORY,
+    (coll: unknown) => totalOf("avg", coll).average(),
+    [
+      ["(avg [1 2 3 4])", "2.5"],
+      ["(avg [])", "nil"],
+    ],
+  ),
+  builtin(
+    "sum-by",
+    [2, 2],
+    ["[key coll]"],
+    "Sum of (key item) over the items, skipping nil or missing values.",
+    CATEGORY,
+    (key: unknown, coll: unknown) => after(totalBy("sum-by", key, coll), (total) => total.sum),
+    [["(sum-by :amount [{:amount 10} {:amount 5} {}])", "15"]],
+  ),
+  builtin(
+    "avg-by",
+    [2, 2],
+    ["[key coll]"],
+    "Mean of (key item) over the items (a float), skipping nil or missing values; nil when there are none.",
+    CATEGORY,
+    (key: unknown, coll: unknown) => after(totalBy("avg-by", key, coll), (total) => total.average()),
+    [["(avg-by :score [{:score 80} {:score 90} {:score nil}])", "85.0"]],
+  ),
+  builtin(
+    "min-by",
+    [2, Infinity],
+    ["[key coll]", "[key x & more]"],
+    "The item with the least (key item), skipping nil keys; the first on ties; nil when there is none.",
+    CATEGORY,
+    makeExtremeBy("min-by", false),
+    [["(min-by :price [{:price 5} {:price 2} {:price nil}])", "{:price 2}"]],
+  ),
+  builtin(
+    "max-by",
+    [2, Infinity],
+    ["[key coll]", "[key x & more]"],
+    "The item with the greatest (key item), skipping nil keys; the first on ties; nil when there is none.",
+    CATEGORY,
+    makeExtremeBy("max-by", true),
+    [["(max-by :price [{:price 5} {:price 9}])", "{:price 9}"]],
+  ),
+  builtin(
+    "min-key",
+    [2, Infinity],
+    ["[f x]", "[f x y & more]"],
+    "The argument x for which (f x) is least (the first on ties).",
+    CATEGORY,
+    makeExtremeKey("min-key", false),
+    [['(min-key count "abc" "a" "ab")', '"a"']],
+  ),
+  builtin(
+    "max-key",
+    [2, Infinity],
+    ["[f x]", "[f x y & more]"],
+    "The argument x for which (f x) is greatest (the first on ties).",
+    CATEGORY,
+    makeExtremeKey("max-key", true),
+    [
+      ['(max-key count "a" "abc" "ab")', '"abc"'],
+      ["(apply max-key val (seq {:a 3 :b 7}))", "[:b 7]"],
+    ],
+  ),
+  builtin(
+    "distinct-by",
+    [2, 2],
+    ["[key coll]"],
+    "The items whose (key item) was not seen before, in order.",
+    CATEGORY,
+    distinctBy,
+    [["(distinct-by :id [{:id 1 :v :a} {:id 1 :v :b} {:id 2 :v :c}])", "[{:id 1 :v :a} {:id 2 :v :c}]"]],
+  ),
+];
