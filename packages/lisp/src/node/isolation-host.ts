@@ -1,0 +1,348 @@
+/**
+ * The host side of one isolation worker: starts it, sends it programs, serves its tool calls, and
+ * turns every way it can die into a RunResult. A run that outlives its wall-clock limit (plus a
+ * small grace for the worker's own, cooperative timeout to answer first) is stopped by
+ * `terminate()`, which works even while the worker is stuck inside one long builtin call; a run
+ * that outgrows the heap cap is stopped by V8 itself. Either way the host process carries on.
+ *
+ * This module must never let a worker's death reject a run's promise (it is a program outcome),
+ * and never answer a tool call for a run that has already ended.
+ */
+import { Worker } from "node:worker_threads";
+import { LispError } from "../errors.js";
+import type { RunOptions, RunResult } from "../run.js";
+import type { ToolCallRecord, ToolFunction } from "../runtime/context.js";
+import { type Limits, resolveLimits } from "../runtime/limits.js";
+import { isPlainObject } from "../values/plain-object.js";
+import { decodeValue, encodeValue } from "../values/transfer.js";
+import type { HostMessage, ToolCallRequest, WorkerMessage, WorkerSetup } from "./protocol.js";
+
+/** Default heap cap of a worker, in MB. */
+export const DEFAULT_HEAP_MB = 64;
+
+/** Options of one program run in a worker: those of `run`, without a Session (see createIsolatedSession). */
+export type IsolatedProgramOptions = Omit<RunOptions, "session">;
+
+export interface WorkerOptions {
+  readonly heapMb: number;
+  readonly workerUrl: URL | string;
+  readonly session: boolean;
+}
+
+/** Why a worker stopped before its run could answer. */
+export type StopReason = "timeout" | "memory_exceeded" | "crashed" | "closed";
+
+interface ActiveRun {
+  readonly id: number;
+  readonly limits: Limits;
+  readonly tools: ReadonlyMap<string, ToolFunction>;
+  /** The host's own log of tool calls, reported when the worker dies and cannot send its own. */
+  readonly toolCalls: ToolCallRecord[];
+  readonly startedAt: number;
+  started: boolean;
+  timer: ReturnType<typeof setTimeout> | undefined;
+  resolve(result: RunResult): void;
+  reject(error: unknown): void;
+}
+
+function now(): number {
+  return performance.now();
+}
+
+/** Time the worker gets past its limit to report its own timeout before it is terminated. */
+function graceMs(timeoutMs: number): number {
+  return Math.min(1000, Math.max(100, timeoutMs / 10));
+}
+
+function errorText(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  if (typeof error === "string") return error;
+  try {
+    return JSON.stringify(error) ?? String(error);
+  } catch {
+    return String(error);
+  }
+}
+
+function normalizeTools(tools: RunOptions["tools"]): Map<string, ToolFunction> {
+  const map = new Map<string, ToolFunction>();
+  if (tools === undefined) return map;
+  const entries =
+    tools instanceof Map ? [...tools.entries()] : Object.entries(tools as Record<string, ToolFunction>);
+  for (const [name, fn] of entries) {
+    if (typeof fn !== "function") {
+      throw new LispError(
+        "invalid_options",
+        `tool "${name}" must be a function of one argument object, got ${typeof fn}`,
+      );
+    }
+    map.set(name, fn);
+  }
+  return map;
+}
+
+export function checkHeapMb(heapMb: unknown): number {
+  if (heapMb === undefined) return DEFAULT_HEAP_MB;
+  if (typeof heapMb !== "number" || !Number.isFinite(heapMb) || heapMb < 8) {
+    throw new LispError(
+      "invalid_options",
+      `heapMb must be a number of megabytes, at least 8 (default ${DEFAULT_HEAP_MB}), got ${String(heapMb)}`,
+    );
+  }
+  return heapMb;
+}
+
+export class IsolationHost {
+  private readonly worker: Worker;
+  private active: ActiveRun | undefined;
+  private nextRun = 0;
+  /** Set once the worker is gone, with why. */
+  stopped: StopReason | undefined;
+  /** The error the worker died of, when it crashed (e.g. its module could not be loaded). */
+  crash: Error | undefined;
+  private readonly heapMb: number;
+
+  constructor(options: WorkerOptions) {
+    this.heapMb = options.heapMb;
+    const setup: WorkerSetup = { session: options.session };
+    this.worker = new Worker(options.workerUrl, {
+      workerData: setup,
+      resourceLimits: {
+        maxOldGenerationSizeMb: options.heapMb,
+        maxYoungGenerationSizeMb: Math.max(4, Math.min(32, Math.floor(options.heapMb / 8))),
+      },
+      stdout: false,
+      stderr: false,
+    });
+    // An idle worker must never keep the host process alive.
+    this.worker.unref();
+    this.worker.on("message", (message: WorkerMessage) => this.onMessage(message));
+    this.worker.on("error", (error: Error & { code?: string }) => this.onError(error));
+    this.worker.on("exit", () => this.onExit());
+  }
+
+  get busy(): boolean {
+    return this.active !== undefined;
+  }
+
+  /** Runs one program in the worker. Rejects only for misuse (bad options), like `run`. */
+  run(source: string, options: IsolatedProgramOptions): Promise<RunResult> {
+    if (typeof source !== "string") {
+      throw new LispError("invalid_options", `source must be a string, got ${typeof source}`);
+    }
+    if (this.active !== undefined) {
+      throw new LispError(
+        "invalid_options",
+        "this isolated session is already running a program: await it before starting the next one",
+      );
+    }
+    const limits = resolveLimits(options.limits);
+    const tools = normalizeTools(options.tools);
+    if (options.context !== undefined && options.context !== null && !isPlainObject(options.context)) {
+      throw new LispError(
+        "invalid_options",
+        "context must be a plain object whose keys are the data/ names (e.g. { orders: [...] })",
+      );
+    }
+    const context = encodeValue(options.context ?? undefined);
+    const budget = encodeValue(options.budget);
+    if (this.stopped !== undefined) throw new Error("internal: run on a stopped worker");
+
+    const id = ++this.nextRun;
+    return new Promise<RunResult>((resolve, reject) => {
+      this.active = {
+        id,
+        limits,
+        tools,
+        toolCalls: [],
+        startedAt: now(),
+        started: false,
+        timer: undefined,
+        resolve,
+        reject,
+      };
+      this.worker.ref();
+      this.post({
+        type: "run",
+        run: id,
+        source,
+        context,
+        budget,
+        tools: [...tools.keys()],
+        limits: options.limits,
+      });
+    });
+  }
+
+  /** Stops the worker. A run in progress ends with a failure. */
+  async close(): Promise<void> {
+    if (this.stopped === undefined) this.stopped = "closed";
+    this.finishKilled("closed");
+    await this.worker.terminate();
+  }
+
+  private post(message: HostMessage): void {
+    try {
+      this.worker.postMessage(message);
+    } catch (error) {
+      // A value the structured clone refuses (it should not happen after encoding): fail the run.
+      const run = this.active;
+      if (run === undefined) return;
+      this.settle(run, () =>
+        run.reject(
+          new LispError("invalid_options", `cannot send data to the isolated worker: ${errorText(error)}`),
+        ),
+      );
+    }
+  }
+
+  private onMessage(message: WorkerMessage): void {
+    const run = this.active;
+    if (run === undefined || message.run !== run.id) return;
+    switch (message.type) {
+      case "started":
+        run.started = true;
+        if (Number.isFinite(run.limits.timeoutMs)) {
+          const delay = run.limits.timeoutMs + graceMs(run.limits.timeoutMs);
+          run.timer = setTimeout(() => this.kill("timeout"), delay);
+        }
+        return;
+      case "finished":
+        // The program is done; copying a large result out must not count as running too long.
+        if (run.timer !== undefined) clearTimeout(run.timer);
+        run.timer = undefined;
+        return;
+      case "tool-call":
+        void this.serveTool(run, message);
+        return;
+      case "result": {
+        let result: RunResult;
+        try {
+          result = decodeValue(message.result) as RunResult;
+        } catch (error) {
+          this.settle(run, () =>
+            run.reject(
+              new LispError("runtime_error", `cannot read the isolated run's result: ${errorText(error)}`),
+            ),
+          );
+          return;
+        }
+        this.settle(run, () => run.resolve(result));
+        return;
+      }
+      case "fault": {
+        const error =
+          message.reason === undefined
+            ? new Error(message.message)
+            : new LispError(message.reason, message.message);
+        this.settle(run, () => run.reject(error));
+        return;
+      }
+    }
+  }
+
+  private async serveTool(run: ActiveRun, request: ToolCallRequest): Promise<void> {
+    const started = now();
+    const args = decodeValue(request.args) as Record<string, unknown>;
+    const tool = run.tools.get(request.name);
+    let reply: HostMessage;
+    try {
+      if (tool === undefined) throw new Error(`no tool named ${request.name}`);
+      let result = tool(args);
+      if (typeof (result as PromiseLike<unknown> | null)?.then === "function") result = await result;
+      const value = result === undefined ? null : result;
+      reply = { type: "tool-result", call: request.call, ok: true, value: encodeValue(value) };
+      run.toolCalls.push({ name: request.name, args, result: value, durationMs: now() - started });
+    } catch (error) {
+      const message = errorText(error);
+      const reason =
+        error instanceof LispError && (error.reason === "timeout" || error.reason === "memory_exceeded")
+          ? error.reason
+          : undefined;
+      reply =
+        reason === undefined
+          ? { type: "tool-result", call: request.call, ok: false, message }
+          : { type: "tool-result", call: request.call, ok: false, message, reason };
+      run.toolCalls.push({ name: request.name, args, error: message, durationMs: now() - started });
+    }
+    // The run may have ended (or the worker died) while the tool was working.
+    if (this.active === run && this.stopped === undefined) this.post(reply);
+  }
+
+  private onError(error: Error & { code?: string }): void {
+    const run = this.active;
+    if (error.code === "ERR_WORKER_OUT_OF_MEMORY") {
+      this.stopped ??= "memory_exceeded";
+      this.finishKilled("memory_exceeded");
+      return;
+    }
+    this.stopped ??= "crashed";
+    this.crash ??= error;
+    if (run === undefined) return;
+    if (!run.started) {
+      this.settle(run, () =>
+        run.reject(
+          new LispError(
+            "execution_error",
+            `could not start the isolated worker: ${error.message}`,
+            undefined,
+            {
+              cause: error,
+            },
+          ),
+        ),
+      );
+      return;
+    }
+    this.finishKilled("crashed");
+  }
+
+  private onExit(): void {
+    this.stopped ??= "crashed";
+    this.finishKilled(this.stopped);
+  }
+
+  private kill(reason: "timeout"): void {
+    this.stopped ??= reason;
+    this.finishKilled(reason);
+    void this.worker.terminate();
+  }
+
+  /** Ends the active run, if any, with the failure a dead worker means. */
+  private finishKilled(reason: StopReason): void {
+    const run = this.active;
+    if (run === undefined) return;
+    const result: RunResult = {
+      ok: false,
+      error: {
+        reason: reason === "crashed" || reason === "closed" ? "execution_error" : reason,
+        message: this.stopMessage(reason, run),
+      },
+      prints: [],
+      toolCalls: run.toolCalls,
+      durationMs: now() - run.startedAt,
+    };
+    this.settle(run, () => run.resolve(result));
+  }
+
+  private stopMessage(reason: StopReason, run: ActiveRun): string {
+    switch (reason) {
+      case "timeout":
+        return `execution exceeded ${run.limits.timeoutMs}ms limit and the program was stopped (its isolated worker was terminated). Reduce the work: filter before mapping, avoid repeated passes over large data, or split the task across programs`;
+      case "memory_exceeded":
+        return `the program exceeded the isolated worker's heap cap of ${this.heapMb} MB and was stopped. Build less data: select fewer fields, filter earlier, or aggregate instead of collecting (the host can raise heapMb)`;
+      case "closed":
+        return "the isolated worker was closed while the program was running";
+      default:
+        return "the isolated worker stopped unexpectedly while running the program";
+    }
+  }
+
+  private settle(run: ActiveRun, action: () => void): void {
+    if (this.active !== run) return;
+    this.active = undefined;
+    if (run.timer !== undefined) clearTimeout(run.timer);
+    if (this.stopped === undefined) this.worker.unref();
+    action();
+  }
+}

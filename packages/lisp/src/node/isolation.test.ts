@@ -1,0 +1,324 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { build } from "esbuild";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { format } from "../format/format.js";
+import type { RunResult } from "../run.js";
+import { run } from "../run.js";
+import { Keyword } from "../values/keyword.js";
+import { LispMap } from "../values/lisp-map.js";
+import { LispSet } from "../values/lisp-set.js";
+import { WholeFloat } from "../values/numbers.js";
+import { isolatedRunner, isolatedSessionFactory } from "./isolated.js";
+
+// Workers cannot load .ts: build the worker entry once, into a private directory.
+let directory: string;
+let workerUrl: URL;
+let runIsolated: ReturnType<typeof isolatedRunner>;
+let createIsolatedSession: ReturnType<typeof isolatedSessionFactory>;
+
+beforeAll(async () => {
+  directory = mkdtempSync(join(tmpdir(), "ptc-lisp-worker-"));
+  await build({
+    entryPoints: [fileURLToPath(new URL("./worker.ts", import.meta.url))],
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    outfile: join(directory, "worker.mjs"),
+    logLevel: "warning",
+  });
+  workerUrl = pathToFileURL(join(directory, "worker.mjs"));
+  runIsolated = isolatedRunner(workerUrl);
+  createIsolatedSession = isolatedSessionFactory(workerUrl);
+});
+
+afterAll(() => {
+  rmSync(directory, { recursive: true, force: true });
+});
+
+function successValue(result: RunResult): unknown {
+  if (!result.ok) throw new Error(`${result.error.reason}: ${result.error.message}`);
+  return result.value;
+}
+
+/** Two equal binary DAGs that share no node: comparing them visits 2^depth leaves. */
+function equalDags(depth: number): [unknown, unknown] {
+  const make = () => {
+    let node: unknown = [1];
+    for (let i = 0; i < depth; i++) node = [node, node];
+    return node;
+  };
+  return [make(), make()];
+}
+
+/** Stuck inside one builtin call (=) that never looks at the clock. */
+const STUCK_PROGRAM = "(= data/a data/b)";
+const stuckContext = () => {
+  const [a, b] = equalDags(60);
+  return { a, b };
+};
+
+/** Builds a linked chain of fresh strings until the heap is full. */
+const HEAP_BOMB = '(loop [acc [] i 0] (recur [acc (str "row-" i "-" i "-" i "-" i)] (inc i)))';
+const unlimited = {
+  maxIterations: Number.POSITIVE_INFINITY,
+  maxMemoryBytes: Number.POSITIVE_INFINITY,
+  timeoutMs: 60_000,
+};
+
+async function expectHostHealthy(): Promise<void> {
+  expect(successValue(await run("(+ 1 2)"))).toBe(3);
+  expect(successValue(await runIsolated("(* 6 7)", { workerUrl }))).toBe(42);
+}
+
+describe("runIsolated", () => {
+  it("returns the value, prints and definitions of a program", async () => {
+    const result = await runIsolated('(println "hello" 1.5) (def x 2) (+ x data/n)', { context: { n: 40 } });
+    expect(result.ok).toBe(true);
+    expect(successValue(result)).toBe(42);
+    expect(result.prints).toEqual(["hello 1.5"]);
+    expect(result.ok && result.defined).toEqual(["x"]);
+  });
+
+  it("returns values of the same types as run", async () => {
+    const source = '[:k 2.0 12345678901234567890 {:a #{1 2} "s" [nil true]} #"a+" #{:x}]';
+    const local = successValue(await run(source)) as unknown[];
+    const isolated = successValue(await runIsolated(source)) as unknown[];
+    expect(format(isolated)).toBe(format(local));
+    expect(isolated[0]).toBe(Keyword.of("k"));
+    expect(isolated[1]).toBeInstanceOf(WholeFloat);
+    expect(typeof isolated[2]).toBe("bigint");
+    expect(isolated[3]).toBeInstanceOf(LispMap);
+    expect(isolated[5]).toBeInstanceOf(LispSet);
+  });
+
+  it("returns host data from the context as plain data", async () => {
+    const orders = JSON.parse('[{"id": 1, "__proto__": {"x": 1}}, {"id": 2}]');
+    const result = await runIsolated("data/orders", { context: { orders } });
+    const copy = successValue(result) as Array<Record<string, unknown>>;
+    expect(copy).toEqual(orders);
+    expect(Object.hasOwn(copy[0] as object, "__proto__")).toBe(true);
+    expect(Object.getPrototypeOf(copy[0])).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>).x).toBeUndefined();
+  });
+
+  it("reports program errors as run does, with reason and position", async () => {
+    const local = await run("(+ 1\n  undefined-thing)");
+    const isolated = await runIsolated("(+ 1\n  undefined-thing)");
+    expect(isolated.ok).toBe(false);
+    expect(!isolated.ok && isolated.error).toEqual(!local.ok && local.error);
+  });
+
+  it("keeps the value given to fail", async () => {
+    const result = await runIsolated("(fail {:code :not-found})");
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.error.reason).toBe("fail");
+    expect(format(result.error.value)).toBe("{:code :not-found}");
+  });
+
+  it("runs the program's own cooperative limits inside the worker", async () => {
+    const result = await runIsolated("(loop [i 0] (recur (inc i)))", { limits: { maxIterations: 50 } });
+    expect(!result.ok && result.error.reason).toBe("loop_limit_exceeded");
+  });
+
+  it("rejects bad options like run does", async () => {
+    await expect(runIsolated("1", { limits: { timeoutMs: -1 } })).rejects.toThrow(/timeoutMs/);
+    await expect(runIsolated("1", { heapMb: 1 })).rejects.toThrow(/heapMb/);
+    await expect(runIsolated("1", { context: [] as unknown as Record<string, unknown> })).rejects.toThrow(
+      /plain object/,
+    );
+  });
+
+  it("rejects when the worker module cannot be started", async () => {
+    const missing = pathToFileURL(join(directory, "missing-worker.mjs"));
+    await expect(runIsolated("1", { workerUrl: missing })).rejects.toThrow(
+      /could not start the isolated worker/,
+    );
+  });
+});
+
+describe("runIsolated: tools run in the host", () => {
+  it("proxies synchronous and asynchronous tools and logs each call", async () => {
+    const seen: unknown[] = [];
+    const tools = {
+      lookup: (args: Record<string, unknown>) => {
+        seen.push(args);
+        return { id: args.id, name: "Ada", tags: ["x"] };
+      },
+      total: async (args: Record<string, unknown>) => (args.values as number[]).reduce((a, b) => a + b, 0),
+    };
+    const result = await runIsolated(
+      "(let [user (tool/lookup {:id 7 :user-kind :admin})] [(:name user) (tool/total {:values [1 2 3]})])",
+      { tools },
+    );
+    expect(format(successValue(result))).toBe('["Ada" 6]');
+    expect(seen).toEqual([{ id: 7, user_kind: "admin" }]);
+    expect(result.toolCalls.map((call) => [call.name, call.args, call.result])).toEqual([
+      ["lookup", { id: 7, user_kind: "admin" }, { id: 7, name: "Ada", tags: ["x"] }],
+      ["total", { values: [1, 2, 3] }, 6],
+    ]);
+  });
+
+  it("turns a throwing or rejecting tool into the same tool_error as run", async () => {
+    const tools = {
+      broken: () => {
+        throw new Error("database offline");
+      },
+      rejecting: async () => Promise.reject(new Error("quota exceeded")),
+    };
+    for (const source of ["(tool/broken {})", "(tool/rejecting {:n 1})"]) {
+      const local = await run(source, { tools });
+      const isolated = await runIsolated(source, { tools });
+      expect(isolated.ok).toBe(false);
+      expect(!isolated.ok && isolated.error).toEqual(!local.ok && local.error);
+      expect(isolated.toolCalls.map((call) => call.error)).toEqual(local.toolCalls.map((call) => call.error));
+    }
+  });
+
+  it("lets the program handle tool results that contain language-looking keys", async () => {
+    const tools = { odd: () => ({ "\u0000ptc": "keyword", d: "x" }) };
+    const result = await runIsolated('(get (tool/odd {}) "d")', { tools });
+    expect(successValue(result)).toBe("x");
+  });
+
+  it("times out a tool that never answers, cooperatively", async () => {
+    const tools = { hang: () => new Promise(() => undefined) };
+    const result = await runIsolated("(tool/hang {})", { tools, limits: { timeoutMs: 50 } });
+    expect(!result.ok && result.error.reason).toBe("timeout");
+    await expectHostHealthy();
+  });
+});
+
+describe("runIsolated: hard stops", () => {
+  it("terminates a program stuck inside one builtin call at its time limit", async () => {
+    const result = await runIsolated(STUCK_PROGRAM, { context: stuckContext(), limits: { timeoutMs: 100 } });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.error.reason).toBe("timeout");
+    expect(result.error.message).toMatch(/exceeded 100ms limit.*worker was terminated/);
+    await expectHostHealthy();
+  });
+
+  it("reports a heap blow-up as memory_exceeded", async () => {
+    const result = await runIsolated(HEAP_BOMB, { limits: unlimited, heapMb: 16 });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.error.reason).toBe("memory_exceeded");
+    expect(result.error.message).toMatch(/heap cap of 16 MB/);
+    await expectHostHealthy();
+  });
+
+  it("keeps the host's log of tool calls made before the stop", async () => {
+    const tools = { ping: () => "pong" };
+    const result = await runIsolated(`(tool/ping {}) ${STUCK_PROGRAM}`, {
+      tools,
+      context: stuckContext(),
+      limits: { timeoutMs: 100 },
+    });
+    expect(!result.ok && result.error.reason).toBe("timeout");
+    expect(result.toolCalls.map((call) => [call.name, call.result])).toEqual([["ping", "pong"]]);
+  });
+});
+
+describe("createIsolatedSession", () => {
+  it("keeps defs and *1 across runs", async () => {
+    const session = createIsolatedSession({ workerUrl });
+    try {
+      expect((await session.run("(def rate 3) (defn triple [x] (* rate x))")).ok).toBe(true);
+      expect(successValue(await session.run("(triple 5)"))).toBe(15);
+      expect(successValue(await session.run("(+ *1 1)"))).toBe(16);
+      expect(session.status).toBe("ready");
+    } finally {
+      await session.close();
+    }
+  });
+
+  it("leaves the session unchanged when a program fails", async () => {
+    const session = createIsolatedSession({ workerUrl });
+    try {
+      await session.run("(def x 1)");
+      const failed = await session.run("(def x 2) (undefined-fn)");
+      expect(failed.ok).toBe(false);
+      expect(successValue(await session.run("x"))).toBe(1);
+    } finally {
+      await session.close();
+    }
+  });
+
+  it("passes each run its own tools and context", async () => {
+    const session = createIsolatedSession({ workerUrl });
+    try {
+      const first = await session.run("(tool/a {})", { tools: { a: () => 1 } });
+      const second = await session.run("[(tool/b {}) data/k]", {
+        tools: { b: async () => 2 },
+        context: { k: "v" },
+      });
+      expect(successValue(first)).toBe(1);
+      expect(format(successValue(second))).toBe('[2 "v"]');
+    } finally {
+      await session.close();
+    }
+  });
+
+  it("refuses a second program while one is running", async () => {
+    const session = createIsolatedSession({ workerUrl });
+    try {
+      let release: (value: unknown) => void = () => undefined;
+      let called: () => void = () => undefined;
+      const toolCalled = new Promise<void>((resolve) => (called = resolve));
+      const tools = {
+        wait: () => {
+          called();
+          return new Promise((resolve) => (release = resolve));
+        },
+      };
+      const first = session.run("(tool/wait {})", { tools });
+      await expect(session.run("1")).rejects.toThrow(/already running a program/);
+      await toolCalled;
+      release("done");
+      expect(successValue(await first)).toBe("done");
+    } finally {
+      await session.close();
+    }
+  });
+
+  it("after a stopped run, says its state is lost, and restarts empty", async () => {
+    const session = createIsolatedSession({ workerUrl });
+    try {
+      await session.run("(def kept 1)");
+      const killed = await session.run(STUCK_PROGRAM, {
+        context: stuckContext(),
+        limits: { timeoutMs: 100 },
+      });
+      expect(!killed.ok && killed.error.reason).toBe("timeout");
+      expect(!killed.ok && killed.error.message).toMatch(/defs and \*1 \*2 \*3 were lost/);
+      expect(session.status).toBe("lost");
+      await expect(session.run("kept")).rejects.toThrow(/lost its state.*restart/);
+      await session.restart();
+      expect(session.status).toBe("ready");
+      const after = await session.run("kept");
+      expect(!after.ok && after.error.reason).toBe("unbound_var");
+      expect(successValue(await session.run("(def kept 2) kept"))).toBe(2);
+      await expectHostHealthy();
+    } finally {
+      await session.close();
+    }
+    expect(session.status).toBe("closed");
+    await expect(session.run("1")).rejects.toThrow(/closed/);
+  });
+
+  it("loses its state after a heap blow-up too", async () => {
+    const session = createIsolatedSession({ workerUrl, heapMb: 16 });
+    try {
+      const killed = await session.run(HEAP_BOMB, { limits: unlimited });
+      expect(!killed.ok && killed.error.reason).toBe("memory_exceeded");
+      await expect(session.run("1")).rejects.toThrow(/heap cap/);
+    } finally {
+      await session.close();
+    }
+  });
+});
