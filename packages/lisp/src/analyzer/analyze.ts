@@ -75,6 +75,16 @@ const SPECIAL_FORMS = new Set([
 
 const DEF_FORMS = new Set(["def", "defn", "defonce"]);
 
+/** Named constants, written with or without their Java class (as in the reference). */
+const CONSTANTS: ReadonlyMap<string, number> = new Map([
+  ["Double/POSITIVE_INFINITY", Number.POSITIVE_INFINITY],
+  ["Double/NEGATIVE_INFINITY", Number.NEGATIVE_INFINITY],
+  ["Double/NaN", Number.NaN],
+  ["POSITIVE_INFINITY", Number.POSITIVE_INFINITY],
+  ["NEGATIVE_INFINITY", Number.NEGATIVE_INFINITY],
+  ["NaN", Number.NaN],
+]);
+
 /**
  * True special forms keep their meaning even where a local of the same name exists
  * (`(let [if inc] (if true 1 2))` is 1), as in Clojure and the reference; macro-like forms
@@ -241,6 +251,8 @@ class Analyzer {
     if (namespaced !== undefined) return this.analyzeNamespaced(namespaced[0], namespaced[1], position);
     if (this.userNames.has(name)) return { kind: "var", name, position };
     if (this.environment.isBuiltin(name)) return { kind: "builtin", name, position };
+    const constant = CONSTANTS.get(name);
+    if (constant !== undefined) return { kind: "const", value: constant, position };
     if (SPECIAL_FORMS.has(name) || MACROS.has(name)) {
       throw formError("invalid_form", `${name} is a special form and cannot be used as a value; call it as (${name} ...)`, position);
     }
@@ -262,6 +274,8 @@ class Analyzer {
         }
         throw formError("invalid_form", `Unknown budget function: budget/${member}. Available: budget/remaining`, position);
       default: {
+        const constant = CONSTANTS.get(`${ns}/${member}`);
+        if (constant !== undefined) return { kind: "const", value: constant, position };
         const resolved = resolveNamespaced(ns, member, this.environment.isBuiltin);
         if (resolved.kind === "error") throw formError("invalid_form", resolved.message, position);
         return { kind: "builtin", name: resolved.name, position };
@@ -279,6 +293,29 @@ class Analyzer {
       );
     }
     this.toolsUsed.add(name);
+  }
+
+  /**
+   * A bare symbol that names nothing, or a user var. As a direct operand of `or` it reads as nil
+   * while unbound instead of failing, as in the reference, so `(or saved-state {})` works on a
+   * session's first program, before `(def saved-state ...)` has run.
+   */
+  private isSoftSymbol(form: Form, place: Place): boolean {
+    if (form.type !== "symbol") return false;
+    const name = form.name;
+    if (place.scope.lookup(name) !== undefined) return false;
+    if (this.userNames.has(name)) return true;
+    return (
+      !isPlaceholder(name) &&
+      splitNamespace(name) === undefined &&
+      !this.environment.isBuiltin(name) &&
+      !CONSTANTS.has(name) &&
+      !SPECIAL_FORMS.has(name) &&
+      !MACROS.has(name) &&
+      name !== "*1" &&
+      name !== "*2" &&
+      name !== "*3"
+    );
   }
 
   // ------------------------------------------------------------------ lists
@@ -416,7 +453,13 @@ class Analyzer {
         if (args.length === 1) return this.analyze(args[0] as Form, place);
         return {
           kind: name,
-          items: args.map((arg, index) => (index === args.length - 1 ? this.analyze(arg, place) : this.value(arg, place))),
+          items: args.map((arg, index) =>
+            name === "or" && this.isSoftSymbol(arg, place)
+              ? { kind: "var", name: (arg as { name: string }).name, position: arg, soft: true }
+              : index === args.length - 1
+                ? this.analyze(arg, place)
+                : this.value(arg, place),
+          ),
           position: form,
         };
       case "quote": {

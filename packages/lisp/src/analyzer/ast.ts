@@ -52,7 +52,8 @@ export interface ForClause {
 export type Node =
   | { readonly kind: "const"; readonly value: unknown; readonly position: Position }
   | { readonly kind: "local"; readonly slot: number; readonly name: string; readonly position: Position }
-  | { readonly kind: "var"; readonly name: string; readonly position: Position }
+  /** A user var; `soft` reads as nil while unbound (only `or` operands, see analyze.ts). */
+  | { readonly kind: "var"; readonly name: string; readonly position: Position; readonly soft?: boolean }
   | { readonly kind: "builtin"; readonly name: string; readonly position: Position }
   | { readonly kind: "data"; readonly key: string; readonly position: Position }
   | { readonly kind: "history"; readonly index: 1 | 2 | 3; readonly position: Position }

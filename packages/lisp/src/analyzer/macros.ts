@@ -108,8 +108,13 @@ const condp: MacroExpander = (args, form) => {
   return b.list(b.core("let"), b.vector(b.sym(predName), args[0] as Form, b.sym(valueName), args[1] as Form), result);
 };
 
+// As in the reference, if-let and if-some need both branches: `(if-let [x v] x)` is refused with
+// the form to write, rather than guessing a nil else.
 const ifLet: MacroExpander = (args, form) => {
-  if (args.length < 2 || args.length > 3) throw arityError("expected (if-let [name expr] then else)", form);
+  if (args.length !== 3) {
+    if (args[0]?.type === "vector" && args[0].items.length !== 2) singleBinding("if-let", args, "(if-let [name expr] then else)", form, false);
+    throw arityError("expected (if-let [name expr] then else)", form);
+  }
   const { target, init } = singleBinding("if-let", args, "(if-let [name expr] then else)", form, false);
   const b = at(form);
   const temp = gensym("test");
@@ -137,7 +142,7 @@ const whenLet: MacroExpander = (args, form) => {
 
 const ifSome: MacroExpander = (args, form) => {
   const usage = "(if-some [name expr] then else)";
-  if (args.length < 2 || args.length > 3) {
+  if (args.length !== 3) {
     if (args[0]?.type === "vector" && args[0].items.length !== 2) singleBinding("if-some", args, usage, form, false);
     throw arityError(`expected ${usage}`, form);
   }

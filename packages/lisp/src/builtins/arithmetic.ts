@@ -4,11 +4,13 @@ import { isNumber, type LispNumber, makeInteger, WholeFloat } from "../values/nu
 import { type BuiltinDefinition, builtin } from "./definition.js";
 import { add, compareNumbers, divide, mod, multiply, negate, quot, rem, requireNumber, subtract } from "./numeric.js";
 
+// With one argument, + and * return it as it is, as the reference does: `(filter + [0 nil 2])`
+// keeps the numbers and drops the nils instead of failing.
 function plus(...args: unknown[]): unknown {
   if (args.length === 2) return add(args[0], args[1]);
+  if (args.length === 1) return args[0];
   let total: unknown = 0;
   for (let i = 0; i < args.length; i++) total = add(total, args[i]);
-  if (args.length === 1) requireNumber(args[0], "+");
   return total;
 }
 
@@ -22,9 +24,9 @@ function minus(...args: unknown[]): unknown {
 
 function times(...args: unknown[]): unknown {
   if (args.length === 2) return multiply(args[0], args[1]);
+  if (args.length === 1) return args[0];
   let total: unknown = 1;
   for (let i = 0; i < args.length; i++) total = multiply(total, args[i]);
-  if (args.length === 1) requireNumber(args[0], "*");
   return total;
 }
 

@@ -90,7 +90,12 @@ export function isZero(value: LispNumber): boolean {
 export function quot(a: unknown, b: unknown): LispNumber {
   bothNumbers("quot", a, b);
   if (isZero(b as LispNumber)) throw divisionByZero();
-  if (isFloat(a) || isFloat(b)) return makeFloat(Math.trunc(toDouble(a as LispNumber) / toDouble(b as LispNumber)));
+  if (isFloat(a) || isFloat(b)) {
+    // An infinite dividend has no integral quotient: NaN, as in the reference.
+    const x = toDouble(a as LispNumber);
+    if (!Number.isFinite(x)) return Number.NaN;
+    return makeFloat(Math.trunc(x / toDouble(b as LispNumber)));
+  }
   if (typeof a === "number" && typeof b === "number") return Math.trunc(a / b);
   return makeInteger(toBig(a as number | bigint) / toBig(b as number | bigint));
 }

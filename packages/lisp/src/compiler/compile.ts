@@ -80,7 +80,7 @@ export class Compiler {
         return (frame) => frame[slot];
       }
       case "var":
-        return this.compileVar(node.name, node.position);
+        return this.compileVar(node.name, node.position, node.soft === true);
       case "builtin": {
         const fn = this.requireBuiltin(node.name, node.position);
         return () => fn;
@@ -206,12 +206,15 @@ export class Compiler {
 
   // ---------------------------------------------------------------- variables
 
-  private compileVar(name: string, position: { line: number; column: number }): Code {
+  private compileVar(name: string, position: { line: number; column: number }, soft: boolean): Code {
     const cell: Cell = this.environment.namespace.cell(name);
     return () => {
       const branch = active.branchDefs;
       if (branch !== undefined && branch.has(name)) return branch.get(name);
-      if (!cell.bound) throw unboundVar(name).at(position);
+      if (!cell.bound) {
+        if (soft) return null;
+        throw unboundVar(name).at(position);
+      }
       return cell.value;
     };
   }
@@ -380,9 +383,25 @@ export class Compiler {
         return result;
       }
     };
+    // Loop bindings are sequential, like let: each init sees the names bound before it.
+    const binders = bindings.map((binding) => this.binder(binding.pattern));
+    const bindFrom = (frame: unknown[], index: number): unknown => {
+      for (let i = index; i < inits.length; i++) {
+        const value = (inits[i] as Code)(frame);
+        if (value instanceof Promise) {
+          return after(value, (resolved) => {
+            frame[raw[i] as number] = resolved;
+            (binders[i] as Binder)(frame, resolved);
+            return bindFrom(frame, i + 1);
+          });
+        }
+        frame[raw[i] as number] = value === undefined ? null : value;
+        (binders[i] as Binder)(frame, value);
+      }
+      return undefined;
+    };
     return (frame) =>
-      after(evaluateAll(inits, frame, new Array(inits.length), 0), (values) => {
-        for (let i = 0; i < raw.length; i++) frame[raw[i] as number] = (values as unknown[])[i] ?? null;
+      after(bindFrom(frame, 0), () => {
         try {
           return iterate(frame);
         } catch (error) {

@@ -115,12 +115,12 @@ describe("layout", () => {
   test("every form knows its line and column", () => {
     const [first, second] = read("(a\n  [b c])");
     expect(first).toMatchObject({ line: 1, column: 1 });
-    expect((first as { items: Form[] }).items[1]).toMatchObject({ type: "vector", line: 2, column: 3 });
+    expect((first as { items: readonly Form[] }).items[1]).toMatchObject({ type: "vector", line: 2, column: 3 });
     expect(second).toBeUndefined();
   });
 
   test("columns count characters, not UTF-16 units", () => {
-    const form = only('["😀" x]') as { items: Form[] };
+    const form = only('["😀" x]') as { items: readonly Form[] };
     expect(form.items[1]).toMatchObject({ name: "x", line: 1, column: 6 });
   });
 
