@@ -24,6 +24,7 @@ import { type AnyMap, isMap, mapEntries, mapSize, toLispMap } from "../values/ma
 import { type BuiltinDefinition, builtin } from "./definition.js";
 import {
   chargeVector,
+  described,
   EMPTY,
   graphemeAt,
   integerArg,
@@ -200,7 +201,7 @@ function splitAt(n: unknown, coll: unknown): unknown[] {
 
 function positiveArg(value: unknown, who: string, role: string): number {
   if (typeof value === "number" && Number.isInteger(value) && value > 0) return value;
-  throw typeError(`${who}: ${role} must be a positive integer, got ${typeName(value)} ${shown(value)}`);
+  throw typeError(`${who}: ${role} must be a positive integer, got ${described(value)}`);
 }
 
 /**
@@ -259,7 +260,7 @@ function concatItems(value: unknown): readonly unknown[] {
       `concat expects collections, got string ${shown(value)}; for its characters write (concat (vec s) ...)`,
     );
   }
-  throw typeError(`concat expects collections, got ${typeName(value)} ${shown(value)}`);
+  throw typeError(`concat expects collections, got ${described(value)}`);
 }
 
 function concat(...colls: unknown[]): unknown[] {
@@ -287,9 +288,7 @@ function isEntry(value: unknown): value is readonly [unknown, unknown] {
 }
 
 function entryError(who: string, value: unknown): Error {
-  return typeError(
-    `${who}: a map entry must be a [key value] vector, got ${typeName(value)} ${shown(value)}`,
-  );
+  return typeError(`${who}: a map entry must be a [key value] vector, got ${described(value)}`);
 }
 
 /** `(conj m x)` and `(into m xs)` on maps: [k v] entries are added, maps merged, nil ignored. */
@@ -329,7 +328,7 @@ function conj(coll: unknown, ...items: unknown[]): unknown {
     for (const item of items) out = assocEntry(out, item, "conj");
     return out;
   }
-  throw typeError(`conj expects a vector, map, set or nil to add to, got ${typeName(coll)} ${shown(coll)}`);
+  throw typeError(`conj expects a vector, map, set or nil to add to, got ${described(coll)}`);
 }
 
 function cons(item: unknown, coll: unknown): unknown[] {
@@ -389,7 +388,7 @@ function into(to: unknown, from: unknown): unknown {
     return out;
   }
   throw typeError(
-    `into expects a vector, map or set to pour into, got ${typeName(to)} ${shown(to)}; write (into [] coll), (into {} pairs) or (into #{} coll)`,
+    `into expects a vector, map or set to pour into, got ${described(to)}; write (into [] coll), (into {} pairs) or (into #{} coll)`,
   );
 }
 
@@ -397,7 +396,7 @@ function flatten(coll: unknown): unknown[] {
   if (coll === null || coll === undefined) return [];
   if (!Array.isArray(coll)) {
     if (coll instanceof LispSet) throw unorderedSetError("flatten");
-    throw typeError(`flatten expects a vector, got ${typeName(coll)} ${shown(coll)}`);
+    throw typeError(`flatten expects a vector, got ${described(coll)}`);
   }
   const out: unknown[] = [];
   // An explicit stack: data built by a program can nest deeper than the JS call stack.
@@ -535,7 +534,7 @@ function vectorArg(value: unknown, who: string): readonly unknown[] | null {
   if (Array.isArray(value)) return value;
   if (value === null || value === undefined) return null;
   if (value instanceof LispSet || isMap(value)) throw unorderedOrNotCollection(who, value);
-  throw typeError(`${who} expects a vector, got ${typeName(value)} ${shown(value)}`);
+  throw typeError(`${who} expects a vector, got ${described(value)}`);
 }
 
 function peek(coll: unknown): unknown {
@@ -550,7 +549,7 @@ function pop(coll: unknown): unknown {
 }
 
 function subvec(v: unknown, start: unknown, end?: unknown): unknown[] {
-  if (!Array.isArray(v)) throw typeError(`subvec expects a vector, got ${typeName(v)} ${shown(v)}`);
+  if (!Array.isArray(v)) throw typeError(`subvec expects a vector, got ${described(v)}`);
   const length = v.length;
   const from = Math.min(
     Math.max(integerArg(start, "subvec", "start index", "(subvec v start end)"), 0),

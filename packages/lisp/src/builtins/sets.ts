@@ -7,12 +7,11 @@
  */
 import { typeError } from "../errors.js";
 import { active } from "../runtime/context.js";
-import { typeName } from "../runtime/describe.js";
 import { equals } from "../values/equality.js";
 import { LispSet } from "../values/lisp-set.js";
 import { isMap, lookup, mapEntries } from "../values/map-access.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
-import { shown } from "./support/seq-common.js";
+import { described } from "./support/seq-common.js";
 
 const MEMBER_BYTES = 24;
 
@@ -38,7 +37,7 @@ function set(coll: unknown): LispSet {
       `set does not take a string; for its characters write (set (vec s)), for a one-string set write #{s}`,
     );
   }
-  throw typeError(`set expects a collection, got ${typeName(coll)} ${shown(coll)}`);
+  throw typeError(`set expects a collection, got ${described(coll)}`);
 }
 
 function hashSet(...members: unknown[]): LispSet {
@@ -64,12 +63,12 @@ function contains(coll: unknown, key: unknown): boolean {
       "contains? checks map keys, set members and vector elements, not text; for a substring write (includes? s sub)",
     );
   }
-  throw typeError(`contains? expects a map, set or vector, got ${typeName(coll)} ${shown(coll)}`);
+  throw typeError(`contains? expects a map, set or vector, got ${described(coll)}`);
 }
 
 function disj(coll: unknown, ...members: unknown[]): unknown {
   if (coll === null || coll === undefined) return null;
-  if (!(coll instanceof LispSet)) throw typeError(`disj expects a set, got ${typeName(coll)} ${shown(coll)}`);
+  if (!(coll instanceof LispSet)) throw typeError(`disj expects a set, got ${described(coll)}`);
   let out = coll;
   for (const member of members) out = out.disj(member);
   return out;
@@ -79,9 +78,7 @@ function disj(coll: unknown, ...members: unknown[]): unknown {
 function setArg(value: unknown, who: string): LispSet {
   if (value instanceof LispSet) return value;
   if (value === null || value === undefined) return LispSet.empty();
-  throw typeError(
-    `${who} expects sets, got ${typeName(value)} ${shown(value)}; convert a collection with (set coll)`,
-  );
+  throw typeError(`${who} expects sets, got ${described(value)}; convert a collection with (set coll)`);
 }
 
 function union(...sets: unknown[]): LispSet {

@@ -25,6 +25,12 @@ export function shown(value: unknown): string {
   return print(value, { maxChars: 60 });
 }
 
+/** A value for an error message: its type and a short print ("vector [1 2]", "nil"). */
+export function described(value: unknown): string {
+  if (value === null || value === undefined) return "nil";
+  return `${typeName(value)} ${print(value, { maxChars: 60 })}`;
+}
+
 /** `first`, `nth`... on a map: maps have no order a program should rely on. */
 export function unorderedMapError(who: string): LispError {
   return typeError(
@@ -39,7 +45,7 @@ export function unorderedSetError(who: string): LispError {
 }
 
 export function notCollectionError(who: string, value: unknown): LispError {
-  return typeError(`${who} expects a collection, got ${typeName(value)} ${shown(value)}`);
+  return typeError(`${who} expects a collection, got ${described(value)}`);
 }
 
 /**
@@ -65,9 +71,7 @@ export const EMPTY: readonly unknown[] = Object.freeze([]);
 export function integerArg(value: unknown, who: string, role: string, usage: string): number {
   if (typeof value === "number" && Number.isInteger(value)) return value;
   if (typeof value === "bigint") return value > 0n ? Number.MAX_SAFE_INTEGER : Number.MIN_SAFE_INTEGER;
-  throw typeError(
-    `${who} expects an integer ${role}, got ${typeName(value)} ${shown(value)}; write ${usage}`,
-  );
+  throw typeError(`${who} expects an integer ${role}, got ${described(value)}; write ${usage}`);
 }
 
 /** True when every code unit is ASCII and no CRLF pair occurs: then code units are graphemes. */

@@ -10,11 +10,10 @@
  */
 import { typeError } from "../../errors.js";
 import { type Callable, callNow, toCallable } from "../../runtime/call.js";
-import { typeName } from "../../runtime/describe.js";
 import { Keyword } from "../../values/keyword.js";
 import { FUNCTION_INFO, type LispFunction } from "../../values/lisp-function.js";
 import { compareTerms } from "../../values/term-order.js";
-import { shown } from "./seq-common.js";
+import { described } from "./seq-common.js";
 
 export type Compare = (a: unknown, b: unknown) => number;
 
@@ -77,7 +76,7 @@ export function comparatorOf(comparator: unknown, who: string): Compare {
     return fromFunction(toCallable(comparator, `${who} comparator`), who);
   }
   throw typeError(
-    `${who}: invalid comparator ${typeName(comparator)} ${shown(comparator)}; use <, >, :asc, :desc or a function of 2 arguments`,
+    `${who}: invalid comparator ${described(comparator)}; use <, >, :asc, :desc or a function of 2 arguments`,
   );
 }
 
