@@ -1,104 +1,167 @@
 /**
  * Namespaced names a model may write for builtins: Clojure's (`clojure.string/join`, `str/join`,
  * `set/union`, `clojure.core/map`), PTC's own (`json/parse-string`) and the Java-shaped ones
- * (`Math/abs`, `Integer/parseInt`). Each resolves to one builtin; an unknown member fails with the
- * list of what that namespace offers, so the model can pick the right name on its next try.
+ * (`Math/abs`, `Integer/parseInt`, `LocalDate/parse`). Each resolves to one builtin; an unknown
+ * member fails with the list of what that namespace offers (the reference's lists, in its order),
+ * so the model can pick the right name on its next try.
+ *
+ * The Java constants (`Double/NaN`, ...) are values, not builtins: the analyzer resolves them
+ * before asking here; they are listed so the error message names them.
  */
 
 export interface NamespaceSpec {
   /** Words for the error message: "String functions: ...". */
   readonly label: string;
-  /** member -> builtin name; `undefined` means "any builtin of the same name" (clojure.core). */
+  /** member -> builtin name, in listing order; `undefined` means "any builtin of the same name" (clojure.core). */
   readonly members: ReadonlyMap<string, string> | undefined;
+  /** Members that are names of the builtin itself (`json/parse-string`): errors say `ns/member` and list full names. */
+  readonly qualified?: boolean;
 }
 
-function members(names: readonly string[], renames: Record<string, string> = {}): ReadonlyMap<string, string> {
+function members(
+  names: readonly string[],
+  renames: Readonly<Record<string, string>> = {},
+): ReadonlyMap<string, string> {
   const map = new Map<string, string>();
-  for (const name of names) map.set(name, name);
-  for (const [member, target] of Object.entries(renames)) map.set(member, target);
+  for (const name of names) map.set(name, renames[name] ?? name);
   return map;
 }
 
-const STRING_MEMBERS = members(
-  [
-    "blank?",
-    "ends-with?",
-    "includes?",
-    "index-of",
-    "join",
-    "last-index-of",
-    "lower-case",
-    "replace",
-    "replace-first",
-    "split",
-    "split-lines",
-    "starts-with?",
-    "trim",
-    "trim-newline",
-    "triml",
-    "trimr",
-    "upper-case",
-    "upcase",
-    "downcase",
-    "reverse-string",
-  ],
-  { reverse: "reverse-string" },
-);
-const SET_MEMBERS = members(["union", "intersection", "difference", "subset?", "superset?", "select", "project", "rename-keys", "map-invert", "index"]);
-const WALK_MEMBERS = members(["walk", "prewalk", "postwalk", "keywordize-keys", "stringify-keys", "prewalk-replace", "postwalk-replace"]);
-const REGEX_MEMBERS = members(["re-pattern", "re-find", "re-matches", "re-seq", "re-split", "regex?"]);
-const JSON_MEMBERS = members([], { "parse-string": "json/parse-string", "generate-string": "json/generate-string" });
-const MATH_MEMBERS = members(["abs", "ceil", "floor", "round", "sqrt", "pow", "max", "min", "exp", "log", "log10", "signum", "trunc"]);
+/** Names that are values resolved by the analyzer, always listed. */
+const CONSTANT_MEMBERS = new Set(["POSITIVE_INFINITY", "NEGATIVE_INFINITY", "NaN"]);
 
-export const NAMESPACES: ReadonlyMap<string, NamespaceSpec> = new Map([
-  ["clojure.core", { label: "Core", members: undefined }],
-  ["core", { label: "Core", members: undefined }],
-  ["clojure.string", { label: "String", members: STRING_MEMBERS }],
-  ["str", { label: "String", members: STRING_MEMBERS }],
-  ["string", { label: "String", members: STRING_MEMBERS }],
-  ["clojure.set", { label: "Set", members: SET_MEMBERS }],
-  ["set", { label: "Set", members: SET_MEMBERS }],
-  ["clojure.walk", { label: "Walk", members: WALK_MEMBERS }],
-  ["walk", { label: "Walk", members: WALK_MEMBERS }],
+const STRING_MEMBERS = members([
+  "blank?",
+  "downcase",
+  "ends-with?",
+  "extract",
+  "extract-int",
+  "format",
+  "includes?",
+  "index-of",
+  "join",
+  "last-index-of",
+  "lower-case",
+  "name",
+  "parse-boolean",
+  "parse-double",
+  "parse-int",
+  "parse-long",
+  "pr-str",
+  "replace",
+  "split",
+  "split-lines",
+  "starts-with?",
+  "str",
+  "subs",
+  "trim",
+  "trim-newline",
+  "triml",
+  "trimr",
+  "upcase",
+  "upper-case",
+]);
+const SET_MEMBERS = members([
+  "contains?",
+  "difference",
+  "disj",
+  "intersection",
+  "set",
+  "hash-set",
+  "set?",
+  "union",
+  "vec",
+  "vector",
+]);
+const WALK_MEMBERS = members(["postwalk", "prewalk", "walk"]);
+const REGEX_MEMBERS = members(["re-find", "re-matches", "re-pattern", "re-seq", "re-split", "regex?"]);
+const MATH_MEMBERS = members([
+  "abs",
+  "bit-and",
+  "bit-and-not",
+  "bit-clear",
+  "bit-flip",
+  "bit-not",
+  "bit-or",
+  "bit-set",
+  "bit-shift-left",
+  "bit-shift-right",
+  "bit-test",
+  "bit-xor",
+  "ceil",
+  "double",
+  "float",
+  "floor",
+  "int",
+  "max",
+  "min",
+  "pow",
+  "quot",
+  "round",
+  "sqrt",
+  "trunc",
+]);
+const JSON_MEMBERS = members(["generate-string", "parse-string"], {
+  "generate-string": "json/generate-string",
+  "parse-string": "json/parse-string",
+});
+const DATE_MEMBERS = members(["parse"]);
+const DURATION_MEMBERS = members(["between"], { between: "Duration/between" });
+
+const STRING: NamespaceSpec = { label: "String", members: STRING_MEMBERS };
+const SET: NamespaceSpec = { label: "Set", members: SET_MEMBERS };
+const WALK: NamespaceSpec = { label: "Walk", members: WALK_MEMBERS };
+const CORE: NamespaceSpec = { label: "Core", members: undefined };
+const DATE: NamespaceSpec = { label: "Interop", members: DATE_MEMBERS };
+
+export const NAMESPACES: ReadonlyMap<string, NamespaceSpec> = new Map<string, NamespaceSpec>([
+  ["clojure.core", CORE],
+  ["core", CORE],
+  ["clojure.string", STRING],
+  ["str", STRING],
+  ["string", STRING],
+  ["clojure.set", SET],
+  ["set", SET],
+  ["clojure.walk", WALK],
+  ["walk", WALK],
   ["regex", { label: "Regex", members: REGEX_MEMBERS }],
-  ["json", { label: "JSON", members: JSON_MEMBERS }],
+  ["json", { label: "JSON", members: JSON_MEMBERS, qualified: true }],
   ["Math", { label: "Math", members: MATH_MEMBERS }],
-  ["System", { label: "System", members: members([], { currentTimeMillis: "System/currentTimeMillis" }) }],
-  ["Boolean", { label: "Boolean", members: members([], { parseBoolean: "parse-boolean" }) }],
+  ["System", { label: "Interop", members: members(["currentTimeMillis"]) }],
+  ["Boolean", { label: "Interop", members: members(["parseBoolean"], { parseBoolean: "parse-boolean" }) }],
   [
     "Double",
     {
-      label: "Double",
-      members: members([], {
+      label: "Interop",
+      members: members(["parseDouble", "POSITIVE_INFINITY", "NEGATIVE_INFINITY", "NaN"], {
         parseDouble: "parse-double",
-        POSITIVE_INFINITY: "Double/POSITIVE_INFINITY",
-        NEGATIVE_INFINITY: "Double/NEGATIVE_INFINITY",
-        NaN: "Double/NaN",
-        isNaN: "NaN?",
-        isInfinite: "infinite?",
       }),
     },
   ],
-  ["Float", { label: "Float", members: members([], { parseFloat: "parse-double" }) }],
-  ["Integer", { label: "Integer", members: members([], { parseInt: "parse-long" }) }],
-  ["Long", { label: "Long", members: members([], { parseLong: "parse-long" }) }],
-  ["LocalDate", { label: "LocalDate", members: members([], { parse: "LocalDate/parse", now: "LocalDate/now" }) }],
-  ["java.time.LocalDate", { label: "LocalDate", members: members([], { parse: "LocalDate/parse", now: "LocalDate/now" }) }],
-  ["Instant", { label: "Instant", members: members([], { parse: "Instant/parse", now: "Instant/now" }) }],
-  ["java.time.Instant", { label: "Instant", members: members([], { parse: "Instant/parse", now: "Instant/now" }) }],
-  ["Duration", { label: "Duration", members: members([], { between: "Duration/between" }) }],
-  ["java.time.Duration", { label: "Duration", members: members([], { between: "Duration/between" }) }],
+  ["Float", { label: "Interop", members: members(["parseFloat"], { parseFloat: "parse-double" }) }],
+  ["Integer", { label: "Interop", members: members(["parseInt"], { parseInt: "parse-long" }) }],
+  ["Long", { label: "Interop", members: members(["parseLong"], { parseLong: "parse-long" }) }],
+  ["LocalDate", DATE],
+  ["java.time.LocalDate", DATE],
+  ["Instant", DATE],
+  ["java.time.Instant", DATE],
+  ["Duration", { label: "Interop", members: DURATION_MEMBERS, qualified: true }],
+  ["java.time.Duration", { label: "Interop", members: DURATION_MEMBERS }],
 ]);
 
 export const KNOWN_NAMESPACE_LIST =
-  "data/, tool/, budget/, json/, clojure.core/, core/, clojure.string/, str/, string/, clojure.set/, set/, clojure.walk/, walk/, regex/, Math/, System/, Boolean/, Double/, Float/, Integer/, Long/, LocalDate/, Instant/, Duration/, java.time.LocalDate/, java.time.Instant/, java.time.Duration/, java.util.Date.";
+  "data/, tool/, mcp/, budget/, json/, clojure.core/, core/, clojure.string/, str/, string/, clojure.set/, set/, clojure.walk/, walk/, regex/, Math/, System/, Boolean/, Double/, Float/, Integer/, Long/, LocalDate/, Instant/, Duration/, java.time.LocalDate/, java.time.Instant/, java.time.Duration/, java.util.Date.";
 
 export type NamespaceResolution =
   | { readonly kind: "builtin"; readonly name: string }
   | { readonly kind: "error"; readonly message: string };
 
 /** Resolves `ns/member` to a builtin, given which builtins exist. */
-export function resolveNamespaced(ns: string, member: string, exists: (name: string) => boolean): NamespaceResolution {
+export function resolveNamespaced(
+  ns: string,
+  member: string,
+  exists: (name: string) => boolean,
+): NamespaceResolution {
   const spec = NAMESPACES.get(ns);
   if (spec === undefined) {
     return {
@@ -108,10 +171,18 @@ export function resolveNamespaced(ns: string, member: string, exists: (name: str
   }
   const target = spec.members === undefined ? member : spec.members.get(member);
   if (target !== undefined && exists(target)) return { kind: "builtin", name: target };
-  const available = spec.members === undefined ? [] : [...spec.members.keys()].filter((name) => exists(spec.members?.get(name) ?? name));
-  const list = available.sort().join(", ");
-  return {
-    kind: "error",
-    message: `${member} is not available. ${spec.label} functions: ${list === "" ? "(none)" : list}`,
-  };
+  if (spec.members === undefined) {
+    return {
+      kind: "error",
+      message: `${member} is not available in ${ns}/: no such function. Check the name, or use (apropos "${member}")`,
+    };
+  }
+  const available: string[] = [];
+  for (const [name, builtinName] of spec.members) {
+    if (CONSTANT_MEMBERS.has(name) || exists(builtinName))
+      available.push(spec.qualified ? builtinName : name);
+  }
+  const list = available.length === 0 ? "(none)" : available.join(", ");
+  const subject = spec.qualified ? `${ns}/${member}` : member;
+  return { kind: "error", message: `${subject} is not available. ${spec.label} functions: ${list}` };
 }

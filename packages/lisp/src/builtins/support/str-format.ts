@@ -1,0 +1,134 @@
+/**
+ * `format`: a deliberately small printf. Conversions %s %d %f %e %x %o and %%; an optional
+ * precision (`%.2f`) counts for %f and %e; width and the `-`/`0` flags are accepted and ignored,
+ * as in the reference (`"%5.2f|%-4d"` gives "3.14|7"). Extra arguments are ignored; too few, or
+ * an argument of the wrong kind, is an error that says which conversion wanted what.
+ */
+import { LispError } from "../../errors.js";
+import { print } from "../../format/print.js";
+import { active } from "../../runtime/context.js";
+import { WholeFloat } from "../../values/numbers.js";
+import { textOf } from "./str-text.js";
+
+function formatError(message: string): LispError {
+  return new LispError("runtime_error", message);
+}
+
+function shown(value: unknown): string {
+  return print(value, { maxChars: 60 });
+}
+
+function plainNumber(value: unknown): number | bigint | undefined {
+  if (typeof value === "number" || typeof value === "bigint") return value;
+  if (value instanceof WholeFloat) return value.value;
+  return undefined;
+}
+
+/** Fixed notation with `digits` decimals, also for magnitudes where toFixed switches to exponents. */
+export function fixed(value: number, digits: number): string {
+  if (Math.abs(value) < 1e21) {
+    const text = value.toFixed(digits);
+    return Object.is(value, -0) ? `-${text}` : text;
+  }
+  const whole = BigInt(value).toString(); // exact: doubles this large have no fraction
+  return digits > 0 ? `${whole}.${"0".repeat(digits)}` : whole;
+}
+
+/** Scientific notation as C's %e writes it: at least two exponent digits (`1.234500e+03`). */
+export function scientific(value: number, digits: number): string {
+  const text = value.toExponential(digits);
+  const at = text.indexOf("e");
+  const sign = text[at + 1] as string;
+  const exponent = text.slice(at + 2);
+  return `${text.slice(0, at)}e${sign}${exponent.length < 2 ? `0${exponent}` : exponent}`;
+}
+
+function specialText(value: number | bigint): string | undefined {
+  if (typeof value === "bigint" || Number.isFinite(value)) return undefined;
+  return Number.isNaN(value) ? "NaN" : value > 0 ? "Infinity" : "-Infinity";
+}
+
+function integerText(value: unknown, conversion: string, radix: number): string {
+  if (typeof value === "bigint" || (typeof value === "number" && Number.isInteger(value)))
+    return value.toString(radix);
+  if (conversion === "d") {
+    const whole = value instanceof WholeFloat ? value.value : value;
+    if (typeof whole === "number" && Number.isInteger(whole)) return BigInt(whole).toString();
+  }
+  throw formatError(`format: %${conversion} expects an integer, got: ${shown(value)}`);
+}
+
+function floatText(value: unknown, conversion: "f" | "e", precision: number): string {
+  const number = plainNumber(value);
+  if (number === undefined)
+    throw formatError(`format: %${conversion} expects a number, got: ${shown(value)}`);
+  const special = specialText(number);
+  if (special !== undefined) return special;
+  const double = Number(number);
+  return conversion === "f" ? fixed(double, precision) : scientific(double, precision);
+}
+
+export function formatText(template: string, args: readonly unknown[]): string {
+  let out = "";
+  let next = 0;
+  let i = 0;
+  const length = template.length;
+  while (i < length) {
+    const percent = template.indexOf("%", i);
+    if (percent < 0) {
+      out += template.slice(i);
+      break;
+    }
+    out += template.slice(i, percent);
+    i = percent + 1;
+    if (template[i] === "%") {
+      out += "%";
+      i++;
+      continue;
+    }
+    // Ignored flags and width, then an optional precision.
+    while (template[i] === "-" || template[i] === "0") i++;
+    while (i < length && template.charCodeAt(i) >= 48 && template.charCodeAt(i) <= 57) i++;
+    let precision: number | undefined;
+    if (template[i] === ".") {
+      const start = ++i;
+      while (i < length && template.charCodeAt(i) >= 48 && template.charCodeAt(i) <= 57) i++;
+      if (i === start)
+        throw formatError(
+          `format: expected digits after '.' in ${JSON.stringify(template.slice(percent, i + 1))}`,
+        );
+      precision = Math.min(Number(template.slice(start, i)), 100);
+    }
+    const conversion = template[i];
+    if (conversion === undefined || !"sdfexo".includes(conversion)) {
+      throw formatError(
+        `format: unsupported format specifier ${JSON.stringify(template.slice(percent, i + 1))}; use %s, %d, %f, %.2f, %e, %x, %o or %%`,
+      );
+    }
+    i++;
+    if (next >= args.length) {
+      throw formatError(
+        `format: not enough arguments for format string ${JSON.stringify(template)} (${args.length} given)`,
+      );
+    }
+    const arg = args[next++];
+    switch (conversion) {
+      case "s":
+        out += textOf(arg);
+        break;
+      case "d":
+        out += integerText(arg, "d", 10);
+        break;
+      case "x":
+        out += integerText(arg, "x", 16);
+        break;
+      case "o":
+        out += integerText(arg, "o", 8);
+        break;
+      default:
+        out += floatText(arg, conversion as "f" | "e", precision ?? 6);
+    }
+  }
+  active.allocate(out.length);
+  return out;
+}

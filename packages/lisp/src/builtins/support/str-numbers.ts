@@ -1,0 +1,36 @@
+/**
+ * Whole-string number parsing for parse-long, parse-double and their Java-named aliases: the
+ * entire string must be the number (no spaces, no trailing text); anything else, including a
+ * value that is not a string, reads as nil (bad data signals, it does not raise).
+ */
+import { makeFloat, makeInteger, type WholeFloat } from "../../values/numbers.js";
+
+const INTEGER = /^[+-]?\d+$/;
+// Digits, then an optional fraction and an optional exponent, each with at least one digit.
+const DECIMAL = /^[+-]?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+export function parseLong(value: unknown): number | bigint | null {
+  if (typeof value !== "string" || !INTEGER.test(value)) return null;
+  if (value.length <= 15) return Number(value) || 0; // `|| 0` turns "-0" into 0
+  return makeInteger(BigInt(value));
+}
+
+export function parseDouble(value: unknown): number | WholeFloat | null {
+  if (typeof value !== "string") return null;
+  switch (value) {
+    case "Infinity":
+    case "+Infinity":
+      return Number.POSITIVE_INFINITY;
+    case "-Infinity":
+      return Number.NEGATIVE_INFINITY;
+    case "NaN":
+      return Number.NaN;
+  }
+  if (!DECIMAL.test(value)) return null;
+  const parsed = Number(value);
+  return Number.isFinite(parsed) ? makeFloat(parsed) : null;
+}
+
+export function parseBoolean(value: unknown): boolean | null {
+  return value === "true" ? true : value === "false" ? false : null;
+}

@@ -1,0 +1,142 @@
+/**
+ * Text helpers shared by the string, regex and interop builtins: argument checks with messages
+ * that name the function, grapheme-based positions (what a person counts as one character, as in
+ * the reference), and the reference's notion of whitespace for trimming.
+ *
+ * Plain ASCII without CRLF is the common case: there a code unit is a grapheme and every helper
+ * works on the string directly, with no segmenter.
+ */
+import { LispError } from "../../errors.js";
+import { print } from "../../format/print.js";
+import { typeName } from "../../runtime/describe.js";
+import { strOf } from "../output.js";
+
+const segmenter: Intl.Segmenter | undefined =
+  typeof Intl !== "undefined" && typeof Intl.Segmenter === "function"
+    ? new Intl.Segmenter(undefined, { granularity: "grapheme" })
+    : undefined;
+
+/** Type and a short printed form of a value, for messages: `integer 42`, `nil`. */
+export function describe(value: unknown): string {
+  if (value === null || value === undefined) return "nil";
+  return `${typeName(value)} ${print(value, { maxChars: 60 })}`;
+}
+
+/** The value as a string, or a type error naming the function. */
+export function requireString(value: unknown, who: string, role = "a string"): string {
+  if (typeof value === "string") return value;
+  throw new LispError("type_error", `${who} expects ${role}, got ${describe(value)}`);
+}
+
+/** The value as a safe integer, or a type error naming the function. */
+export function requireIndex(value: unknown, who: string, role = "an integer index"): number {
+  if (typeof value === "number" && Number.isInteger(value)) return value;
+  if (typeof value === "bigint") return value < 0n ? Number.MIN_SAFE_INTEGER : Number.MAX_SAFE_INTEGER;
+  throw new LispError("type_error", `${who} expects ${role}, got ${describe(value)}`);
+}
+
+/** True when code units are graphemes: ASCII and no CRLF (which is one grapheme). */
+export function isSimple(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code > 127 || (code === 13 && text.charCodeAt(i + 1) === 10)) return false;
+  }
+  return true;
+}
+
+/** Code-unit offsets where each grapheme starts, plus the length at the end. */
+function boundaries(text: string): number[] {
+  const out: number[] = [];
+  if (segmenter === undefined) {
+    let offset = 0;
+    for (const char of text) {
+      out.push(offset);
+      offset += char.length;
+    }
+  } else {
+    for (const { index } of segmenter.segment(text)) out.push(index);
+  }
+  out.push(text.length);
+  return out;
+}
+
+export function graphemeLength(text: string): number {
+  if (isSimple(text)) return text.length;
+  return boundaries(text).length - 1;
+}
+
+/** Graphemes from `start` (inclusive) to `end` (exclusive), both clamped to the string. */
+export function graphemeSlice(text: string, start: number, end = Number.POSITIVE_INFINITY): string {
+  if (isSimple(text)) return text.slice(Math.max(start, 0), Math.max(end, 0));
+  const edges = boundaries(text);
+  const count = edges.length - 1;
+  const from = Math.min(Math.max(start, 0), count);
+  const to = Math.min(Math.max(end, from), count);
+  return text.slice(edges[from], edges[to]);
+}
+
+/** Code-unit offset of the grapheme at `index` (clamped to the string). */
+export function graphemeOffset(text: string, index: number): number {
+  if (index <= 0) return 0;
+  if (isSimple(text)) return Math.min(index, text.length);
+  const edges = boundaries(text);
+  return edges[Math.min(index, edges.length - 1)] as number;
+}
+
+/** Number of graphemes before a code-unit offset. */
+export function graphemeIndexAt(text: string, offset: number): number {
+  if (offset <= 0) return 0;
+  const prefix = text.slice(0, offset);
+  return isSimple(prefix) ? prefix.length : boundaries(prefix).length - 1;
+}
+
+/** The graphemes of a string (ASCII fast path). */
+export function graphemeList(text: string): string[] {
+  if (isSimple(text)) return text.split("");
+  const edges = boundaries(text);
+  const out = new Array<string>(edges.length - 1);
+  for (let i = 0; i < out.length; i++) out[i] = text.slice(edges[i], edges[i + 1]);
+  return out;
+}
+
+/** Unicode White_Space, as the reference's trim functions understand it. */
+function isWhitespace(code: number): boolean {
+  if (code <= 32) return code === 32 || (code >= 9 && code <= 13);
+  if (code < 0x85) return false;
+  return (
+    code === 0x85 ||
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000
+  );
+}
+
+export function trimStart(text: string): string {
+  let start = 0;
+  while (start < text.length && isWhitespace(text.charCodeAt(start))) start++;
+  return start === 0 ? text : text.slice(start);
+}
+
+export function trimEnd(text: string): string {
+  let end = text.length;
+  while (end > 0 && isWhitespace(text.charCodeAt(end - 1))) end--;
+  return end === text.length ? text : text.slice(0, end);
+}
+
+export function trimBoth(text: string): string {
+  return trimEnd(trimStart(text));
+}
+
+/** A value as `str` shows it, with special floats as Java names them (`Infinity`, `NaN`). */
+export function textOf(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (typeof value === "number" && !Number.isFinite(value)) {
+    return Number.isNaN(value) ? "NaN" : value > 0 ? "Infinity" : "-Infinity";
+  }
+  return strOf(value);
+}
