@@ -47,7 +47,7 @@ function name(value: unknown): string {
     throw new LispError("runtime_error", `name not supported on special value ${print(value)}`);
   throw new LispError(
     "runtime_error",
-    `name not supported on: ${print(value, { maxChars: 40 })} (${typeName(value)}); name takes a keyword or a string, use (str x) for other values`,
+    `name not supported on: ${print(value, { maxChars: 40 })}; name takes a keyword or a string (use (str x) to turn other values into text)`,
   );
 }
 

@@ -1,7 +1,7 @@
 /**
  * Math beyond arithmetic: rounding to integers, conversions between integers and floats, sqrt and
- * pow, bitwise operations, and the Double constants. (abs, max, min, quot, rem and mod live in
- * arithmetic.ts.)
+ * pow and bitwise operations. (abs, max, min, quot, rem and mod live in arithmetic.ts; the
+ * Double constants are resolved by the analyzer.)
  *
  * Rounding functions return integers, as in the reference (`(floor 2.5)` is 2, not 2.0), and pass
  * ##Inf, ##-Inf and ##NaN through unchanged; only `int` refuses them, since it promises an integer.
@@ -121,40 +121,6 @@ function foldBits(who: string, op: (a: Int, b: Int) => Int) {
 function withShift(who: string, op: (x: Int, n: Int) => unknown) {
   return (x: unknown, n: unknown): unknown => op(requireInt(x, who), requireShift(n, who));
 }
-
-/**
- * The Double constants. They are values, not functions: `Double/POSITIVE_INFINITY` (and the bare
- * `POSITIVE_INFINITY`) evaluates to ##Inf. Each record's function returns the value and takes no
- * arguments; the category "Constants" marks them for the evaluator.
- */
-const positiveInfinity = (): number => Number.POSITIVE_INFINITY;
-const negativeInfinity = (): number => Number.NEGATIVE_INFINITY;
-const notANumber = (): number => Number.NaN;
-
-const CONSTANTS = "Constants";
-
-const mathConstants: BuiltinDefinition[] = [
-  builtin(
-    "POSITIVE_INFINITY",
-    [0, 0],
-    [],
-    "Positive infinity, ##Inf (also Double/POSITIVE_INFINITY).",
-    CONSTANTS,
-    positiveInfinity,
-  ),
-  builtin(
-    "NEGATIVE_INFINITY",
-    [0, 0],
-    [],
-    "Negative infinity, ##-Inf (also Double/NEGATIVE_INFINITY).",
-    CONSTANTS,
-    negativeInfinity,
-  ),
-  builtin("NaN", [0, 0], [], "Not a number, ##NaN (also Double/NaN).", CONSTANTS, notANumber),
-  builtin("Double/POSITIVE_INFINITY", [0, 0], [], "Positive infinity, ##Inf.", CONSTANTS, positiveInfinity),
-  builtin("Double/NEGATIVE_INFINITY", [0, 0], [], "Negative infinity, ##-Inf.", CONSTANTS, negativeInfinity),
-  builtin("Double/NaN", [0, 0], [], "Not a number, ##NaN.", CONSTANTS, notANumber),
-];
 
 const CATEGORY = "Math";
 
@@ -318,5 +284,4 @@ export const mathBuiltins: BuiltinDefinition[] = [
       ["(bit-test 5 1)", "false"],
     ],
   ),
-  ...mathConstants,
 ];
