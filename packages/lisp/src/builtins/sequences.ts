@@ -18,7 +18,7 @@ import { graphemeCount, graphemes } from "../runtime/graphemes.js";
 import { itemsOf, seqOf } from "../runtime/sequences.js";
 import { equals } from "../values/equality.js";
 import { hashKey } from "../values/hash-key.js";
-import { LispMap } from "../values/lisp-map.js";
+import { LispMap, MapBuilder } from "../values/lisp-map.js";
 import { LispSet } from "../values/lisp-set.js";
 import { type AnyMap, isMap, mapEntries, mapSize, toLispMap } from "../values/map-access.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
@@ -361,6 +361,7 @@ function into(to: unknown, from: unknown): unknown {
     const items = intoItems(from);
     active.allocate(24 * items.length);
     active.work(items.length);
+    if (to.size === 0) return LispSet.from(items);
     let out = to;
     for (let i = 0; i < items.length; i++) out = out.conj(items[i]);
     return out;
@@ -379,6 +380,16 @@ function into(to: unknown, from: unknown): unknown {
     if (items.length === 0) return to;
     active.allocate(40 * items.length);
     active.work(items.length);
+    if (mapSize(to) === 0) {
+      // A fresh map is filled in place: cheaper than deriving a version per entry.
+      const builder = new MapBuilder();
+      for (let i = 0; i < items.length; i++) {
+        const item = items[i];
+        if (!isEntry(item)) throw entryError("into", item);
+        builder.set(item[0], item[1]);
+      }
+      return builder.build();
+    }
     let out = toLispMap(to);
     for (let i = 0; i < items.length; i++) {
       const item = items[i];

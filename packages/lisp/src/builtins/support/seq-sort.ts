@@ -93,8 +93,15 @@ function allStrings(items: readonly unknown[]): boolean {
   return true;
 }
 
-const ascendingNumbers = (a: number, b: number): number => a - b;
-const ascendingStrings = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+/** Plain numbers sort fastest as a typed array (numeric order, no comparator calls). */
+function sortNumbersInto(out: unknown[], descending: boolean): void {
+  const n = out.length;
+  const values = new Float64Array(n);
+  for (let i = 0; i < n; i++) values[i] = out[i] as number;
+  values.sort();
+  if (descending) for (let i = 0; i < n; i++) out[i] = values[n - 1 - i];
+  else for (let i = 0; i < n; i++) out[i] = values[i];
+}
 
 /** A sorted copy of `items` in natural order, or by `compare`. */
 export function sortedCopy(items: readonly unknown[], compare: Compare | undefined): unknown[] {
@@ -103,13 +110,14 @@ export function sortedCopy(items: readonly unknown[], compare: Compare | undefin
   for (let i = 0; i < items.length; i++) out[i] = items[i] === undefined ? null : items[i];
   if (out.length < 2) return out;
   if (compare === undefined || compare === compareTerms) {
-    if (allPlainNumbers(out)) (out as number[]).sort(ascendingNumbers);
-    else if (allStrings(out)) (out as string[]).sort(ascendingStrings);
+    if (allPlainNumbers(out)) sortNumbersInto(out, false);
+    // The default order of Array#sort on strings is code-unit order, the same as compareTerms.
+    else if (allStrings(out)) out.sort();
     else out.sort(compareTerms);
     return out;
   }
   if (compare === descending && allPlainNumbers(out)) {
-    (out as number[]).sort((a, b) => b - a);
+    sortNumbersInto(out, true);
     return out;
   }
   out.sort(compare);
