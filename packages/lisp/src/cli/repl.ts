@@ -1,0 +1,172 @@
+/**
+ * The REPL: one Session for the whole sitting (defs and *1 *2 *3 persist), input read until its
+ * brackets balance, line editing and persistent history on a terminal. On piped input it reads
+ * programs the same way, prints no prompts, and exits 1 if any program failed.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { preview } from "../format/format.js";
+import { run } from "../run.js";
+import { createSession, type Session } from "../session.js";
+import { isComplete } from "./balance.js";
+import { renderError } from "./diagnostic.js";
+import { type CliIo, type Evaluation, EXIT_FAILURE, EXIT_OK, showValue } from "./io.js";
+import { packageVersion } from "./version.js";
+
+const PROMPT = "ptc> ";
+const CONTINUATION = "...> ";
+const HISTORY_SIZE = 1000;
+
+const HELP = `Enter PTC-Lisp forms; input continues over several lines until its brackets balance.
+Definitions (def, defn) and *1 *2 *3 (the last three results) last for the whole session.
+data/ names come from --data FILE.json; limits from --timeout, --memory, --iterations, --depth.
+
+Commands:
+  :help   this text
+  :defs   list the session's definitions
+  :reset  forget all definitions and *1 *2 *3
+  :quit   leave (Ctrl-D works too; Ctrl-C clears unfinished input)`;
+
+/** History file: $PTC_LISP_HISTORY, else ~/.ptc_lisp_history; an empty PTC_LISP_HISTORY turns it off. */
+function historyPath(env: CliIo["env"]): string | undefined {
+  const configured = env.PTC_LISP_HISTORY;
+  if (configured !== undefined) return configured === "" ? undefined : configured;
+  return join(env.HOME ?? homedir(), ".ptc_lisp_history");
+}
+
+function loadHistory(path: string | undefined): string[] {
+  if (path === undefined) return [];
+  try {
+    const lines = readFileSync(path, "utf8")
+      .split("\n")
+      .filter((line) => line.trim() !== "");
+    // The file is oldest first; readline wants newest first.
+    return lines.slice(-HISTORY_SIZE).reverse();
+  } catch {
+    return [];
+  }
+}
+
+function listDefinitions(session: Session): string {
+  const names = session.names();
+  if (names.length === 0) return "no definitions yet; (def name value) or (defn name [args] body) makes one";
+  const width = Math.max(...names.map((name) => name.length));
+  return names
+    .map((name) => `${name.padEnd(width)}  ${preview(session.get(name), { maxChars: 60, maxItems: 8 }).text}`)
+    .join("\n");
+}
+
+export async function startRepl(evaluation: Evaluation, io: CliIo): Promise<number> {
+  const terminal = io.stdin.isTTY === true;
+  const history = terminal ? historyPath(io.env) : undefined;
+  const rl = createInterface({
+    input: io.stdin,
+    output: io.stdout,
+    terminal,
+    history: loadHistory(history),
+    historySize: HISTORY_SIZE,
+    removeHistoryDuplicates: true,
+  });
+  let historyWarned = false;
+  if (history !== undefined) {
+    rl.on("history", (lines: string[]) => {
+      try {
+        writeFileSync(history, `${[...lines].reverse().join("\n")}\n`, { mode: 0o600 });
+      } catch (error) {
+        if (!historyWarned) {
+          historyWarned = true;
+          const reason = error instanceof Error ? error.message : String(error);
+          io.stderr.write(
+            `ptc-lisp: cannot save history to ${history} (${reason}); set PTC_LISP_HISTORY to another file\n`,
+          );
+        }
+      }
+    });
+  }
+
+  let session = createSession();
+  let buffer = "";
+  let failed = false;
+
+  const prompt = () => {
+    if (!terminal) return;
+    rl.setPrompt(buffer === "" ? PROMPT : CONTINUATION);
+    rl.prompt();
+  };
+  rl.on("SIGINT", () => {
+    if (buffer === "") {
+      rl.close();
+      return;
+    }
+    buffer = "";
+    io.stdout.write("\n");
+    prompt();
+  });
+
+  const evaluate = async (source: string) => {
+    const result = await run(source, { session, context: evaluation.context, limits: evaluation.limits });
+    for (const line of result.prints) io.stdout.write(`${line}\n`);
+    if (result.ok) {
+      io.stdout.write(`${showValue(result.value, evaluation.json)}\n`);
+    } else {
+      failed = true;
+      io.stderr.write(renderError(result.error, source, "<repl>"));
+    }
+  };
+
+  /** Runs a REPL command; false means leave. */
+  const command = (name: string): boolean => {
+    switch (name) {
+      case ":quit":
+      case ":q":
+      case ":exit":
+        return false;
+      case ":help":
+        io.stdout.write(`${HELP}\n`);
+        return true;
+      case ":defs":
+        io.stdout.write(`${listDefinitions(session)}\n`);
+        return true;
+      case ":reset":
+        session = createSession();
+        io.stdout.write("session reset: definitions and *1 *2 *3 are gone\n");
+        return true;
+      default:
+        return true;
+    }
+  };
+  const isCommand = (text: string) => [":quit", ":q", ":exit", ":help", ":defs", ":reset"].includes(text);
+
+  if (terminal) {
+    io.stdout.write(`PTC-Lisp ${packageVersion()}. :help for help, :quit or Ctrl-D to leave.\n`);
+  }
+  prompt();
+  for await (const line of rl) {
+    const trimmed = line.trim();
+    if (buffer === "") {
+      if (trimmed === "") {
+        prompt();
+        continue;
+      }
+      if (isCommand(trimmed)) {
+        if (!command(trimmed)) break;
+        prompt();
+        continue;
+      }
+    }
+    buffer = buffer === "" ? line : `${buffer}\n${line}`;
+    if (isComplete(buffer)) {
+      const source = buffer;
+      buffer = "";
+      await evaluate(source);
+    }
+    prompt();
+  }
+  rl.close();
+  // Unfinished input at the end of piped input is still a program: let the reader say what is missing.
+  if (buffer.trim() !== "") await evaluate(buffer);
+  if (terminal) io.stdout.write("\n");
+  return terminal || !failed ? EXIT_OK : EXIT_FAILURE;
+}
