@@ -148,12 +148,13 @@ function someFn(...fns: unknown[]): unknown {
 // ---------------------------------------------------------------- fnil, juxt
 
 function fnil(fn: unknown, ...defaults: unknown[]): unknown {
-  const call = callableOf(fn, "fnil");
+  callableOf(fn, "fnil");
   const count = defaults.length;
   return made("fnil", (...args: unknown[]) => {
     const n = Math.min(count, args.length);
     for (let i = 0; i < n; i++) if (args[i] === null || args[i] === undefined) args[i] = defaults[i];
-    return call(...args);
+    // callValue checks a builtin's arity and spreads the arguments once.
+    return callValue(fn, args);
   });
 }
 

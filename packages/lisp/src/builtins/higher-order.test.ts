@@ -35,6 +35,7 @@ describe("map and mapv", () => {
     expect(await evaluate("(map + [1 2 3] [10 20])")).toBe("[11 22]");
     expect(await evaluate('(mapv vector [1 2] [:a :b] ["x" "y"])')).toBe('[[1 :a "x"] [2 :b "y"]]');
     expect(await evaluate("(map + nil [1 2])")).toBe("[]");
+    expect(await evaluate('(map vector #{1 2} "ab")')).toBe('[[1 "a"] [2 "b"]]');
   });
 
   test("a non-collection is a type error naming map", async () => {
@@ -133,6 +134,7 @@ describe("keep, keep-indexed, map-indexed, mapcat", () => {
     expect(await evaluate("(mapcat (fn [x] (when (odd? x) [x])) [1 2 3])")).toBe("[1 3]");
     expect(await evaluate("(mapcat :tags [{:tags [:a :b]} {:tags :c} {}])")).toBe("[:a :b :c]");
     expect(await evaluate("(mapcat identity nil)")).toBe("[]");
+    expect(await evaluate('(mapcat (fn [w] w) ["ab" "c"])')).toBe('["a" "b" "c"]');
   });
 
   test("mapcat rejects a function that returns a single value", async () => {
@@ -217,6 +219,7 @@ describe("sort-by", () => {
     expect(await evaluate("(sort-by identity compare [3 1 2])")).toBe("[1 2 3]");
     expect(await evaluate("(sort-by identity (fn [a b] (> a b)) [1 3 2])")).toBe("[3 2 1]");
     expect(await evaluate("(sort-by identity #(compare %2 %1) [1 3 2])")).toBe("[3 2 1]");
+    expect(await evaluate("(sort-by identity #(- %1 %2) [3 1.5 2])")).toBe("[1.5 2 3]");
   });
 
   test("descending sorts keep equal keys in their original order", async () => {
