@@ -27,7 +27,7 @@ Commands:
   :help   this text
   :defs   list the session's definitions
   :reset  forget all definitions and *1 *2 *3
-  :quit   leave (Ctrl-D works too; Ctrl-C clears unfinished input)`;
+  :quit   leave (so do Ctrl-D and Ctrl-C twice; one Ctrl-C drops unfinished input)`;
 
 /** History file: $PTC_LISP_HISTORY, else ~/.ptc_lisp_history; an empty PTC_LISP_HISTORY turns it off. */
 function historyPath(env: CliIo["env"]): string | undefined {
@@ -95,13 +95,16 @@ export async function startRepl(evaluation: Evaluation, io: CliIo): Promise<numb
     rl.setPrompt(buffer === "" ? PROMPT : CONTINUATION);
     rl.prompt();
   };
+  // Ctrl-C drops unfinished input; on an empty prompt, a second one in a row leaves.
+  let interrupted = false;
   rl.on("SIGINT", () => {
-    if (buffer === "") {
+    if (buffer === "" && interrupted) {
       rl.close();
       return;
     }
+    io.stdout.write(buffer === "" ? "\n(press Ctrl-C again or type :quit to leave)\n" : "\n");
+    interrupted = buffer === "";
     buffer = "";
-    io.stdout.write("\n");
     prompt();
   });
 
@@ -144,6 +147,7 @@ export async function startRepl(evaluation: Evaluation, io: CliIo): Promise<numb
   }
   prompt();
   for await (const line of rl) {
+    interrupted = false;
     const trimmed = line.trim();
     if (buffer === "") {
       if (trimmed === "") {
