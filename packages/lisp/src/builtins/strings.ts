@@ -163,23 +163,18 @@ function replace(s: unknown, match: unknown, replacement: unknown): string {
 
 // ------------------------------------------------------------------ searching
 
-function pair(who: string, s: unknown, part: unknown): [string, string] {
-  return [requireString(s, who), requireString(part, who, "a string to look for")];
-}
+const LOOK_FOR = "a string to look for";
 
 function startsWith(s: unknown, prefix: unknown): boolean {
-  const [text, part] = pair("starts-with?", s, prefix);
-  return text.startsWith(part);
+  return requireString(s, "starts-with?").startsWith(requireString(prefix, "starts-with?", LOOK_FOR));
 }
 
 function endsWith(s: unknown, suffix: unknown): boolean {
-  const [text, part] = pair("ends-with?", s, suffix);
-  return text.endsWith(part);
+  return requireString(s, "ends-with?").endsWith(requireString(suffix, "ends-with?", LOOK_FOR));
 }
 
 function includes(s: unknown, part: unknown): boolean {
-  const [text, value] = pair("includes?", s, part);
-  return text.includes(value);
+  return requireString(s, "includes?").includes(requireString(part, "includes?", LOOK_FOR));
 }
 
 /** Grapheme index of the first `value` in `text` at or after grapheme `from`, or -1. */
@@ -212,7 +207,8 @@ export function lastIndexOfText(text: string, value: string, from?: number): num
 }
 
 function indexOf(s: unknown, value: unknown, from?: unknown): number | null {
-  const [text, part] = pair("index-of", s, value);
+  const text = requireString(s, "index-of");
+  const part = requireString(value, "index-of", LOOK_FOR);
   const index = indexOfText(
     text,
     part,
@@ -222,7 +218,8 @@ function indexOf(s: unknown, value: unknown, from?: unknown): number | null {
 }
 
 function lastIndexOf(s: unknown, value: unknown, from?: unknown): number | null {
-  const [text, part] = pair("last-index-of", s, value);
+  const text = requireString(s, "last-index-of");
+  const part = requireString(value, "last-index-of", LOOK_FOR);
   const index = lastIndexOfText(
     text,
     part,

@@ -15,7 +15,7 @@ function formatError(message: string): LispError {
 }
 
 function shown(value: unknown): string {
-  return print(value, { maxChars: 60 });
+  return print(value, { maxChars: 60, maxItems: 10, maxStringChars: 60 });
 }
 
 function plainNumber(value: unknown): number | bigint | undefined {

@@ -19,7 +19,7 @@ const segmenter: Intl.Segmenter | undefined =
 /** Type and a short printed form of a value, for messages: `integer 42`, `nil`. */
 export function describe(value: unknown): string {
   if (value === null || value === undefined) return "nil";
-  return `${typeName(value)} ${print(value, { maxChars: 60 })}`;
+  return `${typeName(value)} ${print(value, { maxChars: 60, maxItems: 10, maxStringChars: 60 })}`;
 }
 
 /** The value as a string, or a type error naming the function. */
