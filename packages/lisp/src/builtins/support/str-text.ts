@@ -35,13 +35,27 @@ export function requireIndex(value: unknown, who: string, role = "an integer ind
   throw new LispError("type_error", `${who} expects ${role}, got ${describe(value)}`);
 }
 
+// Loops often slice or search the same long string many times: remember the last answer.
+let lastLongText = "";
+let lastLongSimple = true;
+
 /** True when code units are graphemes: ASCII and no CRLF (which is one grapheme). */
 export function isSimple(text: string): boolean {
+  const long = text.length > 256;
+  if (long && text === lastLongText) return lastLongSimple;
+  let simple = true;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    if (code > 127 || (code === 13 && text.charCodeAt(i + 1) === 10)) return false;
+    if (code > 127 || (code === 13 && text.charCodeAt(i + 1) === 10)) {
+      simple = false;
+      break;
+    }
   }
-  return true;
+  if (long) {
+    lastLongText = text;
+    lastLongSimple = simple;
+  }
+  return simple;
 }
 
 /** Code-unit offsets where each grapheme starts, plus the length at the end. */
