@@ -1,6 +1,7 @@
 /** Text output and conversion to text: println, str, pr-str. */
 import { print } from "../format/print.js";
 import { active } from "../runtime/context.js";
+import { graphemeCount } from "../runtime/graphemes.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
 
 /** One value as `str` shows it: strings bare, nil empty, everything else readable, floats in full. */
@@ -18,10 +19,20 @@ function str(...args: unknown[]): string {
   return out;
 }
 
-/** println text: arguments joined by spaces, strings bare, nil as "nil", floats compact. */
+/** A non-empty vector of one-character strings: what `(take 3 "abcdef")` gives. */
+function isCharacterVector(value: unknown): value is string[] {
+  return Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === "string" && graphemeCount(item) === 1);
+}
+
+/**
+ * println text: arguments joined by spaces, strings bare, nil as "nil", floats compact. A vector
+ * of characters prints as the text it spells, as in the reference: `(println (take 5 s))`.
+ */
 export function printlnText(args: readonly unknown[]): string {
   return args
-    .map((arg) => (typeof arg === "string" ? arg : print(arg, { floats: "compact", bareStrings: true })))
+    .map((arg) =>
+      typeof arg === "string" ? arg : isCharacterVector(arg) ? arg.join("") : print(arg, { floats: "compact", bareStrings: true }),
+    )
     .join(" ");
 }
 

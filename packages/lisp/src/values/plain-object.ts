@@ -6,7 +6,11 @@
 export type PlainObject = Record<string, unknown>;
 
 export function isPlainObject(value: unknown): value is PlainObject {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  if (typeof value !== "object" || value === null) return false;
+  // Fast path: reading `constructor` is much cheaper than getPrototypeOf. An own "constructor"
+  // key (it is data here) just sends the object down the exact path.
+  if ((value as { constructor?: unknown }).constructor === Object) return true;
+  if (Array.isArray(value)) return false;
   const proto = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
 }
