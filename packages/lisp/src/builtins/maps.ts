@@ -24,14 +24,13 @@ import {
   mapDissoc,
   mapEntries,
   mapGetExact,
-  mapHasExact,
   mapSize,
-  resolveKey,
   toLispMap,
 } from "../values/map-access.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
 import {
   badIndex,
+  callUpdate,
   getFlexible,
   getIn,
   indexOf,
@@ -181,33 +180,42 @@ function find(pred: unknown, coll: unknown): MaybePromise<unknown> {
 
 // ---------------------------------------------------------------- deriving
 
-function assocVector(vector: readonly unknown[], pairs: readonly unknown[], start: number): unknown[] {
-  chargeVector(vector.length + (pairs.length - start) / 2);
+function assocVector(
+  vector: readonly unknown[],
+  key: unknown,
+  value: unknown,
+  more: readonly unknown[],
+): unknown[] {
+  chargeVector(vector.length + 1 + more.length / 2);
   const copy = vector.slice();
-  for (let i = start; i < pairs.length; i += 2) {
-    const key = pairs[i];
-    const index = indexOf(key);
-    if (index === undefined) throw badIndex("assoc", key);
-    if (index > copy.length) throw outOfBounds("assoc", key, copy.length);
-    copy[index] = pairs[i + 1] === undefined ? null : pairs[i + 1];
-  }
+  setIndex(copy, key, value);
+  for (let i = 0; i < more.length; i += 2) setIndex(copy, more[i], more[i + 1]);
   return copy;
 }
 
-function assoc(coll: unknown, ...rest: unknown[]): unknown {
-  if (rest.length % 2 !== 0) {
+/** Writes into a vector this function has just copied (index == length appends). */
+function setIndex(copy: unknown[], key: unknown, value: unknown): void {
+  const index = indexOf(key);
+  if (index === undefined) throw badIndex("assoc", key);
+  if (index > copy.length) throw outOfBounds("assoc", key, copy.length);
+  copy[index] = value === undefined ? null : value;
+}
+
+function assoc(coll: unknown, key: unknown, value: unknown, ...more: unknown[]): unknown {
+  if (more.length % 2 !== 0) {
     throw new LispError(
       "arity_error",
-      `assoc expects a collection followed by key-value pairs, got ${rest.length + 1} arguments (a key is missing its value)`,
+      `assoc expects a collection followed by key-value pairs, got ${more.length + 3} arguments (a key is missing its value)`,
     );
   }
-  if (Array.isArray(coll)) return assocVector(coll, rest, 0);
+  if (Array.isArray(coll)) return assocVector(coll, key, value, more);
   let map: AnyMap;
   if (isNil(coll)) map = LispMap.empty();
   else if (isMap(coll)) map = coll;
   else throw typeError(`assoc expects a map, a vector or nil first, got ${describe(coll)}`);
-  active.allocate(MAP_ENTRY_BYTES * (rest.length / 2));
-  for (let i = 0; i < rest.length; i += 2) map = mapAssoc(map, writeKey(map, rest[i]), rest[i + 1]);
+  active.allocate(MAP_ENTRY_BYTES * (1 + more.length / 2));
+  map = mapAssoc(map, writeKey(map, key), value);
+  for (let i = 0; i < more.length; i += 2) map = mapAssoc(map, writeKey(map, more[i]), more[i + 1]);
   return map;
 }
 
@@ -216,8 +224,7 @@ function dissoc(coll: unknown, ...remove: unknown[]): unknown {
   if (map === null) return null;
   let result: AnyMap = map;
   for (const key of remove) {
-    const slot = mapHasExact(result, key) ? key : resolveKey(result, key);
-    if (slot !== undefined) result = mapDissoc(result, slot);
+    result = mapDissoc(result, writeKey(result, key));
   }
   if (result !== map) active.allocate(MAP_ENTRY_BYTES);
   return result;
@@ -252,48 +259,44 @@ function updater(who: string, f: unknown, extra: number): Callable {
   return toCallable(f, `${who} function`);
 }
 
-function callUpdater(fn: Callable, old: unknown, extra: readonly unknown[]): unknown {
-  const value = old === undefined ? null : old;
-  switch (extra.length) {
-    case 0:
-      return fn(value);
-    case 1:
-      return fn(value, extra[0]);
-    default:
-      return fn(value, ...extra);
-  }
-}
-
 function update(coll: unknown, key: unknown, f: unknown, ...extra: unknown[]): MaybePromise<unknown> {
   const fn = updater("update", f, extra.length);
   if (Array.isArray(coll)) {
     const index = indexOf(key);
     if (index === undefined) throw badIndex("update", key);
     if (index >= coll.length) throw outOfBounds("update", key, coll.length);
-    return after(callUpdater(fn, coll[index], extra), (value) => vectorWith(coll, index, value));
+    const value = callUpdate(fn, coll[index], extra);
+    if (value instanceof Promise) return after(value, (resolved) => vectorWith(coll, index, resolved));
+    return vectorWith(coll, index, value);
   }
   let map: AnyMap;
   if (isNil(coll)) map = LispMap.empty();
   else if (isMap(coll)) map = coll;
   else throw typeError(`update expects a map or a vector first, got ${describe(coll)}`);
   const slot = writeKey(map, key);
-  return after(callUpdater(fn, mapGetExact(map, slot), extra), (value) => {
-    active.allocate(MAP_ENTRY_BYTES);
-    return mapAssoc(map, slot, value);
-  });
+  const value = callUpdate(fn, mapGetExact(map, slot), extra);
+  if (value instanceof Promise) return after(value, (resolved) => assocCharged(map, slot, resolved));
+  return assocCharged(map, slot, value);
 }
+
+function assocCharged(map: AnyMap, key: unknown, value: unknown): LispMap {
+  active.allocate(MAP_ENTRY_BYTES);
+  return mapAssoc(map, key, value);
+}
+
+const NO_ARGUMENTS: readonly unknown[] = [];
 
 function assocIn(coll: unknown, path: unknown, value: unknown): MaybePromise<unknown> {
   const steps = seqOf(path, "assoc-in");
   if (steps.length === 0) return value;
-  return updatePath("assoc-in", coll, steps, () => value, true);
+  return updatePath("assoc-in", coll, steps, null, value, NO_ARGUMENTS, true);
 }
 
 function updateIn(coll: unknown, path: unknown, f: unknown, ...extra: unknown[]): MaybePromise<unknown> {
   const fn = updater("update-in", f, extra.length);
   const steps = seqOf(path, "update-in");
-  if (steps.length === 0) return callUpdater(fn, coll, extra);
-  return updatePath("update-in", coll, steps, (old) => callUpdater(fn, old, extra), false);
+  if (steps.length === 0) return callUpdate(fn, coll, extra);
+  return updatePath("update-in", coll, steps, fn, null, extra, false);
 }
 
 function mergeArgument(value: unknown, index: number, who: string): AnyMap | null {

@@ -9,6 +9,7 @@
 import { LispError } from "../../errors.js";
 import { print } from "../../format/print.js";
 import { after, type MaybePromise } from "../../runtime/async.js";
+import type { Callable } from "../../runtime/call.js";
 import { active } from "../../runtime/context.js";
 import { typeName } from "../../runtime/describe.js";
 import { Keyword } from "../../values/keyword.js";
@@ -87,50 +88,93 @@ function putSlot(container: unknown, slot: unknown, value: unknown): unknown {
   return mapAssoc(container as AnyMap, slot, value);
 }
 
+/** (fn old ...extra), old nil when absent: the new value of update and update-in. */
+export function callUpdate(fn: Callable, old: unknown, extra: readonly unknown[]): unknown {
+  const current = old === undefined ? null : old;
+  switch (extra.length) {
+    case 0:
+      return fn(current);
+    case 1:
+      return fn(current, extra[0]);
+    default:
+      return fn(current, ...extra);
+  }
+}
+
 /**
- * Rebuilds `root` with the value at `path` replaced by `leaf(old)` (old is undefined when absent).
- * Missing or nil intermediate values become empty maps; a vector index equal to the length
- * appends when `append` is true (assoc-in) and is out of bounds otherwise (update-in).
+ * Rebuilds `root` with the value at `path` replaced: by `value` (assoc-in, `fn` null) or by
+ * (fn old ...extra) (update-in). Missing or nil intermediate
+ * values become empty maps; a vector index equal to the length appends when `append` is true
+ * (assoc-in) and is out of bounds otherwise (update-in). Recursive over the path (which is short),
+ * so the common synchronous case allocates nothing but the rebuilt levels.
  */
 export function updatePath(
   who: string,
   root: unknown,
   path: readonly unknown[],
-  leaf: (old: unknown) => unknown,
+  fn: Callable | null,
+  value: unknown,
+  extra: readonly unknown[],
   append: boolean,
 ): MaybePromise<unknown> {
-  const containers: unknown[] = new Array(path.length);
-  const slots: unknown[] = new Array(path.length);
-  let current: unknown = root === null || root === undefined ? LispMap.empty() : root;
-  let old: unknown;
-  for (let i = 0; i < path.length; i++) {
-    const key = path[i];
-    let next: unknown;
-    if (Array.isArray(current)) {
-      const index = indexOf(key);
-      if (index === undefined) throw badIndex(who, key);
-      if (index > current.length || (index === current.length && !append))
-        throw outOfBounds(who, key, current.length);
-      slots[i] = index;
-      next = current[index];
-    } else if (isMap(current)) {
-      const slot = writeKey(current, key);
-      slots[i] = slot;
-      next = mapGetExact(current, slot);
-    } else {
-      const where = print(path.slice(0, i), { maxChars: 60 });
-      throw new LispError(
-        "runtime_error",
-        `${who}: cannot go into ${describe(current)} at ${where} to reach key ${print(key, { maxChars: 30 })}; only maps and vectors can be walked into`,
-      );
-    }
-    containers[i] = current;
-    if (i === path.length - 1) old = next;
-    else current = next === null || next === undefined ? LispMap.empty() : next;
+  return updateStep(
+    who,
+    root === null || root === undefined ? LispMap.empty() : root,
+    path,
+    0,
+    fn,
+    value,
+    extra,
+    append,
+  );
+}
+
+function updateStep(
+  who: string,
+  current: unknown,
+  path: readonly unknown[],
+  depth: number,
+  fn: Callable | null,
+  value: unknown,
+  extra: readonly unknown[],
+  append: boolean,
+): MaybePromise<unknown> {
+  const key = path[depth];
+  let slot: unknown;
+  let next: unknown;
+  if (Array.isArray(current)) {
+    const index = indexOf(key);
+    if (index === undefined) throw badIndex(who, key);
+    if (index > current.length || (index === current.length && !append))
+      throw outOfBounds(who, key, current.length);
+    slot = index;
+    next = current[index];
+  } else if (isMap(current)) {
+    slot = writeKey(current, key);
+    next = mapGetExact(current, slot);
+  } else {
+    const where = print(path.slice(0, depth), { maxChars: 60 });
+    throw new LispError(
+      "runtime_error",
+      `${who}: cannot go into ${describe(current)} at ${where} to reach key ${print(key, { maxChars: 30 })}; only maps and vectors can be walked into`,
+    );
   }
-  return after(leaf(old), (value) => {
-    let rebuilt = value;
-    for (let i = path.length - 1; i >= 0; i--) rebuilt = putSlot(containers[i], slots[i], rebuilt);
-    return rebuilt;
-  });
+  const replacement =
+    depth === path.length - 1
+      ? fn === null
+        ? value
+        : callUpdate(fn, next, extra)
+      : updateStep(
+          who,
+          next === null || next === undefined ? LispMap.empty() : next,
+          path,
+          depth + 1,
+          fn,
+          value,
+          extra,
+          append,
+        );
+  if (replacement instanceof Promise)
+    return after(replacement, (resolved) => putSlot(current, slot, resolved));
+  return putSlot(current, slot, replacement);
 }
