@@ -13,6 +13,7 @@ import { after, eachResult, type MaybePromise, settle } from "../runtime/async.j
 import type { Callable } from "../runtime/call.js";
 import { active } from "../runtime/context.js";
 import { hashKey } from "../values/hash-key.js";
+import { Keyword } from "../values/keyword.js";
 import { MapBuilder } from "../values/lisp-map.js";
 import { LispSet } from "../values/lisp-set.js";
 import { isMap, mapEntries } from "../values/map-access.js";
@@ -95,12 +96,19 @@ function reduceKv(fnArg: unknown, init: unknown, coll: unknown): MaybePromise<un
 
 // ---------------------------------------------------------------- grouping and counting
 
+/** hashKey, with the common cases (plain strings, keywords, small integers) inline. */
+function groupHash(key: unknown): unknown {
+  if (typeof key === "string") return key.length > 0 && key.charCodeAt(0) === 0 ? hashKey(key) : key;
+  if (key instanceof Keyword || (typeof key === "number" && Number.isSafeInteger(key))) return key;
+  return hashKey(key);
+}
+
 /** Groups in first-seen order; the map itself orders its keys. */
 class Groups {
   private readonly slots = new Map<unknown, { key: unknown; items: unknown[] }>();
 
   add(key: unknown, item: unknown): void {
-    const hash = hashKey(key);
+    const hash = groupHash(key);
     const group = this.slots.get(hash);
     if (group === undefined) this.slots.set(hash, { key: key ?? null, items: [item] });
     else group.items.push(item);
@@ -152,7 +160,7 @@ function frequencies(coll: unknown): unknown {
   const counts = new Map<unknown, { item: unknown; count: number }>();
   for (let i = 0; i < n; i++) {
     const item = items[i] ?? null;
-    const hash = hashKey(item);
+    const hash = groupHash(item);
     const slot = counts.get(hash);
     if (slot === undefined) counts.set(hash, { item, count: 1 });
     else slot.count++;

@@ -98,7 +98,10 @@ export function callbackOf(value: unknown, count: number, who: string, role = "f
     value === undefined ||
     !(value instanceof Keyword || value instanceof LispSet || isMap(value))
   ) {
-    throw new LispError("type_error", `${who} expects a ${role}, got ${describeValue(value)}`);
+    throw new LispError(
+      "type_error",
+      `${who} expects a ${role}, got ${describeValue(value)}; pass a function such as inc or #(...), or a keyword, set or map to look items up`,
+    );
   }
   return toCallable(value);
 }
