@@ -59,11 +59,15 @@ function requireMapOrNil(value: unknown, who: string, advice = ""): AnyMap | nul
   throw typeError(`${who} expects a map, got ${describe(value)}${advice}`);
 }
 
+/** Charges a new map of `entries` entries, and the loop that fills it. */
 function chargeMap(entries: number): void {
+  active.work(entries);
   active.allocate(32 + MAP_ENTRY_BYTES * entries);
 }
 
+/** Charges a new vector of `slots` slots, and the loop that fills it. */
 function chargeVector(slots: number): void {
+  active.work(slots);
   active.allocate(16 + VECTOR_SLOT_BYTES * slots);
 }
 
@@ -149,6 +153,7 @@ function entryPart(who: string, index: 0 | 1) {
 function selectKeys(map: unknown, wanted: unknown): LispMap {
   const m = requireMapOrNil(map, "select-keys");
   const list = seqOf(wanted, "select-keys");
+  active.work(list.length);
   const builder = new MapBuilder();
   if (m !== null) {
     for (let i = 0; i < list.length; i++) {
@@ -318,6 +323,7 @@ function merge(...maps: unknown[]): AnyMap {
       continue;
     }
     const added = mapEntries(next);
+    active.work(added.length);
     active.allocate(MAP_ENTRY_BYTES * (added.length + (result instanceof LispMap ? 0 : mapSize(result))));
     let merged = toLispMap(result);
     for (const [key, value] of added) merged = merged.assoc(key, value);
@@ -340,6 +346,7 @@ function mergeWith(f: unknown, ...maps: unknown[]): MaybePromise<AnyMap> {
   const pending: Array<readonly [unknown, unknown]> = [];
   for (let s = 1; s < sources.length; s++)
     for (const entry of mapEntries(sources[s] as AnyMap)) pending.push(entry);
+  active.work(pending.length);
   active.allocate(MAP_ENTRY_BYTES * pending.length);
   const done = eachResult(
     0,
