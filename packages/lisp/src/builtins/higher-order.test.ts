@@ -72,6 +72,13 @@ describe("map and mapv", () => {
     );
   });
 
+  test("an error after a tool call fails the program with its own reason", async () => {
+    const error = await failure("(mapv #(do (tool/echo {:n %}) (/ 1 (- % 2))) [1 2 3])", echo);
+    expect(error.reason).toBe("arithmetic_error");
+    const partial = await run("(mapv #(do (tool/echo {:n %}) (/ 1 (- % 2))) [1 2 3])", echo);
+    expect(partial.toolCalls.length).toBe(2);
+  });
+
   test("a tool call in the middle of a map keeps the items already computed", async () => {
     expect(await evaluate("(mapv #(if (= % 2) (:x (tool/echo {:x 20})) %) [1 2 3])", echo)).toBe("[1 20 3]");
   });
