@@ -81,6 +81,25 @@ function normalizeTools(tools: RunOptions["tools"]): Map<string, ToolFunction> {
   return map;
 }
 
+/**
+ * The host's Node flags, minus those that only make sense for the main script: a worker inherits
+ * `--input-type` and refuses to start with it (as in `node --input-type=module -e ...`).
+ */
+function workerExecArgv(): string[] {
+  const flags: string[] = [];
+  const inherited = process.execArgv;
+  for (let i = 0; i < inherited.length; i++) {
+    const flag = inherited[i] as string;
+    if (["--input-type", "-e", "--eval", "-p", "--print"].includes(flag)) {
+      i++; // and its value
+      continue;
+    }
+    if (/^--(input-type|eval|print)=/.test(flag)) continue;
+    flags.push(flag);
+  }
+  return flags;
+}
+
 export function checkHeapMb(heapMb: unknown): number {
   if (heapMb === undefined) return DEFAULT_HEAP_MB;
   if (typeof heapMb !== "number" || !Number.isFinite(heapMb) || heapMb < 8) {
@@ -107,6 +126,7 @@ export class IsolationHost {
     const setup: WorkerSetup = { session: options.session };
     this.worker = new Worker(options.workerUrl, {
       workerData: setup,
+      execArgv: workerExecArgv(),
       resourceLimits: {
         maxOldGenerationSizeMb: options.heapMb,
         maxYoungGenerationSizeMb: Math.max(4, Math.min(32, Math.floor(options.heapMb / 8))),
@@ -114,11 +134,12 @@ export class IsolationHost {
       stdout: false,
       stderr: false,
     });
-    // An idle worker must never keep the host process alive.
-    this.worker.unref();
     this.worker.on("message", (message: WorkerMessage) => this.onMessage(message));
     this.worker.on("error", (error: Error & { code?: string }) => this.onError(error));
     this.worker.on("exit", () => this.onExit());
+    // An idle worker must never keep the host process alive. (After the listeners: adding a
+    // message listener refs the worker again.)
+    this.worker.unref();
   }
 
   get busy(): boolean {

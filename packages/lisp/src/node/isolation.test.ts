@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -21,16 +22,21 @@ let createIsolatedSession: ReturnType<typeof isolatedSessionFactory>;
 
 beforeAll(async () => {
   directory = mkdtempSync(join(tmpdir(), "ptc-lisp-worker-"));
+  // Laid out as in the package: index.js finds worker.js next to itself.
+  writeFileSync(join(directory, "package.json"), '{"type": "module"}');
   await build({
-    entryPoints: [fileURLToPath(new URL("./worker.ts", import.meta.url))],
+    entryPoints: {
+      index: fileURLToPath(new URL("./index.ts", import.meta.url)),
+      worker: fileURLToPath(new URL("./worker.ts", import.meta.url)),
+    },
     bundle: true,
     format: "esm",
     platform: "node",
     target: "node20",
-    outfile: join(directory, "worker.mjs"),
+    outdir: directory,
     logLevel: "warning",
   });
-  workerUrl = pathToFileURL(join(directory, "worker.mjs"));
+  workerUrl = pathToFileURL(join(directory, "worker.js"));
   runIsolated = isolatedRunner(workerUrl);
   createIsolatedSession = isolatedSessionFactory(workerUrl);
 });
@@ -134,7 +140,7 @@ describe("runIsolated", () => {
   });
 
   it("rejects when the worker module cannot be started", async () => {
-    const missing = pathToFileURL(join(directory, "missing-worker.mjs"));
+    const missing = pathToFileURL(join(directory, "missing-worker.js"));
     await expect(runIsolated("1", { workerUrl: missing })).rejects.toThrow(
       /could not start the isolated worker/,
     );
@@ -320,5 +326,25 @@ describe("createIsolatedSession", () => {
     } finally {
       await session.close();
     }
+  });
+});
+
+describe("the built entry point", () => {
+  it("finds its worker next to itself, and idle workers do not keep the process alive", () => {
+    const script = `
+      const { runIsolated, createIsolatedSession } = await import(${JSON.stringify(pathToFileURL(join(directory, "index.js")).href)});
+      const once = await runIsolated("(+ 1 2)");
+      const session = createIsolatedSession();
+      const first = await session.run("(def x 40) (+ x 1)");
+      createIsolatedSession(); // never used, never closed
+      console.log(once.value, first.value);
+    `;
+    const child = spawnSync(process.execPath, ["--input-type=module", "-e", script], {
+      encoding: "utf8",
+      timeout: 15_000,
+    });
+    expect(child.stderr).toBe("");
+    expect(child.stdout).toBe("3 41\n");
+    expect(child.status).toBe(0);
   });
 });
