@@ -5,18 +5,31 @@
  *
  * The worker entry is this package's `worker.js`, next to this module once built.
  */
-import { isolatedRunner, isolatedSessionFactory } from "./isolated.js";
+import type { RunResult } from "../run.js";
+import {
+  type IsolatedRunOptions,
+  type IsolatedSession,
+  type IsolatedSessionOptions,
+  isolatedRunner,
+  isolatedSessionFactory,
+} from "./isolated.js";
 
 const WORKER_URL = new URL("./worker.js", import.meta.url);
+const runner = isolatedRunner(WORKER_URL);
+const sessionFactory = isolatedSessionFactory(WORKER_URL);
 
 /**
  * Runs a program in a fresh worker thread: same options and result as `run`, plus `heapMb`.
  * A run stopped at its time limit or heap cap ends with reason "timeout" or "memory_exceeded".
  */
-export const runIsolated = isolatedRunner(WORKER_URL);
+export function runIsolated(source: string, options?: IsolatedRunOptions): Promise<RunResult> {
+  return runner(source, options);
+}
 
 /** A long-lived worker holding a Session: defs and *1 *2 *3 persist across its runs. */
-export const createIsolatedSession = isolatedSessionFactory(WORKER_URL);
+export function createIsolatedSession(options?: IsolatedSessionOptions): IsolatedSession {
+  return sessionFactory(options);
+}
 
 export type {
   IsolatedRunOptions,
