@@ -78,6 +78,12 @@ describe("ptc-lisp: running a program", () => {
     expect((await cli(["sum.clj", "--data=orders.json"])).stdout).toBe("12\n");
   });
 
+  it("accepts files that start with a byte-order mark", async () => {
+    const program = file("bom.clj", "\uFEFF(:n data/config)");
+    const data = file("bom.json", '\uFEFF{"config": {"n": 3}}');
+    expect(await cli([program, "--data", data])).toEqual({ status: 0, stdout: "3\n", stderr: "" });
+  });
+
   it("reads the program from stdin with -", async () => {
     expect((await cli(["-"], '(str "from " "stdin")')).stdout).toBe('"from stdin"\n');
   });

@@ -26,7 +26,9 @@ function describeReadError(error: unknown): string {
 
 async function readText(path: string, io: CliIo, what: string, advice: string): Promise<string> {
   try {
-    return await readFile(resolve(io.cwd ?? process.cwd(), path), "utf8");
+    const text = await readFile(resolve(io.cwd ?? process.cwd(), path), "utf8");
+    // Editors on Windows may start a UTF-8 file with a byte-order mark; neither JSON nor the reader wants it.
+    return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   } catch (error) {
     throw new UsageError(`cannot read ${what} "${path}": ${describeReadError(error)}. ${advice}`);
   }

@@ -209,6 +209,18 @@ describe("runIsolated: hard stops", () => {
     await expectHostHealthy();
   });
 
+  it("terminates a sort of a huge vector that outlives its time limit", async () => {
+    // One call to sort: the cooperative clock checks cannot interrupt it, terminate() can.
+    const xs = Array.from({ length: 5_000_000 }, (_, i) => (i * 7919) % 5_000_011);
+    const result = await runIsolated("(count (sort data/xs))", {
+      context: { xs },
+      heapMb: 512,
+      limits: { timeoutMs: 100, maxMemoryBytes: Number.POSITIVE_INFINITY },
+    });
+    expect(!result.ok && result.error.reason).toBe("timeout");
+    await expectHostHealthy();
+  });
+
   it("reports a heap blow-up as memory_exceeded", async () => {
     const result = await runIsolated(HEAP_BOMB, { limits: unlimited, heapMb: 16 });
     expect(result.ok).toBe(false);
