@@ -186,13 +186,11 @@ class Encoder {
   private encodeFunction(fn: (...args: unknown[]) => unknown): unknown {
     const info = (fn as Partial<LispFunction>)[FUNCTION_INFO];
     if (info === undefined) return tagged("fn", null);
-    const data: FunctionInfo = {
-      name: info.name,
-      signature: info.signature,
-      builtin: info.builtin,
-      minArity: info.minArity,
-      maxArity: info.maxArity,
-    };
+    // Every plain field of the info record (name, signature, arity...), whatever fields it has.
+    const data: Record<string, unknown> = {};
+    for (const [key, field] of Object.entries(info)) {
+      if (field === null || (typeof field !== "object" && typeof field !== "function")) data[key] = field;
+    }
     return tagged("fn", data);
   }
 
