@@ -247,7 +247,7 @@ describe("return, fail, println", () => {
   });
 
   test("each println is cut at the print limit", async () => {
-    const result = await run('(println (apply str (repeat 50 "x")))', { limits: { maxPrintLength: 10 } });
+    const result = await run('(println (apply str (map (fn [_] "x") (range 50))))', { limits: { maxPrintLength: 10 } });
     expect(result.prints[0]).toBe("xxxxxxxxxx...");
   });
 });
@@ -289,6 +289,28 @@ describe("tools", () => {
       ["slow", { n: 2 }, { n: 20 }],
     ]);
     expect(result.toolCalls.every((call) => call.durationMs >= 0)).toBe(true);
+  });
+
+  test("an argument that waits on a tool is evaluated once, and later arguments only after it", async () => {
+    const order: string[] = [];
+    const tools = {
+      echo: async (args: Record<string, unknown>) => {
+        order.push(`tool ${String(args.v)}`);
+        return args;
+      },
+    };
+    const result = await run('(+ (do (println "a") 1) (:v (tool/echo {:v 2})) (do (println "b") 3) (:v (tool/echo {:v 4})))', { tools });
+    expect(result.ok && result.value).toBe(10);
+    expect(result.prints).toEqual(["a", "b"]);
+    expect(result.toolCalls).toHaveLength(2);
+    expect(order).toEqual(["tool 2", "tool 4"]);
+    for (const source of ["(inc (:v (tool/echo {:v 1})))", "(- 5 (:v (tool/echo {:v 1})))", "((fn [a b] (+ a b)) (:v (tool/echo {:v 1})) 2)", "(loop [a 0 b (:v (tool/echo {:v 1}))] (if (< a 1) (recur (inc a) (:v (tool/echo {:v b}))) b))"]) {
+      order.length = 0;
+      const each = await run(source, { tools });
+      expect(each.ok, source).toBe(true);
+      expect(each.toolCalls.length, source).toBe(order.length);
+      expect(each.toolCalls.length, source).toBe(source.startsWith("(loop") ? 2 : 1);
+    }
   });
 
   test("a failing tool fails the program with tool_error and is logged", async () => {

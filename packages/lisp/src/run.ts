@@ -7,6 +7,7 @@
 import { analyzeProgram } from "./analyzer/analyze.js";
 import { registry } from "./builtins/index.js";
 import { Compiler } from "./compiler/compile.js";
+import { codegenAvailable } from "./compiler/codegen.js";
 import { type ErrorReason, LispError } from "./errors.js";
 import { print } from "./format/print.js";
 import type { Form } from "./reader/form.js";
@@ -73,6 +74,7 @@ export type RunResult = RunSuccess | RunFailure;
 const compiler = (namespace: Namespace) =>
   new Compiler({
     builtin: (name) => registry.get(name),
+    fast: codegenAvailable && process?.env?.PTC_LISP_NO_CODEGEN !== "1",
     namespace,
     discovery: runDiscovery,
   });

@@ -2,6 +2,7 @@
 import { print } from "../format/print.js";
 import { active } from "../runtime/context.js";
 import { graphemeCount } from "../runtime/graphemes.js";
+import { assertEffectsAllowed } from "../runtime/pure-mode.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
 
 /** One value as `str` shows it: strings bare, nil empty, everything else readable, floats in full. */
@@ -37,6 +38,7 @@ export function printlnText(args: readonly unknown[]): string {
 }
 
 function println(...args: unknown[]): null {
+  assertEffectsAllowed();
   const context = active;
   const limits = context.limits;
   if (context.prints.length >= limits.maxPrintLines) {

@@ -31,9 +31,14 @@ import { VarRef } from "../values/var-ref.js";
 import { type Binder, compilePattern } from "./destructure.js";
 import { type Code, isTruthy } from "./code.js";
 import { binaryIntrinsic, binaryNode, type Operand, operandCode } from "./intrinsics.js";
+import { type CodegenEnvironment, compileUnit } from "./codegen.js";
+import { isPure, isTrivial } from "./purity.js";
+import { assertEffectsAllowed } from "../runtime/pure-mode.js";
 
 export interface CompilerEnvironment {
   readonly builtin: (name: string) => LispFunction | undefined;
+  /** Compile pure code to JS source (the fast tier) when the platform allows it. */
+  readonly fast: boolean;
   readonly namespace: Namespace;
   /** Runs a discovery form (doc, dir, apropos...). */
   readonly discovery: (operation: string, args: readonly unknown[]) => unknown;
@@ -66,10 +71,59 @@ function evaluateAll(codes: readonly Code[], frame: unknown[], values: unknown[]
   return values;
 }
 
-export class Compiler {
-  constructor(private readonly environment: CompilerEnvironment) {}
+/**
+ * Continues argument evaluation after argument `index` turned out to be a promise: the arguments
+ * before it are in `values`, the ones after it are evaluated only once it has resolved, so tool
+ * calls in arguments run once each and strictly left to right.
+ */
+function resume(codes: readonly Code[], frame: unknown[], values: unknown[], index: number, pending: Promise<unknown>): unknown {
+  return after(pending, (resolved) => {
+    values[index] = resolved;
+    return evaluateAll(codes, frame, values, index + 1);
+  });
+}
 
+export class Compiler {
+  /** Above zero while compiling the general version of a fast unit (no nested fast units). */
+  private generalOnly = 0;
+  private readonly fastEnvironment: CodegenEnvironment;
+
+  constructor(private readonly environment: CompilerEnvironment) {
+    this.fastEnvironment = {
+      builtin: environment.builtin,
+      varSpec: (name, position, soft) => ({ cell: environment.namespace.cell(name), name, position, soft }),
+      slowFunction: (node) => this.general(() => this.compileFn(node)) as (outer: unknown[]) => LispFunction,
+    };
+  }
+
+  private general<T>(body: () => T): T {
+    this.generalOnly++;
+    try {
+      return body();
+    } finally {
+      this.generalOnly--;
+    }
+  }
+
+  /**
+   * Compiles a node. Pure subtrees worth it go to the fast tier (codegen.ts) with this
+   * evaluator's version as their fallback; everything else is compiled to closures here.
+   */
   compile(node: Node): Code {
+    if (this.environment.fast && this.generalOnly === 0 && !isTrivial(node) && isPure(node)) {
+      const slow = this.general(() => this.compileNode(node));
+      try {
+        return compileUnit(node, slow, this.fastEnvironment);
+      } catch (error) {
+        // A shape the generator does not handle yet runs on this evaluator, never fails.
+        if (error instanceof SyntaxError || (error instanceof Error && error.message.startsWith("internal:"))) return slow;
+        throw error;
+      }
+    }
+    return this.compileNode(node);
+  }
+
+  private compileNode(node: Node): Code {
     switch (node.kind) {
       case "const": {
         const value = node.value;
@@ -437,16 +491,16 @@ export class Compiler {
     if (args.length === 2) {
       const [s0, s1] = slots as [number, number];
       const [a0, a1] = args as [Code, Code];
+      const assign = (frame: unknown[], values: unknown): typeof RECUR => {
+        frame[s0] = (values as unknown[])[0];
+        frame[s1] = (values as unknown[])[1];
+        return RECUR;
+      };
       return (frame) => {
         const v0 = a0(frame);
+        if (v0 instanceof Promise) return after(resume(args, frame, [], 0, v0), (values) => assign(frame, values));
         const v1 = a1(frame);
-        if (v0 instanceof Promise || v1 instanceof Promise) {
-          return after(evaluateAll(args, frame, new Array(2), 0), (values) => {
-            frame[s0] = (values as unknown[])[0];
-            frame[s1] = (values as unknown[])[1];
-            return RECUR;
-          });
-        }
+        if (v1 instanceof Promise) return after(resume(args, frame, [v0], 1, v1), (values) => assign(frame, values));
         frame[s0] = v0;
         frame[s1] = v1;
         return RECUR;
@@ -463,7 +517,8 @@ export class Compiler {
 
   private compileFn(node: Extract<Node, { kind: "fn" }>): Code {
     const body = this.compile(node.body);
-    const rebind = this.rebinder(node.params, node.target);
+    // Destructuring parameters are bound by the `let` the analyzer wraps around the body.
+    const rebind = undefined as ((frame: unknown[]) => void) | undefined;
     const captures = node.captures;
     const frameSize = node.frameSize;
     const selfSlot = node.selfSlot;
@@ -490,6 +545,8 @@ export class Compiler {
 
     /** Runs the body with the frame filled, looping on recur, counting depth. */
     const enter = (frame: unknown[]): unknown => {
+      // Fast code (pure mode) may not run this closure: it could have effects. See pure-mode.ts.
+      assertEffectsAllowed();
       const context = active;
       if (++context.depth > context.limits.maxDepth) {
         throw new LispError(
@@ -591,12 +648,13 @@ export class Compiler {
     const count = args.length;
     if (count === 1) {
       const a0 = args[0] as Code;
+      const codes = [callee, a0];
+      const finish = (values: unknown): unknown => invoke((values as unknown[])[0], [(values as unknown[])[1]], position);
       return (frame) => {
         const fn = callee(frame);
+        if (fn instanceof Promise) return after(resume(codes, frame, [], 0, fn), finish);
         const v0 = a0(frame);
-        if (fn instanceof Promise || v0 instanceof Promise) {
-          return after(evaluateAll([callee, a0], frame, new Array(2), 0), (values) => invoke((values as unknown[])[0], [(values as unknown[])[1]], position));
-        }
+        if (v0 instanceof Promise) return after(resume(codes, frame, [fn], 1, v0), finish);
         callSite.current = position;
         if (typeof fn === "function" && (fn as Partial<LispFunction>)[FUNCTION_INFO]?.builtin === false) return fn(v0);
         return callValue(fn, [v0]);
@@ -605,16 +663,18 @@ export class Compiler {
     if (count === 2) {
       const a0 = args[0] as Code;
       const a1 = args[1] as Code;
+      const codes = [callee, a0, a1];
+      const finish = (values: unknown): unknown => {
+        const list = values as unknown[];
+        return invoke(list[0], [list[1], list[2]], position);
+      };
       return (frame) => {
         const fn = callee(frame);
+        if (fn instanceof Promise) return after(resume(codes, frame, [], 0, fn), finish);
         const v0 = a0(frame);
+        if (v0 instanceof Promise) return after(resume(codes, frame, [fn], 1, v0), finish);
         const v1 = a1(frame);
-        if (fn instanceof Promise || v0 instanceof Promise || v1 instanceof Promise) {
-          return after(evaluateAll([callee, a0, a1], frame, new Array(3), 0), (values) => {
-            const list = values as unknown[];
-            return invoke(list[0], [list[1], list[2]], position);
-          });
-        }
+        if (v1 instanceof Promise) return after(resume(codes, frame, [fn, v0], 2, v1), finish);
         callSite.current = position;
         if (typeof fn === "function" && (fn as Partial<LispFunction>)[FUNCTION_INFO]?.builtin === false) return fn(v0, v1);
         return callValue(fn, [v0, v1]);
@@ -639,8 +699,13 @@ export class Compiler {
     const a = this.operand(left);
     const b = this.operand(right);
     const codes = [operandCode(a), operandCode(b)];
-    const slow = (frame: unknown[]) =>
-      after(evaluateAll(codes, frame, new Array(2), 0), (values) => op((values as unknown[])[0], (values as unknown[])[1]));
+    const finish = (values: unknown): unknown => {
+      callSite.current = position;
+      return op((values as unknown[])[0], (values as unknown[])[1]);
+    };
+    // Called when operand `index` returned a promise; `first` is operand 0 when index is 1.
+    const slow = (frame: unknown[], index: number, first: unknown, pending: Promise<unknown>) =>
+      after(resume(codes, frame, index === 0 ? [] : [first], index, pending), finish);
     return binaryNode(op, a, b, slow, position);
   }
 
@@ -679,8 +744,9 @@ export class Compiler {
         const a1 = args[1] as Code;
         return (frame) => {
           const v0 = a0(frame);
+          if (v0 instanceof Promise) return after(resume(args, frame, [], 0, v0), spread);
           const v1 = a1(frame);
-          if (v0 instanceof Promise || v1 instanceof Promise) return after(evaluateAll(args, frame, new Array(2), 0), spread);
+          if (v1 instanceof Promise) return after(resume(args, frame, [v0], 1, v1), spread);
           callSite.current = position;
           return fn(v0, v1);
         };
@@ -691,11 +757,11 @@ export class Compiler {
         const a2 = args[2] as Code;
         return (frame) => {
           const v0 = a0(frame);
+          if (v0 instanceof Promise) return after(resume(args, frame, [], 0, v0), spread);
           const v1 = a1(frame);
+          if (v1 instanceof Promise) return after(resume(args, frame, [v0], 1, v1), spread);
           const v2 = a2(frame);
-          if (v0 instanceof Promise || v1 instanceof Promise || v2 instanceof Promise) {
-            return after(evaluateAll(args, frame, new Array(3), 0), spread);
-          }
+          if (v2 instanceof Promise) return after(resume(args, frame, [v0, v1], 2, v2), spread);
           callSite.current = position;
           return fn(v0, v1, v2);
         };
@@ -842,7 +908,7 @@ function compileKeywordLookup(keyword: Keyword, target: Code): Code {
   };
 }
 
-function keywordGet(keyword: Keyword, value: unknown): unknown {
+export function keywordGet(keyword: Keyword, value: unknown): unknown {
   if (value === null || value === undefined || typeof value !== "object" || !isMap(value)) return null;
   const found = lookup(value, keyword);
   return found === undefined ? null : found;
@@ -854,7 +920,7 @@ function invoke(fn: unknown, args: unknown[], position: Position): unknown {
 }
 
 /** `[& {:keys [a]}]`: rest arguments read as alternating keys and values. */
-function restToMap(rest: readonly unknown[], position: { line: number; column: number }): unknown {
+export function restToMap(rest: readonly unknown[], position: { line: number; column: number }): unknown {
   if (rest.length === 0) return null;
   if (rest.length === 1 && isMap(rest[0])) return rest[0];
   if (rest.length % 2 !== 0) {

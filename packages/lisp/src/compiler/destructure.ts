@@ -20,7 +20,7 @@ function describe(value: unknown): string {
   return `${typeName(value)} ${print(value, { maxChars: 60 })}`;
 }
 
-function sequentialItems(value: unknown, position: { line: number; column: number }): readonly unknown[] {
+export function sequentialItems(value: unknown, position: { line: number; column: number }): readonly unknown[] {
   if (Array.isArray(value)) return value;
   if (value === null || value === undefined) return EMPTY;
   if (value instanceof LispMap || isPlainObject(value)) return mapEntries(value) as unknown as readonly unknown[];

@@ -65,7 +65,7 @@ export function binaryNode(
   op: Binary,
   left: Operand,
   right: Operand,
-  slow: (frame: unknown[]) => unknown,
+  slow: (frame: unknown[], index: number, first: unknown, pending: Promise<unknown>) => unknown,
   position: Position,
 ): (frame: unknown[]) => unknown {
   const guard = (a: unknown, b: unknown): unknown => {
@@ -92,7 +92,7 @@ export function binaryNode(
     const value = right.value;
     return (frame) => {
       const a = code(frame);
-      return a instanceof Promise ? slow(frame) : guard(a, value);
+      return a instanceof Promise ? slow(frame, 0, undefined, a) : guard(a, value);
     };
   }
   if (left.kind === "code" && right.kind === "local") {
@@ -100,23 +100,25 @@ export function binaryNode(
     const slot = right.slot;
     return (frame) => {
       const a = code(frame);
-      return a instanceof Promise ? slow(frame) : guard(a, frame[slot]);
+      return a instanceof Promise ? slow(frame, 0, undefined, a) : guard(a, frame[slot]);
     };
   }
   if (left.kind === "local" && right.kind === "code") {
     const slot = left.slot;
     const code = right.code;
     return (frame) => {
+      const first = frame[slot];
       const b = code(frame);
-      return b instanceof Promise ? slow(frame) : guard(frame[slot], b);
+      return b instanceof Promise ? slow(frame, 1, first, b) : guard(first, b);
     };
   }
   const readLeft = operandCode(left);
   const readRight = operandCode(right);
   return (frame) => {
     const a = readLeft(frame);
+    if (a instanceof Promise) return slow(frame, 0, undefined, a);
     const b = readRight(frame);
-    return a instanceof Promise || b instanceof Promise ? slow(frame) : guard(a, b);
+    return b instanceof Promise ? slow(frame, 1, a, b) : guard(a, b);
   };
 }
 

@@ -8,6 +8,7 @@ import type { Position } from "../reader/form.js";
 import { settle } from "./async.js";
 import { active, type RunContext } from "./context.js";
 import { toToolArgs } from "./tool-boundary.js";
+import { assertEffectsAllowed } from "./pure-mode.js";
 
 function now(): number {
   return typeof performance !== "undefined" ? performance.now() : Date.now();
@@ -39,6 +40,7 @@ function record(context: RunContext, name: string, args: Record<string, unknown>
 
 /** Calls tool `name` with the program's argument value (a map, or undefined for no arguments). */
 export function callTool(name: string, argsValue: unknown, position: Position): unknown {
+  assertEffectsAllowed();
   const context = active;
   if (context.abortReason !== undefined) throw context.abortReason;
   const tool = context.tools.get(name);

@@ -1,0 +1,208 @@
+/**
+ * What generated code may use: the only names in scope of a generated function are this object
+ * (`$`) and its constants (`K`). Nothing else of the host is reachable from generated code, and
+ * generated code contains no text taken from a program (see codegen.ts).
+ */
+import { add, multiply, subtract } from "../builtins/numeric.js";
+import { LispError } from "../errors.js";
+import type { Position } from "../reader/form.js";
+import { callValue } from "../runtime/call.js";
+import { callSite } from "../runtime/call-site.js";
+import { active, type RunContext } from "../runtime/context.js";
+import type { Cell } from "../runtime/namespace.js";
+import { NOT_PURE, pureMode } from "../runtime/pure-mode.js";
+import { itemsOf } from "../runtime/sequences.js";
+import { FailSignal, ReturnSignal } from "../runtime/signals.js";
+import { typeName } from "../runtime/describe.js";
+import { print } from "../format/print.js";
+import { equals } from "../values/equality.js";
+import { hashKey } from "../values/hash-key.js";
+import { type Keyword } from "../values/keyword.js";
+import { LispMap, MapBuilder } from "../values/lisp-map.js";
+import { LispSet } from "../values/lisp-set.js";
+import { brandFunction, FUNCTION_INFO, type FunctionInfo, type LispFunction } from "../values/lisp-function.js";
+import { isMap, lookup } from "../values/map-access.js";
+import { WholeFloat } from "../values/numbers.js";
+import { compareTerms } from "../values/term-order.js";
+import { keywordGet, restToMap } from "./compile.js";
+import { sequentialItems } from "./destructure.js";
+
+/** A var read by generated code. */
+export interface VarSpec {
+  readonly cell: Cell;
+  readonly name: string;
+  readonly position: Position;
+  /** Reads as nil while unbound (an `or` operand; see the analyzer). */
+  readonly soft: boolean;
+}
+
+/** How to rebuild a generated function on the general evaluator, for a deoptimization. */
+export interface SlowFunctionSpec {
+  /** The general evaluator's closure maker for the same fn node. */
+  readonly make: (outer: unknown[]) => LispFunction;
+  /** Outer slot of each captured value, in the order generated code passes them. */
+  readonly outerSlots: readonly number[];
+}
+
+function isNaNValue(value: unknown): boolean {
+  return (typeof value === "number" && Number.isNaN(value)) || (value instanceof WholeFloat && Number.isNaN(value.value));
+}
+
+/** Ordered comparison of non-number operands, as the `<` family does. */
+function order(a: unknown, b: unknown): number {
+  if (isNaNValue(a) || isNaNValue(b)) return Number.NaN;
+  return compareTerms(a, b);
+}
+
+const hasOwn = Object.prototype.hasOwnProperty;
+
+/** Errors that are the same wherever they happen: no point running again to locate them. */
+const LIMIT_REASONS = new Set(["timeout", "memory_exceeded", "loop_limit_exceeded", "recursion_limit_exceeded"]);
+
+export const codegenRuntime = {
+  ctx: (): RunContext => active,
+  site: callSite,
+  P: pureMode,
+  NOT_PURE,
+  add,
+  subtract,
+  multiply,
+  lt: (a: unknown, b: unknown): boolean => order(a, b) < 0,
+  gt: (a: unknown, b: unknown): boolean => order(a, b) > 0,
+  le: (a: unknown, b: unknown): boolean => order(a, b) <= 0,
+  ge: (a: unknown, b: unknown): boolean => order(a, b) >= 0,
+  eq: equals,
+  hash: hashKey,
+
+  /**
+   * `(:name x)`. `name` is the keyword's name; `direct` says it is not a property of
+   * Object.prototype, so a plain object can be indexed without an own-property check.
+   */
+  kw(value: unknown, keyword: Keyword, name: string, direct: boolean): unknown {
+    if (typeof value === "object" && value !== null && (value as { constructor?: unknown }).constructor === Object) {
+      const found = direct ? (value as Record<string, unknown>)[name] : hasOwn.call(value, name) ? (value as Record<string, unknown>)[name] : undefined;
+      if (found !== undefined) return found;
+    }
+    return keywordGet(keyword, value);
+  },
+
+  call1(fn: unknown, a: unknown): unknown {
+    if (typeof fn === "function" && (fn as Partial<LispFunction>)[FUNCTION_INFO]?.builtin === false) return fn(a);
+    return callValue(fn, [a]);
+  },
+  call2(fn: unknown, a: unknown, b: unknown): unknown {
+    if (typeof fn === "function" && (fn as Partial<LispFunction>)[FUNCTION_INFO]?.builtin === false) return fn(a, b);
+    return callValue(fn, [a, b]);
+  },
+  callN: (fn: unknown, args: unknown[]): unknown => callValue(fn, args),
+
+  readVar(spec: VarSpec): unknown {
+    const branch = active.branchDefs;
+    if (branch !== undefined && branch.has(spec.name)) return branch.get(spec.name);
+    if (!spec.cell.bound) {
+      if (spec.soft) return null;
+      throw new LispError(
+        "unbound_var",
+        `Undefined variable: ${spec.name}. It is not defined yet when this code runs: define it with (def ${spec.name} ...) before using it`,
+        spec.position,
+      );
+    }
+    return spec.cell.value;
+  },
+
+  data(context: RunContext, key: string): unknown {
+    const found = lookup(context.data, key);
+    return found === undefined ? null : found;
+  },
+  history: (context: RunContext, index: number): unknown => context.history[index] ?? null,
+  budget: (context: RunContext): unknown => context.budget ?? LispMap.empty(),
+
+  vec(items: unknown[]): unknown[] {
+    active.allocate(16 + 8 * items.length);
+    return items;
+  },
+  map(flat: unknown[]): LispMap {
+    active.allocate(32 + 20 * flat.length);
+    const builder = new MapBuilder();
+    for (let i = 0; i < flat.length; i += 2) if (!builder.has(flat[i])) builder.set(flat[i], flat[i + 1]);
+    return builder.build();
+  },
+  set(items: unknown[]): LispSet {
+    active.allocate(16 + 24 * items.length);
+    return LispSet.from(items);
+  },
+
+  seqItems: sequentialItems,
+  rest: (items: readonly unknown[], from: number): unknown[] => (items.length > from ? items.slice(from) : []),
+  mapCheck(value: unknown, position: Position): void {
+    if (value === null || value === undefined || isMap(value)) return;
+    throw new LispError(
+      "destructure_error",
+      `cannot destructure ${typeName(value)} ${print(value, { maxChars: 60 })} with a map pattern; map patterns need a map (or nil)`,
+      position,
+    );
+  },
+  lookup(value: unknown, key: unknown): unknown {
+    return value === null || value === undefined ? undefined : lookup(value as never, key);
+  },
+  restMap: restToMap,
+
+  items(collection: unknown, position: Position, name: string): readonly unknown[] {
+    const items = itemsOf(collection);
+    if (items === undefined) {
+      throw new LispError(
+        "type_error",
+        `for binding '${name}' expected a collection, got: ${print(collection, { maxChars: 60 })} (${typeName(collection)})`,
+        position,
+      );
+    }
+    return items;
+  },
+
+  arity(info: FunctionInfo & { position: Position }, count: number): LispError {
+    const expected = info.maxArity === Number.POSITIVE_INFINITY ? `${info.minArity}+` : `${info.minArity}`;
+    return new LispError("arity_mismatch", `${info.name ?? "fn"} expects ${expected} argument(s), got ${count}`, info.position);
+  },
+  depth(context: RunContext, position: Position): LispError {
+    return new LispError(
+      "recursion_limit_exceeded",
+      `recursion depth exceeded ${context.limits.maxDepth} nested calls. Use loop/recur or reduce instead of deep recursion`,
+      position,
+    );
+  },
+  fn: <F extends (...args: never[]) => unknown>(impl: F, info: FunctionInfo): F => brandFunction(impl as never, info) as F,
+
+  /**
+   * Whether an exception from fast code means "run this again on the general evaluator": an
+   * effect was reached (NOT_PURE), or an error needs the exact position only that evaluator
+   * records. Limits, signals and host failures propagate as they are.
+   */
+  rerun(error: unknown): boolean {
+    if (error === NOT_PURE) return true;
+    return error instanceof LispError && !LIMIT_REASONS.has(error.reason);
+  },
+
+  /** Runs a call again on the general evaluator after the fast version hit an effect. */
+  deopt(spec: SlowFunctionSpec, captured: readonly unknown[], args: ArrayLike<unknown>): unknown {
+    const outer: unknown[] = [];
+    spec.outerSlots.forEach((slot, index) => {
+      outer[slot] = captured[index];
+    });
+    return spec.make(outer)(...Array.from(args));
+  },
+
+  ret(value: unknown): ReturnSignal {
+    if (active.branchDefs !== undefined) {
+      return new LispError("pmap_error", "return called inside pmap/pcalls: return the value from the branch function instead") as never;
+    }
+    return new ReturnSignal(value);
+  },
+  fail: (value: unknown): FailSignal => new FailSignal(value),
+  loopLimit(context: RunContext): never {
+    context.iterations--;
+    context.iterate();
+    throw new Error("unreachable");
+  },
+};
+
+export type CodegenRuntime = typeof codegenRuntime;

@@ -1,0 +1,725 @@
+/**
+ * The fast tier: pure subtrees (purity.ts) compiled to JavaScript source and handed to
+ * `new Function`, so V8 optimizes a program's hot loops and lambdas the way it optimizes
+ * hand-written code. Locals become JS variables, loops become `while` loops, functions become JS
+ * functions; numbers take inline fast paths.
+ *
+ * Safety: generated source is assembled only from this file's fixed templates, integers and names
+ * made of a prefix and a number. Every value from a program (strings, keywords, names, positions,
+ * builtins) travels through the constants array `K`, never through the source text, so no program
+ * can inject code. The only other name in scope is `$` (codegen-runtime.ts).
+ *
+ * Semantics: the general closure evaluator (compile.ts) stays the reference. Fast code runs in
+ * pure mode (runtime/pure-mode.ts); when it reaches anything with an effect, it abandons the unit
+ * and the general evaluator runs the unit again, which is exact because nothing observable
+ * happened.
+ */
+import type { Binding, ForClause, Node, Pattern, RecurTarget } from "../analyzer/ast.js";
+import type { Position } from "../reader/form.js";
+import { binaryIntrinsic } from "./intrinsics.js";
+import { Keyword } from "../values/keyword.js";
+import { FUNCTION_INFO, type LispFunction } from "../values/lisp-function.js";
+import { type CodegenRuntime, codegenRuntime, type SlowFunctionSpec, type VarSpec } from "./codegen-runtime.js";
+import type { Code } from "./code.js";
+
+export interface CodegenEnvironment {
+  readonly builtin: (name: string) => LispFunction | undefined;
+  readonly varSpec: (name: string, position: Position, soft: boolean) => VarSpec;
+  /** The general evaluator's closure maker for a fn node (for deoptimization). */
+  readonly slowFunction: (node: Extract<Node, { kind: "fn" }>) => (outer: unknown[]) => LispFunction;
+}
+
+/** Names of Object.prototype members: a keyword lookup on these needs an own-property check. */
+const PROTOTYPE_NAMES = new Set(Object.getOwnPropertyNames(Object.prototype));
+
+/** Whether `new Function` works here (it does not under a strict Content-Security-Policy). */
+export const codegenAvailable: boolean = (() => {
+  try {
+    return new Function("return 1")() === 1;
+  } catch {
+    return false;
+  }
+})();
+
+interface Sink {
+  /** Variable receiving the value, or undefined for `return`. */
+  readonly target: string | undefined;
+  /** Label to break to after assigning, if any. */
+  readonly label: string | undefined;
+}
+
+interface LoopInfo {
+  readonly label: string;
+  readonly raw: readonly string[];
+  readonly context: string;
+}
+
+/** One generated function scope: the analyzer frame it stands for and its slot names. */
+class Scope {
+  readonly names = new Map<number, string>();
+  constructor(
+    readonly id: number,
+    readonly parent: Scope | undefined,
+    /** Slots read from the enclosing general-evaluator frame (the unit's own scope only). */
+    readonly free: Set<number> | undefined,
+  ) {}
+}
+
+class Generator {
+  private readonly constants: unknown[] = [];
+  private readonly constantIndex = new Map<unknown, number>();
+  private lines: string[] = [];
+  private counter = 0;
+  private scope: Scope;
+  private readonly loops = new Map<RecurTarget, LoopInfo>();
+  private contextName = "ctx";
+
+  constructor(
+    private readonly environment: CodegenEnvironment,
+    readonly unitFree = new Set<number>(),
+  ) {
+    this.scope = new Scope(0, undefined, unitFree);
+  }
+
+  // ------------------------------------------------------------------ helpers
+
+  private constant(value: unknown): string {
+    let index = this.constantIndex.get(value);
+    if (index === undefined) {
+      index = this.constants.length;
+      this.constants.push(value);
+      this.constantIndex.set(value, index);
+    }
+    return `K[${index}]`;
+  }
+
+  /** Literal text for values that are safe to write as JS (small integers, booleans, nil). */
+  private literal(value: unknown): string {
+    if (value === null || value === undefined) return "null";
+    if (value === true) return "true";
+    if (value === false) return "false";
+    if (typeof value === "number" && Number.isSafeInteger(value) && !Object.is(value, -0)) return String(value);
+    return this.constant(value);
+  }
+
+  private temp(prefix = "t"): string {
+    return `${prefix}${++this.counter}`;
+  }
+
+  private emit(line: string): void {
+    this.lines.push(line);
+  }
+
+  /** Runs `body` collecting its lines, and returns them (for nested blocks). */
+  private block(body: () => void): string[] {
+    const saved = this.lines;
+    this.lines = [];
+    try {
+      body();
+      return this.lines;
+    } finally {
+      this.lines = saved;
+    }
+  }
+
+  private declare(slot: number): string {
+    const name = `v${this.scope.id}_${slot}`;
+    this.scope.names.set(slot, name);
+    return name;
+  }
+
+  private nameOf(slot: number): string {
+    const known = this.scope.names.get(slot);
+    if (known !== undefined) return known;
+    if (this.scope.free !== undefined) {
+      // A local of the enclosing general-evaluator frame, read once at unit entry.
+      this.scope.free.add(slot);
+      const name = `f_${slot}`;
+      this.scope.names.set(slot, name);
+      return name;
+    }
+    throw new Error(`internal: slot ${slot} has no name in generated code`);
+  }
+
+  private position(position: Position): string {
+    return this.constant(position);
+  }
+
+  /**
+   * Fast code records no call positions: when it raises an error, its unit runs again on the
+   * general evaluator (it is pure, so that is exact), which reports the error with its position.
+   */
+  private site(_position: Position): void {}
+
+  private truthy(expression: string): string {
+    return `(${expression} !== null && ${expression} !== false && ${expression} !== undefined)`;
+  }
+
+  // ------------------------------------------------------------------ entry points
+
+  /** Source of the unit function `(frame) => value` for a pure node. */
+  unitSource(node: Node): { source: string; constants: unknown[] } {
+    const body = this.block(() => this.tail(node, { target: undefined, label: undefined }));
+    const reads = [...this.unitFree].map((slot) => `const f_${slot} = frame[${slot}];`);
+    const source = [
+      '"use strict";',
+      "const S = $.site, P = $.P, NOT_PURE = $.NOT_PURE;",
+      "const add = $.add, subtract = $.subtract, multiply = $.multiply, kw = $.kw, call1 = $.call1, call2 = $.call2;",
+      "return function unit(frame) {",
+      "const ctx = $.ctx();",
+      ...reads,
+      ...body,
+      "};",
+    ].join("\n");
+    return { source, constants: this.constants };
+  }
+
+  // ------------------------------------------------------------------ statements with a sink
+
+  /** Emits code that delivers `node`'s value to `sink` (or jumps, for recur). */
+  private tail(node: Node, sink: Sink): void {
+    switch (node.kind) {
+      case "if": {
+        const test = this.value(node.test);
+        const yes = this.block(() => this.tail(node.then, sink));
+        const no = this.block(() => this.tail(node.else, sink));
+        this.emit(`if (${this.truthy(test)}) {`);
+        this.lines.push(...yes);
+        this.emit("} else {");
+        this.lines.push(...no);
+        this.emit("}");
+        return;
+      }
+      case "do": {
+        node.body.forEach((item, index) => {
+          if (index === node.body.length - 1) this.tail(item, sink);
+          else this.value(item);
+        });
+        return;
+      }
+      case "let": {
+        const inner = this.block(() => {
+          this.bindings(node.bindings);
+          this.tail(node.body, sink);
+        });
+        this.emit("{");
+        this.lines.push(...inner);
+        this.emit("}");
+        return;
+      }
+      case "loop":
+        this.loop(node, sink);
+        return;
+      case "recur":
+        this.recur(node);
+        return;
+      case "case": {
+        const value = this.value(node.value);
+        const index = this.temp();
+        this.emit(`const ${index} = ${this.constant(node.table)}.get($.hash(${value}));`);
+        this.emit(`switch (${index}) {`);
+        node.clauses.forEach((clause, clauseIndex) => {
+          this.emit(`case ${clauseIndex}: {`);
+          this.tail(clause, sink);
+          if (sink.label === undefined && sink.target !== undefined) this.emit("break;");
+          this.emit("}");
+        });
+        this.emit("default: {");
+        if (node.fallback === undefined) this.deliver("null", sink);
+        else this.tail(node.fallback, sink);
+        this.emit("}");
+        this.emit("}");
+        return;
+      }
+      default:
+        this.deliver(this.value(node), sink);
+    }
+  }
+
+  private deliver(expression: string, sink: Sink): void {
+    if (sink.target === undefined) {
+      this.emit(`return ${expression};`);
+      return;
+    }
+    this.emit(`${sink.target} = ${expression};`);
+    if (sink.label !== undefined) this.emit(`break ${sink.label};`);
+  }
+
+  // ------------------------------------------------------------------ values
+
+  /** Emits code computing `node` and returns an expression naming its value. */
+  private value(node: Node): string {
+    switch (node.kind) {
+      case "const":
+        return this.literal(node.value);
+      case "local":
+        return this.nameOf(node.slot);
+      case "var":
+        return `$.readVar(${this.constant(this.environment.varSpec(node.name, node.position, node.soft === true))})`;
+      case "builtin":
+        return this.constant(this.requireBuiltin(node.name));
+      case "data":
+        return `$.data(${this.contextName}, ${this.constant(node.key)})`;
+      case "history":
+        return `$.history(${this.contextName}, ${node.index - 1})`;
+      case "budget":
+        return `$.budget(${this.contextName})`;
+      case "and":
+      case "or": {
+        const result = this.temp();
+        const label = this.temp("L");
+        this.emit(`let ${result};`);
+        const inner = this.block(() => {
+          node.items.forEach((item, index) => {
+            const value = this.value(item);
+            this.emit(`${result} = ${value};`);
+            if (index < node.items.length - 1) {
+              const stop = node.kind === "and" ? `!${this.truthy(result)}` : this.truthy(result);
+              this.emit(`if (${stop}) break ${label};`);
+            }
+          });
+        });
+        this.emit(`${label}: {`);
+        this.lines.push(...inner);
+        this.emit("}");
+        return result;
+      }
+      case "if":
+      case "do":
+      case "let":
+      case "loop":
+      case "case": {
+        const result = this.temp();
+        this.emit(`let ${result};`);
+        const label = this.temp("L");
+        const inner = this.block(() => this.tail(node, { target: result, label }));
+        this.emit(`${label}: {`);
+        this.lines.push(...inner);
+        this.emit("}");
+        return result;
+      }
+      case "vector": {
+        if (node.items.every((item) => item.kind === "const")) {
+          return this.constant(Object.freeze(node.items.map((item) => (item as { value: unknown }).value)));
+        }
+        const items = node.items.map((item) => this.value(item));
+        return this.bind(`$.vec([${items.join(", ")}])`);
+      }
+      case "set": {
+        const items = node.items.map((item) => this.value(item));
+        return this.bind(`$.set([${items.join(", ")}])`);
+      }
+      case "map": {
+        const flat: string[] = [];
+        for (const [key, value] of node.entries) flat.push(this.value(key), this.value(value));
+        return this.bind(`$.map([${flat.join(", ")}])`);
+      }
+      case "fn":
+        return this.fn(node);
+      case "call":
+        return this.call(node);
+      case "return":
+      case "fail": {
+        const value = this.value(node.value);
+        this.site(node.position);
+        this.emit(`throw $.${node.kind === "return" ? "ret" : "fail"}(${value});`);
+        return "null";
+      }
+      case "for":
+        return this.forLoop(node);
+      case "recur":
+        throw new Error("internal: recur outside tail position reached codegen");
+      default:
+        throw new Error(`internal: ${node.kind} is not pure`);
+    }
+  }
+
+  private bind(expression: string): string {
+    const name = this.temp();
+    this.emit(`const ${name} = ${expression};`);
+    return name;
+  }
+
+  private requireBuiltin(name: string): LispFunction {
+    const fn = this.environment.builtin(name);
+    if (fn === undefined) throw new Error(`internal: unknown builtin ${name}`);
+    return fn;
+  }
+
+  // ------------------------------------------------------------------ calls
+
+  private call(node: Extract<Node, { kind: "call" }>): string {
+    const callee = node.callee;
+    if (callee.kind === "builtin" && node.args.length === 2) {
+      const fast = this.binary(callee.name, node.args[0] as Node, node.args[1] as Node, node.position);
+      if (fast !== undefined) return fast;
+    }
+    if (callee.kind === "const" && callee.value instanceof Keyword && node.args.length === 1) {
+      const target = this.value(node.args[0] as Node);
+      const keyword = callee.value;
+      const direct = !PROTOTYPE_NAMES.has(keyword.name) && keyword.name !== "__proto__";
+      return this.bind(`kw(${target}, ${this.constant(keyword)}, ${this.constant(keyword.name)}, ${direct})`);
+    }
+    if (callee.kind === "builtin") {
+      const fn = this.requireBuiltin(callee.name);
+      const info = fn[FUNCTION_INFO];
+      const args = node.args.map((arg) => this.value(arg));
+      this.site(node.position);
+      if (args.length < info.minArity || args.length > info.maxArity) {
+        return this.bind(`$.callN(${this.constant(fn)}, [${args.join(", ")}])`);
+      }
+      return this.bind(`${this.constant(fn)}(${args.join(", ")})`);
+    }
+    const fn = this.value(callee);
+    const args = node.args.map((arg) => this.value(arg));
+    this.site(node.position);
+    if (args.length === 1) return this.bind(`call1(${fn}, ${args[0]})`);
+    if (args.length === 2) return this.bind(`call2(${fn}, ${args[0]}, ${args[1]})`);
+    return this.bind(`$.callN(${fn}, [${args.join(", ")}])`);
+  }
+
+  /** Two-argument arithmetic and comparison with inline number fast paths. */
+  private binary(name: string, left: Node, right: Node, position: Position): string | undefined {
+    if (binaryIntrinsic(name) === undefined) return undefined;
+    const a = this.value(left);
+    const b = this.value(right);
+    this.site(position);
+    const numbers = `typeof ${a} === "number" && typeof ${b} === "number"`;
+    switch (name) {
+      case "+":
+        return this.arithmetic("+", "add", a, b);
+      case "-":
+        return this.arithmetic("-", "subtract", a, b);
+      case "*":
+        return this.arithmetic("*", "multiply", a, b);
+      case "<":
+        return this.bind(`(${numbers} ? ${a} < ${b} : $.lt(${a}, ${b}))`);
+      case ">":
+        return this.bind(`(${numbers} ? ${a} > ${b} : $.gt(${a}, ${b}))`);
+      case "<=":
+        return this.bind(`(${numbers} ? ${a} <= ${b} : $.le(${a}, ${b}))`);
+      case ">=":
+        return this.bind(`(${numbers} ? ${a} >= ${b} : $.ge(${a}, ${b}))`);
+      case "=":
+        return this.bind(`(${a} === ${b} || $.eq(${a}, ${b}))`);
+      case "not=":
+        return this.bind(`!$.eq(${a}, ${b})`);
+      default:
+        return undefined;
+    }
+  }
+
+  /**
+   * `+ - *` inline for plain numbers. The JS result is right unless it is a whole number that is
+   * either a float result (an operand was a float: 0.5 + 0.5 is 1.0) or past 2^53; those cases,
+   * and anything not a number, go to the full operation.
+   */
+  private arithmetic(operator: "+" | "-" | "*", full: string, a: string, b: string): string {
+    const result = this.temp();
+    this.emit(`let ${result};`);
+    this.emit(`if (typeof ${a} === "number" && typeof ${b} === "number") {`);
+    this.emit(`${result} = ${a} ${operator} ${b};`);
+    this.emit(
+      `if (Number.isInteger(${result}) && !(Number.isSafeInteger(${result}) && Number.isInteger(${a}) && Number.isInteger(${b}))) ${result} = ${full}(${a}, ${b});`,
+    );
+    if (operator === "*") this.emit(`else if (${result} === 0) ${result} = 0;`);
+    this.emit(`} else ${result} = ${full}(${a}, ${b});`);
+    return result;
+  }
+
+  // ------------------------------------------------------------------ bindings and patterns
+
+  private bindings(bindings: readonly Binding[]): void {
+    for (const binding of bindings) {
+      const value = this.value(binding.init);
+      this.pattern(binding.pattern, value);
+    }
+  }
+
+  /** Binds `pattern` to the value named by `value` (declaring consts in the current block). */
+  private pattern(pattern: Pattern, value: string): void {
+    switch (pattern.kind) {
+      case "bind": {
+        const name = this.declare(pattern.slot);
+        this.emit(`const ${name} = ${value} === undefined ? null : ${value};`);
+        return;
+      }
+      case "ignore":
+        return;
+      case "seq": {
+        const items = this.bind(`$.seqItems(${value}, ${this.position(pattern.position)})`);
+        pattern.items.forEach((item, index) => {
+          if (item.kind === "ignore") return;
+          this.pattern(item, this.bind(`${items}.length > ${index} ? ${items}[${index}] : null`));
+        });
+        if (pattern.rest !== undefined) this.pattern(pattern.rest, this.bind(`$.rest(${items}, ${pattern.items.length})`));
+        return;
+      }
+      case "map": {
+        this.emit(`$.mapCheck(${value}, ${this.position(pattern.position)});`);
+        for (const entry of pattern.entries) {
+          const found = this.temp();
+          this.emit(`let ${found} = $.lookup(${value}, ${this.constant(entry.key)});`);
+          if (entry.fallback !== undefined) {
+            const fallback = entry.fallback;
+            const inner = this.block(() => {
+              const computed = this.value(fallback);
+              this.emit(`${found} = ${computed};`);
+            });
+            this.emit(`if (${found} === undefined) {`);
+            this.lines.push(...inner);
+            this.emit("}");
+          }
+          this.pattern(entry.pattern, found);
+        }
+        if (pattern.whole !== undefined) this.pattern(pattern.whole, value);
+        return;
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ loops
+
+  private iterate(context: string): void {
+    this.emit(`if (++${context}.iterations > ${context}.limits.maxIterations) $.loopLimit(${context});`);
+    this.emit(`if (--${context}.fuel <= 0) ${context}.refuel();`);
+  }
+
+  private loop(node: Extract<Node, { kind: "loop" }>, sink: Sink): void {
+    const raw = node.bindings.map(() => this.temp("r"));
+    const label = this.temp("L");
+    const inner = this.block(() => {
+      // Bindings are sequential: each init sees the names bound before it.
+      node.bindings.forEach((binding, index) => {
+        const value = this.value(binding.init);
+        this.emit(`let ${raw[index]} = ${value};`);
+        this.pattern(binding.pattern, raw[index] as string);
+      });
+      this.loops.set(node.target, { label, raw, context: this.contextName });
+      const body = this.block(() => {
+        node.bindings.forEach((binding, index) => this.pattern(binding.pattern, raw[index] as string));
+        this.tail(node.body, sink.label === undefined && sink.target !== undefined ? { target: sink.target, label } : sink);
+      });
+      this.emit(`${label}: while (true) {`);
+      this.lines.push(...body);
+      if (sink.target !== undefined) this.emit(`break ${label};`);
+      this.emit("}");
+    });
+    this.emit("{");
+    this.lines.push(...inner);
+    this.emit("}");
+  }
+
+  private recur(node: Extract<Node, { kind: "recur" }>): void {
+    const loop = this.loops.get(node.target);
+    if (loop === undefined) throw new Error("internal: recur without a loop");
+    if (node.args.length !== loop.raw.length) {
+      this.site(node.position);
+      this.emit(`throw $.arity(${this.constant({ name: "recur", minArity: loop.raw.length, maxArity: loop.raw.length, position: node.position })}, ${node.args.length});`);
+      return;
+    }
+    const values = node.args.map((arg) => this.value(arg));
+    values.forEach((value, index) => this.emit(`${loop.raw[index]} = ${value};`));
+    this.iterate(loop.context);
+    this.emit(`continue ${loop.label};`);
+  }
+
+  private forLoop(node: Extract<Node, { kind: "for" }>): string {
+    const out = this.temp("out");
+    this.emit(`const ${out} = [];`);
+    const run = (index: number, breakLabel: string | undefined): void => {
+      if (index === node.clauses.length) {
+        this.iterate(this.contextName);
+        const value = this.value(node.body);
+        if (node.collect) this.emit(`${out}.push(${value});`);
+        return;
+      }
+      const clause = node.clauses[index] as ForClause;
+      switch (clause.kind) {
+        case "bind": {
+          const pattern = clause.pattern as Pattern;
+          const collection = this.value(clause.init as Node);
+          const items = this.bind(`$.items(${collection}, ${this.position(clause.position)}, ${this.constant(pattern.kind === "bind" ? pattern.name : "pattern")})`);
+          const i = this.temp("i");
+          const label = this.temp("L");
+          const body = this.block(() => {
+            this.pattern(pattern, this.bind(`${items}[${i}]`));
+            run(index + 1, label);
+          });
+          this.emit(`${label}: for (let ${i} = 0; ${i} < ${items}.length; ${i}++) {`);
+          this.lines.push(...body);
+          this.emit("}");
+          return;
+        }
+        case "let": {
+          const body = this.block(() => {
+            this.bindings(clause.bindings ?? []);
+            run(index + 1, breakLabel);
+          });
+          this.emit("{");
+          this.lines.push(...body);
+          this.emit("}");
+          return;
+        }
+        case "when":
+        case "while": {
+          const test = this.value(clause.test as Node);
+          const body = this.block(() => run(index + 1, breakLabel));
+          this.emit(`if (${this.truthy(test)}) {`);
+          this.lines.push(...body);
+          this.emit("}");
+          if (clause.kind === "while" && breakLabel !== undefined) this.emit(`else break ${breakLabel};`);
+          return;
+        }
+      }
+    };
+    const body = this.block(() => run(0, undefined));
+    this.emit("{");
+    this.lines.push(...body);
+    this.emit("}");
+    return node.collect ? this.bind(`$.vec(${out})`) : "null";
+  }
+
+  // ------------------------------------------------------------------ functions
+
+  private fn(node: Extract<Node, { kind: "fn" }>): string {
+    const outer = this.scope;
+    const scope = new Scope(outer.id + 1 + this.counter++, outer, undefined);
+    // Captured locals are the enclosing function's variables (all consts: see loop()).
+    const capturedNames = node.captures.map((capture) => this.nameOf(capture.outer));
+    node.captures.forEach((capture, index) => scope.names.set(capture.inner, capturedNames[index] as string));
+    const functionName = this.temp("fn");
+    if (node.selfSlot !== undefined) scope.names.set(node.selfSlot, functionName);
+
+    const fixed = node.params.length;
+    const variadic = node.rest !== undefined;
+    const params = Array.from({ length: fixed }, (_, index) => `a${index}`);
+    const info = {
+      name: node.name,
+      signature: node.signature,
+      builtin: false,
+      minArity: fixed,
+      maxArity: variadic ? Number.POSITIVE_INFINITY : fixed,
+      position: node.position,
+    };
+    const slow: SlowFunctionSpec = {
+      make: this.environment.slowFunction(node),
+      outerSlots: node.captures.map((capture) => capture.outer),
+    };
+
+    const savedScope = this.scope;
+    const savedContext = this.contextName;
+    this.scope = scope;
+    this.contextName = this.temp("ctx");
+    const context = this.contextName;
+    const result = this.temp("res");
+    const label = this.temp("L");
+    const raw = node.target.rawSlots.map(() => this.temp("r"));
+    const body = this.block(() => {
+      this.loops.set(node.target, { label, raw, context });
+      // Plain parameters are bound here on every pass; destructuring parameters are bound by the
+      // `let` the analyzer wrapped around the body, which reads the raw slots.
+      node.target.rawSlots.forEach((slot, index) => {
+        const pattern = index < fixed ? node.params[index] : node.rest;
+        if (pattern?.kind === "bind" && pattern.slot === slot) this.pattern(pattern, raw[index] as string);
+        else scope.names.set(slot, raw[index] as string);
+      });
+      this.tail(node.body, { target: result, label });
+    });
+    this.scope = savedScope;
+    this.contextName = savedContext;
+
+    const restParam = variadic ? (fixed > 0 ? ", ...rest" : "...rest") : "";
+    const arityTest = variadic ? `arguments.length < ${fixed}` : `arguments.length !== ${fixed}`;
+    const infoConstant = this.constant(info);
+    const restValue = node.restAsMap ? `$.restMap(rest, ${this.position(node.position)})` : "rest";
+    const rawInit = [...params.map((param, index) => `let ${raw[index]} = ${param} === undefined ? null : ${param};`)];
+    if (variadic) rawInit.push(`let ${raw[fixed]} = ${restValue};`);
+    const source = [
+      `$.fn(function ${functionName}(${params.join(", ")}${restParam}) {`,
+      `if (${arityTest}) throw $.arity(${infoConstant}, arguments.length);`,
+      `const ${context} = $.ctx();`,
+      `if (++${context}.depth > ${context}.limits.maxDepth) throw $.depth(${context}, ${this.position(node.position)});`,
+      `if (--${context}.fuel <= 0) ${context}.refuel();`,
+      "const wasPure = P.on;",
+      "P.on = true;",
+      `let ${result};`,
+      "try {",
+      ...rawInit,
+      `${label}: while (true) {`,
+      ...body,
+      `break ${label};`,
+      "}",
+      "} catch (error) {",
+      "P.on = wasPure;",
+      `${context}.depth--;`,
+      "if (wasPure || !$.rerun(error)) throw error;",
+      `return $.deopt(${this.constant(slow)}, [${capturedNames.join(", ")}], [${[...params, ...(variadic ? ["...rest"] : [])].join(", ")}]);`,
+      "}",
+      "P.on = wasPure;",
+      `${context}.depth--;`,
+      `return ${result};`,
+      `}, ${infoConstant})`,
+    ];
+    return this.bind(source.join("\n"));
+  }
+}
+
+type Factory = (runtime: CodegenRuntime, constants: unknown[]) => Code;
+
+/**
+ * Factories by source text. The same program compiles to the same text (its values live in K), so
+ * running it again reuses the factory, and with it the machine code V8 already optimized for it:
+ * a new `new Function` would start cold every time.
+ */
+const factories = new Map<string, Factory>();
+const MAX_FACTORIES = 512;
+
+function factoryFor(source: string): Factory {
+  let factory = factories.get(source);
+  if (factory === undefined) {
+    if (typeof process !== "undefined" && process.env?.PTC_LISP_DUMP_CODEGEN === "1") console.error(source);
+    factory = new Function("$", "K", source) as Factory;
+    if (factories.size >= MAX_FACTORIES) factories.delete(factories.keys().next().value as string);
+    factories.set(source, factory);
+  } else {
+    // Keep recently used factories: move to the end of the eviction order.
+    factories.delete(source);
+    factories.set(source, factory);
+  }
+  return factory;
+}
+
+interface CompiledUnit {
+  readonly fast: Code;
+}
+
+/**
+ * Compiles a pure node to a fast unit with the general evaluator's `slow` code as its fallback.
+ * The returned code runs fast in pure mode, and falls back (and after a few fallbacks, stays on
+ * the general evaluator) when the unit meets an effect.
+ */
+export function compileUnit(node: Node, slow: Code, environment: CodegenEnvironment): Code {
+  const generator = new Generator(environment);
+  const { source, constants } = generator.unitSource(node);
+  const fast = factoryFor(source)(codegenRuntime, constants);
+  const { P: pure } = codegenRuntime;
+  let fallbacks = 0;
+  return (frame) => {
+    if (fallbacks > 3) return slow(frame);
+    const wasPure = pure.on;
+    pure.on = true;
+    try {
+      return fast(frame);
+    } catch (error) {
+      if (wasPure || !codegenRuntime.rerun(error)) throw error;
+      if (error === codegenRuntime.NOT_PURE) fallbacks++;
+      pure.on = false;
+      return slow(frame);
+    } finally {
+      pure.on = wasPure;
+    }
+  };
+}
+
+export type { CompiledUnit };

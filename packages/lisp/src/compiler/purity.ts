@@ -1,0 +1,97 @@
+/**
+ * Which nodes are pure: no tool calls, no output, no definitions, no parallel work, no journal.
+ * Pure subtrees may be compiled to JS source (codegen.ts); everything else, and any pure code
+ * that turns out at run time to call an impure function, runs on the general closure evaluator.
+ */
+import type { Node, Pattern } from "../analyzer/ast.js";
+
+/** Builtins with effects; their names never appear in pure code. */
+const EFFECT_BUILTINS = new Set(["println", "tool-callable"]);
+
+const cache = new WeakMap<Node, boolean>();
+
+function patternPure(pattern: Pattern): boolean {
+  switch (pattern.kind) {
+    case "bind":
+    case "ignore":
+      return true;
+    case "seq":
+      return pattern.items.every(patternPure) && (pattern.rest === undefined || patternPure(pattern.rest));
+    case "map":
+      return (
+        pattern.entries.every((entry) => patternPure(entry.pattern) && (entry.fallback === undefined || isPure(entry.fallback))) &&
+        (pattern.whole === undefined || patternPure(pattern.whole))
+      );
+  }
+}
+
+function compute(node: Node): boolean {
+  switch (node.kind) {
+    case "const":
+    case "local":
+    case "var":
+    case "data":
+    case "history":
+    case "budget":
+      return true;
+    case "builtin":
+      return !EFFECT_BUILTINS.has(node.name);
+    case "if":
+      return isPure(node.test) && isPure(node.then) && isPure(node.else);
+    case "do":
+    case "vector":
+    case "set":
+      return (node.kind === "do" ? node.body : node.items).every(isPure);
+    case "and":
+    case "or":
+      return node.items.every(isPure);
+    case "let":
+    case "loop":
+      return node.bindings.every((binding) => patternPure(binding.pattern) && isPure(binding.init)) && isPure(node.body);
+    case "fn":
+      return node.params.every(patternPure) && (node.rest === undefined || patternPure(node.rest)) && isPure(node.body);
+    case "recur":
+      return node.args.every(isPure);
+    case "call":
+      return isPure(node.callee) && node.args.every(isPure);
+    case "map":
+      return node.entries.every(([key, value]) => isPure(key) && isPure(value));
+    case "return":
+    case "fail":
+      return isPure(node.value);
+    case "case":
+      return isPure(node.value) && node.clauses.every(isPure) && (node.fallback === undefined || isPure(node.fallback));
+    case "for":
+      return (
+        isPure(node.body) &&
+        node.clauses.every((clause) => {
+          if (clause.kind === "bind") return patternPure(clause.pattern as Pattern) && isPure(clause.init as Node);
+          if (clause.kind === "let") return (clause.bindings ?? []).every((b) => patternPure(b.pattern) && isPure(b.init));
+          return isPure(clause.test as Node);
+        })
+      );
+    case "tool":
+    case "def":
+    case "parallel-map":
+    case "parallel-calls":
+    case "task":
+    case "step-done":
+    case "task-reset":
+    case "discovery":
+      return false;
+  }
+}
+
+export function isPure(node: Node): boolean {
+  let pure = cache.get(node);
+  if (pure === undefined) {
+    pure = compute(node);
+    cache.set(node, pure);
+  }
+  return pure;
+}
+
+/** Nodes too small to be worth compiling to JS on their own. */
+export function isTrivial(node: Node): boolean {
+  return node.kind === "const" || node.kind === "local" || node.kind === "var" || node.kind === "builtin" || node.kind === "data" || node.kind === "history";
+}
