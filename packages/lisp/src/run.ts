@@ -34,6 +34,13 @@ export interface RunOptions {
   readonly session?: Session;
   /** What `(budget/remaining)` returns (an agent fills it in); `{}` when absent. */
   readonly budget?: unknown;
+  /**
+   * Which evaluator runs pure code. "fast" (the default) compiles it to JavaScript with
+   * `new Function` and falls back to the general evaluator wherever that is not exact; "general"
+   * runs everything on the closure evaluator. Results are the same either way. Where the platform
+   * forbids `new Function` (a strict Content-Security-Policy), "general" is used automatically.
+   */
+  readonly engine?: "fast" | "general";
 }
 
 export interface RunError {
@@ -71,10 +78,13 @@ export interface RunFailure extends RunOutput {
 
 export type RunResult = RunSuccess | RunFailure;
 
-const compiler = (namespace: Namespace) =>
+/** Where this platform allows it, pure code runs as generated JS unless a run asks otherwise. */
+const generalByDefault = typeof process !== "undefined" && process.env?.PTC_LISP_ENGINE === "general";
+
+const compiler = (namespace: Namespace, engine: RunOptions["engine"]) =>
   new Compiler({
     builtin: (name) => registry.get(name),
-    fast: codegenAvailable && process?.env?.PTC_LISP_NO_CODEGEN !== "1",
+    fast: codegenAvailable && (engine === undefined ? !generalByDefault : engine === "fast"),
     namespace,
     discovery: runDiscovery,
   });
@@ -148,7 +158,7 @@ function toRunError(thrown: unknown): RunError {
 }
 
 /** Reads, checks and compiles a program; throws LispError on any static problem. */
-function prepare(source: string, limits: Limits, namespace: Namespace, toolNames: ReadonlySet<string>) {
+function prepare(source: string, limits: Limits, namespace: Namespace, toolNames: ReadonlySet<string>, engine: RunOptions["engine"]) {
   if (source.length > limits.maxProgramBytes / 3 || utf8Length(source) > limits.maxProgramBytes) {
     const size = utf8Length(source);
     if (size > limits.maxProgramBytes) {
@@ -166,13 +176,16 @@ function prepare(source: string, limits: Limits, namespace: Namespace, toolNames
     toolNames,
     checkRegex: (pattern) => Regex.problem(pattern),
   });
-  const code = compiler(namespace).compile(analyzed.body);
+  const code = compiler(namespace, engine).compile(analyzed.body);
   return { code, frameSize: analyzed.frameSize };
 }
 
 /** Runs a PTC-Lisp program. Never rejects for a program's own failure; see RunResult. */
 export async function run(source: string, options: RunOptions = {}): Promise<RunResult> {
   if (typeof source !== "string") throw new LispError("invalid_options", `source must be a string, got ${typeof source}`);
+  if (options.engine !== undefined && options.engine !== "fast" && options.engine !== "general") {
+    throw new LispError("invalid_options", `engine must be "fast" or "general", got ${String(options.engine)}`);
+  }
   const limits = resolveLimits(options.limits);
   const tools = normalizeTools(options.tools);
   const data = checkContext(options.context);
@@ -206,7 +219,7 @@ export async function run(source: string, options: RunOptions = {}): Promise<Run
     enter(context);
     let value: unknown;
     try {
-      const { code, frameSize } = prepare(source, limits, namespace, new Set(tools.keys()));
+      const { code, frameSize } = prepare(source, limits, namespace, new Set(tools.keys()), options.engine);
       value = code(new Array(frameSize));
       if (value instanceof Promise) value = await settle(value);
     } catch (thrown) {

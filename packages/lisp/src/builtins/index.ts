@@ -6,6 +6,7 @@ import { comparisonBuiltins } from "./comparison.js";
 import { conversionBuiltins } from "./conversion.js";
 import type { BuiltinDefinition } from "./definition.js";
 import { useRegistry } from "./discovery.js";
+import { useBuiltins } from "../compiler/codegen.js";
 import { higherOrderBuiltins } from "./higher-order.js";
 import { internalBuiltins } from "./internal.js";
 import { interopBuiltins } from "./interop.js";
@@ -45,3 +46,4 @@ export const ALL_BUILTINS: readonly BuiltinDefinition[] = [
 /** The registry every run uses: builtins are fixed at load time and shared by all runs. */
 export const registry = new Registry(ALL_BUILTINS);
 useRegistry(registry);
+useBuiltins((name) => registry.get(name));

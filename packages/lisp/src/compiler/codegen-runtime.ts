@@ -8,7 +8,7 @@ import { LispError } from "../errors.js";
 import type { Position } from "../reader/form.js";
 import { callValue } from "../runtime/call.js";
 import { callSite } from "../runtime/call-site.js";
-import { active, type RunContext } from "../runtime/context.js";
+import { active, loopLimitError, type RunContext } from "../runtime/context.js";
 import type { Cell } from "../runtime/namespace.js";
 import { NOT_PURE, pureMode } from "../runtime/pure-mode.js";
 import { itemsOf } from "../runtime/sequences.js";
@@ -198,10 +198,8 @@ export const codegenRuntime = {
     return new ReturnSignal(value);
   },
   fail: (value: unknown): FailSignal => new FailSignal(value),
-  loopLimit(context: RunContext): never {
-    context.iterations--;
-    context.iterate();
-    throw new Error("unreachable");
+  loopLimit(context: RunContext, position: Position): never {
+    throw loopLimitError(context.limits.maxIterations).at(position);
   },
 };
 

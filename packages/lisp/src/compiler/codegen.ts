@@ -52,6 +52,8 @@ interface LoopInfo {
   readonly label: string;
   readonly raw: readonly string[];
   readonly context: string;
+  /** The loop or fn form: where a loop-limit error points. */
+  readonly position: Position;
 }
 
 /** One generated function scope: the analyzer frame it stands for and its slot names. */
@@ -480,8 +482,8 @@ class Generator {
 
   // ------------------------------------------------------------------ loops
 
-  private iterate(context: string): void {
-    this.emit(`if (++${context}.iterations > ${context}.limits.maxIterations) $.loopLimit(${context});`);
+  private iterate(context: string, position: Position): void {
+    this.emit(`if (++${context}.iterations > ${context}.limits.maxIterations) $.loopLimit(${context}, ${this.position(position)});`);
     this.emit(`if (--${context}.fuel <= 0) ${context}.refuel();`);
   }
 
@@ -495,7 +497,7 @@ class Generator {
         this.emit(`let ${raw[index]} = ${value};`);
         this.pattern(binding.pattern, raw[index] as string);
       });
-      this.loops.set(node.target, { label, raw, context: this.contextName });
+      this.loops.set(node.target, { label, raw, context: this.contextName, position: node.position });
       const body = this.block(() => {
         node.bindings.forEach((binding, index) => this.pattern(binding.pattern, raw[index] as string));
         this.tail(node.body, sink.label === undefined && sink.target !== undefined ? { target: sink.target, label } : sink);
@@ -520,7 +522,7 @@ class Generator {
     }
     const values = node.args.map((arg) => this.value(arg));
     values.forEach((value, index) => this.emit(`${loop.raw[index]} = ${value};`));
-    this.iterate(loop.context);
+    this.iterate(loop.context, loop.position);
     this.emit(`continue ${loop.label};`);
   }
 
@@ -529,7 +531,7 @@ class Generator {
     this.emit(`const ${out} = [];`);
     const run = (index: number, breakLabel: string | undefined): void => {
       if (index === node.clauses.length) {
-        this.iterate(this.contextName);
+        this.iterate(this.contextName, node.position);
         const value = this.value(node.body);
         if (node.collect) this.emit(`${out}.push(${value});`);
         return;
@@ -616,7 +618,7 @@ class Generator {
     const label = this.temp("L");
     const raw = node.target.rawSlots.map(() => this.temp("r"));
     const body = this.block(() => {
-      this.loops.set(node.target, { label, raw, context });
+      this.loops.set(node.target, { label, raw, context, position: node.position });
       // Plain parameters are bound here on every pass; destructuring parameters are bound by the
       // `let` the analyzer wrapped around the body, which reads the raw slots.
       node.target.rawSlots.forEach((slot, index) => {
@@ -688,6 +690,24 @@ function factoryFor(source: string): Factory {
     factories.set(source, factory);
   }
   return factory;
+}
+
+/** The JS source the fast tier generates for a node (for tests and inspection). */
+export function generateUnitSource(node: Node, namespace: { cell(name: string): import("../runtime/namespace.js").Cell }): string {
+  const environment: CodegenEnvironment = {
+    builtin: (name) => registryLookup?.(name),
+    varSpec: (name, position, soft) => ({ cell: namespace.cell(name), name, position, soft }),
+    slowFunction: () => () => {
+      throw new Error("not for running");
+    },
+  };
+  return new Generator(environment).unitSource(node).source;
+}
+
+let registryLookup: ((name: string) => LispFunction | undefined) | undefined;
+/** @internal Lets generateUnitSource resolve builtins without importing the registry here. */
+export function useBuiltins(lookup: (name: string) => LispFunction | undefined): void {
+  registryLookup = lookup;
 }
 
 interface CompiledUnit {

@@ -14,7 +14,7 @@ import { print } from "../format/print.js";
 import { after } from "../runtime/async.js";
 import { callValue, checkBuiltinArity } from "../runtime/call.js";
 import { callSite } from "../runtime/call-site.js";
-import { active } from "../runtime/context.js";
+import { active, loopLimitError } from "../runtime/context.js";
 import type { Cell, Namespace } from "../runtime/namespace.js";
 import { runParallelCalls, runParallelMap } from "../runtime/parallel.js";
 import { itemsOf } from "../runtime/sequences.js";
@@ -209,7 +209,7 @@ export class Compiler {
       case "case":
         return this.compileCase(node);
       case "for":
-        return this.compileFor(node.clauses, node.body, node.collect);
+        return this.compileFor(node.clauses, node.body, node.collect, node.position);
       case "budget":
         return () => active.budget ?? LispMap.empty();
       case "parallel-map": {
@@ -424,13 +424,13 @@ export class Compiler {
         if (rebind !== undefined) rebind(frame);
         const result = body(frame);
         if (result === RECUR) {
-          active.iterate();
+          iterateAt(position);
           continue;
         }
         if (result instanceof Promise) {
           return after(result, (resolved) => {
             if (resolved !== RECUR) return resolved;
-            active.iterate();
+            iterateAt(position);
             return iterate(frame);
           });
         }
@@ -561,13 +561,13 @@ export class Compiler {
         if (rebind !== undefined) rebind(frame);
         result = body(frame);
         if (result !== RECUR) break;
-        context.iterate();
+        iterateAt(position);
       }
       context.depth--;
       if (result instanceof Promise) {
         return after(result, function resume(resolved): unknown {
           if (resolved !== RECUR) return resolved;
-          active.iterate();
+          iterateAt(position);
           if (rebind !== undefined) rebind(frame);
           return after(body(frame), resume);
         });
@@ -808,7 +808,7 @@ export class Compiler {
 
   // ---------------------------------------------------------------- for / doseq
 
-  private compileFor(clauseNodes: readonly ForClause[], bodyNode: Node, collect: boolean): Code {
+  private compileFor(clauseNodes: readonly ForClause[], bodyNode: Node, collect: boolean, position: Position): Code {
     type Step =
       | { kind: "bind"; init: Code; bind: Binder; name: string; position: { line: number; column: number } }
       | { kind: "when" | "while"; test: Code }
@@ -841,7 +841,7 @@ export class Compiler {
     // Runs steps[index..] for the current bindings; returns STOP when a :while fails.
     const run = (frame: unknown[], index: number, out: unknown[]): unknown => {
       if (index === steps.length) {
-        active.iterate();
+        iterateAt(position);
         return after(body(frame), (value) => {
           if (collect) out.push(value);
           return undefined;
@@ -897,6 +897,13 @@ export class Compiler {
       });
     };
   }
+}
+
+/** One loop iteration of the running program; a limit error points at the loop's form. */
+function iterateAt(position: Position): void {
+  const context = active;
+  if (++context.iterations > context.limits.maxIterations) throw loopLimitError(context.limits.maxIterations).at(position);
+  if (--context.fuel <= 0) context.refuel();
 }
 
 /** `(:k m)`: the commonest call in data programs, specialized. */

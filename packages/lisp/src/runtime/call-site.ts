@@ -10,8 +10,14 @@ import type { Position } from "../reader/form.js";
 
 export const callSite: { current: Position | undefined } = { current: undefined };
 
+/**
+ * Budget errors (time, memory) happen wherever the budget runs out, which says nothing useful
+ * about the program; they carry no position. Loop and recursion limits carry their form's.
+ */
+const UNLOCATED = new Set(["timeout", "memory_exceeded"]);
+
 /** Gives an error without a position the position of the last call made. */
 export function locate(error: unknown): unknown {
-  if (error instanceof LispError) error.at(callSite.current);
+  if (error instanceof LispError && !UNLOCATED.has(error.reason)) error.at(callSite.current);
   return error;
 }

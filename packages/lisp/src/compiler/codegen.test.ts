@@ -1,0 +1,140 @@
+/**
+ * The fast tier must be invisible: every program gives the same value, output, tool calls and
+ * error (reason, message, position) on both evaluators, and falling back from fast code to the
+ * general evaluator never repeats or reorders an effect.
+ */
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import { analyzeProgram } from "../analyzer/analyze.js";
+import { registry } from "../builtins/index.js";
+import { format, run, type RunOptions, type RunResult } from "../index.js";
+import { read } from "../reader/reader.js";
+import { Namespace } from "../runtime/namespace.js";
+import { Regex } from "../values/regex.js";
+import { generateUnitSource } from "./codegen.js";
+
+function outcome(result: RunResult): unknown {
+  const common = { prints: result.prints, tools: result.toolCalls.map((call) => [call.name, call.args, call.result ?? call.error]) };
+  return result.ok ? { ...common, value: format(result.value) } : { ...common, error: result.error };
+}
+
+async function bothEngines(source: string, options: RunOptions = {}): Promise<unknown> {
+  const fast = outcome(await run(source, { ...options, engine: "fast" }));
+  const general = outcome(await run(source, { ...options, engine: "general" }));
+  expect(fast, source).toEqual(general);
+  return fast;
+}
+
+const tools = {
+  echo: (args: Record<string, unknown>) => args,
+  later: async (args: Record<string, unknown>) => args,
+};
+
+describe("both evaluators agree", () => {
+  const programs = [
+    "(defn fib [n] (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2))))) (fib 15)",
+    "(loop [i 0 acc 0] (if (< i 100) (recur (inc i) (+ acc (* i i))) acc))",
+    "(loop [[x & more] [1 2 3] total 0] (if x (recur more (+ total x)) total))",
+    "(reduce (fn [acc {:keys [a b] :or {b 10}}] (+ acc a b)) 0 [{:a 1} {:a 2 :b 3}])",
+    "(->> [1 2 3 4 5 6] (filter even?) (map #(* % %)) (reduce +))",
+    "(for [x [1 2 3] y [:a :b] :let [z [x y]] :when (odd? x) :while (< x 3)] z)",
+    "(let [m {:a {:b [1 2 {:c 3}]}}] [(get-in m [:a :b 2 :c]) (update-in m [:a :b 0] inc)])",
+    "(case (+ 1 1) 1 :one (2 3) :few :many)",
+    "(let [f (fn [x] (fn [y] (+ x y)))] ((f 1) 2))",
+    "(mapv (fn [[k v]] (str (name k) \"=\" v)) {:b 2 :a 1})",
+    "(group-by :k [{:k 1 :v 1} {:k 2 :v 2} {:k 1 :v 3}])",
+    "(into {} (map (juxt :id :name) [{:id 1 :name \"a\"} {:id 2 :name \"b\"}]))",
+    "(* 99999999999 99999999999)",
+    "[(+ 0.5 0.5) (- 3 1.5) (* 2 2.0) (/ 1 3) (+ 1 2)]",
+    "(let [x 1] (let [y (+ x 1)] (let [x (* y 10)] [x y])))",
+    "((fn fact [n] (if (< n 2) 1 (* n (fact (dec n))))) 20)",
+    "(defn g [& {:keys [a] :or {a 9}}] a) [(g) (g :a 1)]",
+    "(sort-by :n > [{:n 1} {:n 3} {:n 2}])",
+    "(let [{:strs [id]} {\"id\" 7}] id)",
+    "(first {:a 1})",
+    "(+ 1 nil)",
+    "(let [x 1]\n  (loop [i 0] (if (< i 5) (recur (inc i)) (inc \"x\"))))",
+    "(defn f [x] (+ 1 (f x))) (f 1)",
+    "(loop [i 0] (recur (inc i)))",
+    "((fn [x y] x) 1)",
+    "(let [{:keys [a]} 42] a)",
+    "(map (fn [x] (println \"saw\" x) (* 2 x)) [1 2 3])",
+    "(map (fn [x] (:v (tool/echo {:v x}))) [1 2 3])",
+    "(let [helper (fn [x] (tool/later {:x x}))] (mapv (fn [y] (:x (helper y))) [1 2]))",
+    "(defn slow [x] (:x (tool/later {:x x}))) (defn fast [x] (+ 1 (slow x))) (reduce + (map fast [1 2 3]))",
+    "(return (+ 1 2)) :never",
+    "(reduce (fn [acc x] (if (> acc 3) (fail {:at x}) (+ acc x))) 0 [1 2 3 4])",
+    "(or undefined-thing 5)",
+    "(def counter 0) (defn bump [] (def counter (inc counter)) counter) [(bump) (bump)]",
+  ];
+  test.each(programs)("%s", async (source) => {
+    await bothEngines(source, { tools });
+  });
+});
+
+describe("falling back from fast code", () => {
+  test("an effect reached from fast code happens once", async () => {
+    const result = await run("(defn show [x] (println x) x) (reduce + (map (fn [y] (* 2 (show y))) [1 2 3]))");
+    expect(result.ok && result.value).toBe(12);
+    expect(result.prints).toEqual(["1", "2", "3"]);
+  });
+
+  test("a tool reached through a function defined earlier in the session runs once per call", async () => {
+    const seen: unknown[] = [];
+    const result = await run("(defn get-x [n] (:x (tool/t {:x n}))) (mapv (fn [n] (inc (get-x n))) [1 2 3])", {
+      tools: {
+        t: (args) => {
+          seen.push(args.x);
+          return args;
+        },
+      },
+    });
+    expect(result.ok && format(result.value)).toBe("[2 3 4]");
+    expect(seen).toEqual([1, 2, 3]);
+  });
+
+  test("errors raised in fast code carry their exact position", async () => {
+    const result = await run("(reduce (fn [acc x]\n  (+ acc (:n x)))\n 0 [{:n 1} {:n \"two\"}])");
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.error).toMatchObject({ reason: "type_error", line: 2, column: 3 });
+  });
+});
+
+describe("generated source", () => {
+  test("contains no text from the program", () => {
+    const source = `(let [evil "\\"); process.exit(1); (\\"" key :constructor name "__proto__"]
+      (fn [payload] [evil (:constructor payload) (get payload name) (str key "'); globalThis.x = 1;//")]))`;
+    const analyzed = analyzeProgram(read(source), {
+      isBuiltin: (name) => registry.has(name),
+      userNames: new Set(),
+      toolNames: new Set(),
+      checkRegex: (pattern) => Regex.problem(pattern),
+    });
+    const generated = generateUnitSource(analyzed.body, new Namespace());
+    for (const fragment of ["process", "exit", "globalThis", "constructor", "__proto__", "evil", "payload", "'"]) {
+      expect(generated).not.toContain(fragment);
+    }
+    // Only our own identifiers appear: $, K, prefixed temporaries and JS keywords.
+    expect(generated).toMatch(/\$\.vec\(/);
+  });
+
+  test("generated programs over random arithmetic agree with the general evaluator", async () => {
+    const expression = fc.letrec<{ leaf: string; node: string }>((tie) => ({
+      leaf: fc.oneof(fc.integer({ min: -20, max: 20 }).map(String), fc.constantFrom("x", "y", "1.5", "0.5", "nil")),
+      node: fc.oneof(
+        { depthSize: "small" },
+        tie("leaf"),
+        fc.tuple(fc.constantFrom("+", "-", "*", "<", ">", "=", "max"), tie("node"), tie("node")).map(([op, a, b]) => `(${op} ${a} ${b})`),
+        fc.tuple(tie("node"), tie("node"), tie("node")).map(([c, a, b]) => `(if ${c} ${a} ${b})`),
+        fc.tuple(tie("node"), tie("node")).map(([a, b]) => `(let [x ${a}] ${b})`),
+        tie("node").map((a) => `[${a} (inc 1)]`),
+      ),
+    })).node;
+    await fc.assert(
+      fc.asyncProperty(expression, async (body) => {
+        await bothEngines(`(let [x 3 y 4.0] ${body})`);
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
