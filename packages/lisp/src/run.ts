@@ -131,6 +131,9 @@ function checkContext(context: unknown): PlainObject {
   return context;
 }
 
+/** Stops leftovers of a finished run; made once, since an error captures a stack when made. */
+const FINISHED = new LispError("timeout", "the program already finished");
+
 /** Turns anything thrown while running into a RunError. */
 function toRunError(thrown: unknown): RunError {
   locate(thrown);
@@ -227,7 +230,7 @@ export async function run(source: string, options: RunOptions = {}): Promise<Run
       return finish({ error: toRunError(thrown) });
     } finally {
       // Anything this run left running (a pmap branch still waiting on a tool) stops at its next step.
-      context.abortReason ??= new LispError("timeout", "the program already finished");
+      context.abortReason ??= FINISHED;
     }
     if (value === RECUR) return finish({ error: { reason: "invalid_form", message: "recur must be in tail position" } });
     return finish({ value: value === undefined ? null : value, returned: false });

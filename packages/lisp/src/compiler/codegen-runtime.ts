@@ -21,10 +21,10 @@ import { type Keyword } from "../values/keyword.js";
 import { LispMap, MapBuilder } from "../values/lisp-map.js";
 import { LispSet } from "../values/lisp-set.js";
 import { brandFunction, FUNCTION_INFO, type FunctionInfo, type LispFunction } from "../values/lisp-function.js";
-import { isMap, lookup } from "../values/map-access.js";
+import { getField, isMap, lookup } from "../values/map-access.js";
 import { WholeFloat } from "../values/numbers.js";
 import { compareTerms } from "../values/term-order.js";
-import { keywordGet, restToMap } from "./compile.js";
+import { restToMap } from "./compile.js";
 import { sequentialItems } from "./destructure.js";
 
 /** A var read by generated code. */
@@ -54,8 +54,6 @@ function order(a: unknown, b: unknown): number {
   return compareTerms(a, b);
 }
 
-const hasOwn = Object.prototype.hasOwnProperty;
-
 /** Errors that are the same wherever they happen: no point running again to locate them. */
 const LIMIT_REASONS = new Set(["timeout", "memory_exceeded", "loop_limit_exceeded", "recursion_limit_exceeded"]);
 
@@ -74,17 +72,8 @@ export const codegenRuntime = {
   eq: equals,
   hash: hashKey,
 
-  /**
-   * `(:name x)`. `name` is the keyword's name; `direct` says it is not a property of
-   * Object.prototype, so a plain object can be indexed without an own-property check.
-   */
-  kw(value: unknown, keyword: Keyword, name: string, direct: boolean): unknown {
-    if (typeof value === "object" && value !== null && (value as { constructor?: unknown }).constructor === Object) {
-      const found = direct ? (value as Record<string, unknown>)[name] : hasOwn.call(value, name) ? (value as Record<string, unknown>)[name] : undefined;
-      if (found !== undefined) return found;
-    }
-    return keywordGet(keyword, value);
-  },
+  /** `(:k x)` when the inline fast path found nothing: flexible lookup, nil for non-maps. */
+  field: (value: unknown, keyword: Keyword): unknown => getField(value, keyword),
 
   call1(fn: unknown, a: unknown): unknown {
     if (typeof fn === "function" && (fn as Partial<LispFunction>)[FUNCTION_INFO]?.builtin === false) return fn(a);

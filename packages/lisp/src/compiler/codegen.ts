@@ -29,9 +29,6 @@ export interface CodegenEnvironment {
   readonly slowFunction: (node: Extract<Node, { kind: "fn" }>) => (outer: unknown[]) => LispFunction;
 }
 
-/** Names of Object.prototype members: a keyword lookup on these needs an own-property check. */
-const PROTOTYPE_NAMES = new Set(Object.getOwnPropertyNames(Object.prototype));
-
 /** Whether `new Function` works here (it does not under a strict Content-Security-Policy). */
 export const codegenAvailable: boolean = (() => {
   try {
@@ -166,7 +163,7 @@ class Generator {
     const source = [
       '"use strict";',
       "const S = $.site, P = $.P, NOT_PURE = $.NOT_PURE;",
-      "const add = $.add, subtract = $.subtract, multiply = $.multiply, kw = $.kw, call1 = $.call1, call2 = $.call2;",
+      "const add = $.add, subtract = $.subtract, multiply = $.multiply, call1 = $.call1, call2 = $.call2;",
       "return function unit(frame) {",
       "const ctx = $.ctx();",
       ...reads,
@@ -357,10 +354,7 @@ class Generator {
       if (fast !== undefined) return fast;
     }
     if (callee.kind === "const" && callee.value instanceof Keyword && node.args.length === 1) {
-      const target = this.value(node.args[0] as Node);
-      const keyword = callee.value;
-      const direct = !PROTOTYPE_NAMES.has(keyword.name) && keyword.name !== "__proto__";
-      return this.bind(`kw(${target}, ${this.constant(keyword)}, ${this.constant(keyword.name)}, ${direct})`);
+      return this.field(this.value(node.args[0] as Node), callee.value);
     }
     if (callee.kind === "builtin") {
       const fn = this.requireBuiltin(callee.name);
@@ -378,6 +372,24 @@ class Generator {
     if (args.length === 1) return this.bind(`call1(${fn}, ${args[0]})`);
     if (args.length === 2) return this.bind(`call2(${fn}, ${args[0]}, ${args[1]})`);
     return this.bind(`$.callN(${fn}, [${args.join(", ")}])`);
+  }
+
+  /**
+   * `(:k x)`: a plain host object is read in place (this access site learns the object's shape,
+   * which a shared helper could not), everything else goes through the full flexible lookup.
+   */
+  private field(target: string, keyword: Keyword): string {
+    const result = this.temp();
+    const name = this.constant(keyword.name);
+    if (keyword.direct) {
+      this.emit(
+        `let ${result} = typeof ${target} === "object" && ${target} !== null && ${target}.constructor === Object ? ${target}[${name}] : undefined;`,
+      );
+      this.emit(`if (${result} === undefined) ${result} = $.field(${target}, ${this.constant(keyword)});`);
+    } else {
+      this.emit(`const ${result} = $.field(${target}, ${this.constant(keyword)});`);
+    }
+    return result;
   }
 
   /** Two-argument arithmetic and comparison with inline number fast paths. */
@@ -461,7 +473,16 @@ class Generator {
         this.emit(`$.mapCheck(${value}, ${this.position(pattern.position)});`);
         for (const entry of pattern.entries) {
           const found = this.temp();
-          this.emit(`let ${found} = $.lookup(${value}, ${this.constant(entry.key)});`);
+          if (entry.key instanceof Keyword && entry.key.direct) {
+            // The same fast read as (:k value); a missing key stays undefined for :or.
+            const name = this.constant(entry.key.name);
+            this.emit(
+              `let ${found} = typeof ${value} === "object" && ${value} !== null && ${value}.constructor === Object ? ${value}[${name}] : undefined;`,
+            );
+            this.emit(`if (${found} === undefined) ${found} = $.lookup(${value}, ${this.constant(entry.key)});`);
+          } else {
+            this.emit(`let ${found} = $.lookup(${value}, ${this.constant(entry.key)});`);
+          }
           if (entry.fallback !== undefined) {
             const fallback = entry.fallback;
             const inner = this.block(() => {
@@ -715,14 +736,21 @@ interface CompiledUnit {
 }
 
 /**
- * Compiles a pure node to a fast unit with the general evaluator's `slow` code as its fallback.
+ * Compiles a pure node to a fast unit with the general evaluator's code (`compileSlow`) as its
+ * fallback.
  * The returned code runs fast in pure mode, and falls back (and after a few fallbacks, stays on
  * the general evaluator) when the unit meets an effect.
  */
-export function compileUnit(node: Node, slow: Code, environment: CodegenEnvironment): Code {
+export function compileUnit(node: Node, compileSlow: () => Code, environment: CodegenEnvironment): Code {
   const generator = new Generator(environment);
   const { source, constants } = generator.unitSource(node);
   const fast = factoryFor(source)(codegenRuntime, constants);
+  // The general version is compiled only if this unit ever needs it.
+  let slowCode: Code | undefined;
+  const slow: Code = (frame) => {
+    slowCode ??= compileSlow();
+    return slowCode(frame);
+  };
   const { P: pure } = codegenRuntime;
   let fallbacks = 0;
   return (frame) => {

@@ -26,7 +26,7 @@ import { Keyword } from "../values/keyword.js";
 import { LispMap, MapBuilder } from "../values/lisp-map.js";
 import { LispSet } from "../values/lisp-set.js";
 import { brandFunction, FUNCTION_INFO, type LispFunction } from "../values/lisp-function.js";
-import { isMap, lookup } from "../values/map-access.js";
+import { getField, isMap, lookup } from "../values/map-access.js";
 import { VarRef } from "../values/var-ref.js";
 import { type Binder, compilePattern } from "./destructure.js";
 import { type Code, isTruthy } from "./code.js";
@@ -111,12 +111,12 @@ export class Compiler {
    */
   compile(node: Node): Code {
     if (this.environment.fast && this.generalOnly === 0 && !isTrivial(node) && isPure(node)) {
-      const slow = this.general(() => this.compileNode(node));
+      const compileSlow = () => this.general(() => this.compileNode(node));
       try {
-        return compileUnit(node, slow, this.fastEnvironment);
+        return compileUnit(node, compileSlow, this.fastEnvironment);
       } catch (error) {
         // A shape the generator does not handle yet runs on this evaluator, never fails.
-        if (error instanceof SyntaxError || (error instanceof Error && error.message.startsWith("internal:"))) return slow;
+        if (error instanceof SyntaxError || (error instanceof Error && error.message.startsWith("internal:"))) return compileSlow();
         throw error;
       }
     }
@@ -916,9 +916,7 @@ function compileKeywordLookup(keyword: Keyword, target: Code): Code {
 }
 
 export function keywordGet(keyword: Keyword, value: unknown): unknown {
-  if (value === null || value === undefined || typeof value !== "object" || !isMap(value)) return null;
-  const found = lookup(value, keyword);
-  return found === undefined ? null : found;
+  return getField(value, keyword);
 }
 
 function invoke(fn: unknown, args: unknown[], position: Position): unknown {

@@ -7,11 +7,26 @@
  * keyword that some live map still uses as a key is strongly reachable, so it is never replaced
  * by a second instance of the same name.
  */
+import type { FieldReader } from "./field-reader.js";
+
+/** Names that plain objects inherit: reading one needs an own-property check. */
+const INHERITED = new Set(Object.getOwnPropertyNames(Object.prototype));
+
 export class Keyword {
   readonly name: string;
+  /**
+   * True when `object[name]` on a plain object can only find an own property (the name is not
+   * one Object.prototype has), so field reads can skip the own-property check.
+   */
+  readonly direct: boolean;
+  /** @internal Field reads so far, and the dedicated reader once hot (see field-reader.ts). */
+  reads = 0;
+  /** @internal */
+  reader: FieldReader | undefined | null = undefined;
 
   private constructor(name: string) {
     this.name = name;
+    this.direct = !INHERITED.has(name) && name !== "__proto__";
   }
 
   private static readonly table = new Map<string, WeakRef<Keyword>>();

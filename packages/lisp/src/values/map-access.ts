@@ -7,6 +7,7 @@
  * write keywords, so a lookup tries, in order, the exact key, its keyword/string twin, then the
  * same two with hyphens turned into underscores (`:user-id` finds "user_id"; not the reverse).
  */
+import { readerOf } from "./field-reader.js";
 import { Keyword } from "./keyword.js";
 import { LispMap, type MapEntry, MapBuilder } from "./lisp-map.js";
 import { isPlainObject, ownGet, ownHas, type PlainObject } from "./plain-object.js";
@@ -129,4 +130,42 @@ export function mapAssoc(map: AnyMap, key: unknown, value: unknown): LispMap {
 export function mapDissoc(map: AnyMap, key: unknown): AnyMap {
   if (!mapHasExact(map, key)) return map;
   return toLispMap(map).dissoc(key);
+}
+
+const hasOwnProperty = Object.prototype.hasOwnProperty;
+
+/**
+ * `(:k item)` for any item: the flexible lookup of `key` in a map, nil for anything else. This is
+ * the hottest read of data programs, so keyword keys on plain host objects and program maps take
+ * a direct path before the general lookup.
+ */
+export function getField(item: unknown, key: unknown): unknown {
+  if (typeof item !== "object" || item === null) return null;
+  if (key instanceof Keyword) {
+    const reader = readerOf(key);
+    if (reader !== undefined) return reader(item, slowField);
+    if ((item as { constructor?: unknown }).constructor === Object) {
+      const name = key.name;
+      const found = key.direct || hasOwnProperty.call(item, name) ? (item as Record<string, unknown>)[name] : undefined;
+      if (found !== undefined) return found;
+    } else if (item instanceof LispMap) {
+      const found = item.getHashed(key);
+      if (found !== undefined) return found;
+    }
+  }
+  if (!isMap(item)) return null;
+  const found = lookup(item, key);
+  return found === undefined ? null : found;
+}
+
+/** getField past the dedicated reader: everything but a plain object that has the field. */
+function slowField(item: unknown, keyword: Keyword): unknown {
+  if (typeof item !== "object" || item === null) return null;
+  if (item instanceof LispMap) {
+    const found = item.getHashed(keyword);
+    if (found !== undefined) return found;
+  }
+  if (!isMap(item)) return null;
+  const found = lookup(item, keyword);
+  return found === undefined ? null : found;
 }

@@ -16,7 +16,7 @@ import { itemsOf } from "../../runtime/sequences.js";
 import { Keyword } from "../../values/keyword.js";
 import { FUNCTION_INFO, type LispFunction } from "../../values/lisp-function.js";
 import { LispSet } from "../../values/lisp-set.js";
-import { isMap, lookup } from "../../values/map-access.js";
+import { getField, isMap, lookup } from "../../values/map-access.js";
 
 /** Clojure truth: everything but nil and false. */
 export function truthy(value: unknown): boolean {
@@ -25,9 +25,7 @@ export function truthy(value: unknown): boolean {
 
 /** `(:k item)`: the flexible lookup of a key in a map, nil for anything that is not a map. */
 export function fieldOf(item: unknown, key: unknown): unknown {
-  if (item === null || item === undefined || typeof item !== "object" || !isMap(item)) return null;
-  const found = lookup(item, key);
-  return found === undefined ? null : found;
+  return getField(item, key);
 }
 
 /** `(get-in item path)` with flexible keys: maps by key, vectors by integer index, nil otherwise. */
