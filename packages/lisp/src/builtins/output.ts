@@ -9,6 +9,8 @@ import { type BuiltinDefinition, builtin } from "./definition.js";
 export function strOf(value: unknown): string {
   if (typeof value === "string") return value;
   if (value === null || value === undefined) return "";
+  // Special floats read as words in text, as in the reference: (str ##Inf) is "Infinity".
+  if (typeof value === "number" && !Number.isFinite(value)) return Number.isNaN(value) ? "NaN" : value > 0 ? "Infinity" : "-Infinity";
   return print(value, { bareStrings: true });
 }
 
