@@ -69,7 +69,11 @@ try {
   if (packages.some((entry) => entry.name === "@ptc/lisp")) {
     const program = `const { run, format } = await import("@ptc/lisp"); const r = await run("(->> data/xs (map inc) (reduce +))", { context: { xs: [1, 2, 3] } }); if (!r.ok || format(r.value) !== "9") throw new Error("unexpected result " + JSON.stringify(r)); console.log("@ptc/lisp ran a program: " + format(r.value));`;
     process.stdout.write(run("node", ["--input-type=module", "-e", program], project));
-    const cli = run(join(project, "node_modules", ".bin", "ptc-lisp"), ["-e", "(str (+ 40 2))"], project).trim();
+    const cli = run(
+      join(project, "node_modules", ".bin", "ptc-lisp"),
+      ["-e", "(str (+ 40 2))"],
+      project,
+    ).trim();
     if (cli !== '"42"') throw new Error(`ptc-lisp -e printed ${cli}`);
     console.log(`ptc-lisp -e printed ${cli}`);
   }

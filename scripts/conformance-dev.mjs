@@ -1,14 +1,14 @@
 #!/usr/bin/env node
-// Runs the PTC-Lisp conformance corpus against the current sources of @ptc/lisp, without a build:
-// bundles packages/lisp/src/index.ts into a private temporary file (so several people can run it
-// at once) and hands every other argument to ../shared/conformance/run.mjs.
-//   node scripts/conformance-dev.mjs --family strings --failures 50
-import { build } from "esbuild";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+// Runs the PTC-Lisp conformance corpus against the current sources of @ptc/lisp, without a build:
+// bundles packages/lisp/src/index.ts into a private temporary file (so several people can run it
+// at once) and hands every other argument to ../shared/conformance/run.mjs.
+//   node scripts/conformance-dev.mjs --family strings --failures 50
+import { build } from "esbuild";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const dir = mkdtempSync(join(tmpdir(), "ptc-conformance-"));
@@ -23,8 +23,10 @@ try {
     outfile: bundle,
     logLevel: "warning",
   });
-  const runner = resolve(root, process.env.PTC_CONFORMANCE_RUNNER ?? "../shared/conformance/run.mjs");
-  const result = spawnSync(process.execPath, [runner, "--module", bundle, ...process.argv.slice(2)], { stdio: "inherit" });
+  const runner = resolve(root, "../shared/conformance/run.mjs");
+  const result = spawnSync(process.execPath, [runner, "--module", bundle, ...process.argv.slice(2)], {
+    stdio: "inherit",
+  });
   process.exitCode = result.status ?? 1;
 } finally {
   rmSync(dir, { recursive: true, force: true });

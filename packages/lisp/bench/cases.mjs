@@ -24,7 +24,10 @@ export const cases = [
       const groups = new Map();
       for (const o of orders) {
         let g = groups.get(o.region);
-        if (g === undefined) groups.set(o.region, (g = { total: 0, count: 0 }));
+        if (g === undefined) {
+          g = { total: 0, count: 0 };
+          groups.set(o.region, g);
+        }
         g.total += o.amount;
         g.count += 1;
       }
@@ -34,7 +37,11 @@ export const cases = [
   {
     name: "sort-by top-N",
     lisp: () => `(->> data/orders (sort-by :amount >) (take 10) (mapv :id))`,
-    js: ({ orders }) => [...orders].sort((a, b) => b.amount - a.amount).slice(0, 10).map((o) => o.id),
+    js: ({ orders }) =>
+      [...orders]
+        .sort((a, b) => b.amount - a.amount)
+        .slice(0, 10)
+        .map((o) => o.id),
   },
   {
     name: "log lines",
@@ -60,7 +67,8 @@ export const cases = [
     js: ({ orders }) => {
       const acc = {};
       for (const o of orders) {
-        const region = (acc[o.region] ??= {});
+        acc[o.region] ??= {};
+        const region = acc[o.region];
         region[o.status] = (region[o.status] ?? 0) + o.quantity;
       }
       return acc;
@@ -96,7 +104,8 @@ export const cases = [
   },
   {
     name: "recursive fib",
-    lisp: (rows) => `(defn fib [n] (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2))))) (fib ${fibArgument(rows)})`,
+    lisp: (rows) =>
+      `(defn fib [n] (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2))))) (fib ${fibArgument(rows)})`,
     js: (_data, rows) => fib(fibArgument(rows)),
   },
 ];

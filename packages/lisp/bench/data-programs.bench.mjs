@@ -20,7 +20,12 @@ const modulePath = option("module") ?? new URL("../dist/index.js", import.meta.u
 const { run, toJson } = await import(modulePath);
 
 // Generous limits: the benchmark measures speed, not the sandbox's default budgets.
-const limits = { timeoutMs: 120_000, maxIterations: 10_000_000, maxMemoryBytes: 4_000_000_000, maxDepth: 10_000 };
+const limits = {
+  timeoutMs: 120_000,
+  maxIterations: 10_000_000,
+  maxMemoryBytes: 4_000_000_000,
+  maxDepth: 10_000,
+};
 
 function sameAnswer(lispValue, jsValue) {
   const a = JSON.stringify(normalize(toJson(lispValue)));
@@ -32,7 +37,11 @@ function normalize(value) {
   if (typeof value === "number") return Math.round(value * 1e6) / 1e6;
   if (Array.isArray(value)) return value.map(normalize);
   if (value && typeof value === "object") {
-    return Object.fromEntries(Object.keys(value).sort().map((key) => [key, normalize(value[key])]));
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((key) => [key, normalize(value[key])]),
+    );
   }
   return value;
 }
@@ -67,7 +76,9 @@ for (const rows of sizes) {
     }
     const expected = benchCase.js(data, rows);
     if (!sameAnswer(first.value, expected)) {
-      console.log(`${benchCase.name.padEnd(22)} WRONG ANSWER: ${JSON.stringify(toJson(first.value)).slice(0, 120)} vs ${JSON.stringify(expected).slice(0, 120)}`);
+      console.log(
+        `${benchCase.name.padEnd(22)} WRONG ANSWER: ${JSON.stringify(toJson(first.value)).slice(0, 120)} vs ${JSON.stringify(expected).slice(0, 120)}`,
+      );
       continue;
     }
     const budget = rows >= 100000 ? 1500 : 600;
@@ -76,7 +87,9 @@ for (const rows of sizes) {
     const ratio = lispMs / jsMs;
     ratios.push(ratio);
     results.push({ rows, case: benchCase.name, lispMs, jsMs, ratio });
-    console.log(`${benchCase.name.padEnd(22)}${lispMs.toFixed(3).padStart(10)}${jsMs.toFixed(3).padStart(10)}${ratio.toFixed(2).padStart(8)}x`);
+    console.log(
+      `${benchCase.name.padEnd(22)}${lispMs.toFixed(3).padStart(10)}${jsMs.toFixed(3).padStart(10)}${ratio.toFixed(2).padStart(8)}x`,
+    );
   }
   const geomean = Math.exp(ratios.reduce((sum, r) => sum + Math.log(r), 0) / Math.max(ratios.length, 1));
   console.log(`${"geometric mean".padEnd(42)}${geomean.toFixed(2).padStart(8)}x`);

@@ -60,7 +60,12 @@ export class LispError extends Error {
   /** The value given to `(fail v)`, for reason "fail". */
   readonly value: unknown;
 
-  constructor(reason: ErrorReason, message: string, position?: Position, options?: { cause?: unknown; value?: unknown }) {
+  constructor(
+    reason: ErrorReason,
+    message: string,
+    position?: Position,
+    options?: { cause?: unknown; value?: unknown },
+  ) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = "LispError";
     this.reason = reason;

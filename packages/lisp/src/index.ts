@@ -5,22 +5,23 @@
  * time, iterations, memory, recursion and output; `format`/`preview`/`toJson` turn its values
  * into text for people and models, or plain data for the host.
  */
-export { run } from "./run.js";
-export type { RunError, RunFailure, RunOptions, RunResult, RunSuccess } from "./run.js";
-export { createSession, Session } from "./session.js";
-export { format, preview } from "./format/format.js";
-export type { Preview, PreviewOptions } from "./format/format.js";
-export { toJson } from "./format/to-json.js";
-export type { JsonValue } from "./format/to-json.js";
-export { DEFAULT_LIMITS } from "./runtime/limits.js";
-export type { Limits } from "./runtime/limits.js";
-export type { ToolCallRecord, ToolFunction } from "./runtime/context.js";
-export { LispError } from "./errors.js";
+
 export type { ErrorReason, LispErrorData } from "./errors.js";
-export { read } from "./reader/reader.js";
+export { LispError } from "./errors.js";
+export type { Preview, PreviewOptions } from "./format/format.js";
+export { format, preview } from "./format/format.js";
+export type { JsonValue } from "./format/to-json.js";
+export { toJson } from "./format/to-json.js";
 export type { Form, Position } from "./reader/form.js";
+export { read } from "./reader/reader.js";
+export type { RunError, RunFailure, RunOptions, RunResult, RunSuccess } from "./run.js";
+export { run } from "./run.js";
+export type { ToolCallRecord, ToolFunction } from "./runtime/context.js";
+export type { Limits } from "./runtime/limits.js";
+export { DEFAULT_LIMITS } from "./runtime/limits.js";
+export { createSession, Session } from "./session.js";
+export { equals } from "./values/equality.js";
 export { Keyword } from "./values/keyword.js";
 export { LispMap } from "./values/lisp-map.js";
 export { LispSet } from "./values/lisp-set.js";
 export { WholeFloat } from "./values/numbers.js";
-export { equals } from "./values/equality.js";

@@ -83,7 +83,9 @@ describe("functions", () => {
   test("fn, named fn recursion, defn recursion", async () => {
     expect(await evaluate("((fn [x y] (* x y)) 6 7)")).toBe("42");
     expect(await evaluate("((fn fact [n] (if (< n 2) 1 (* n (fact (- n 1))))) 10)")).toBe("3628800");
-    expect(await evaluate("(defn fib [n] (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2))))) (fib 20)")).toBe("6765");
+    expect(await evaluate("(defn fib [n] (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2))))) (fib 20)")).toBe(
+      "6765",
+    );
   });
 
   test("variadic parameters: the rest is an empty vector when nothing is left", async () => {
@@ -100,7 +102,9 @@ describe("functions", () => {
   });
 
   test("closures capture each iteration's value", async () => {
-    expect(await evaluate("(let [fs (for [x [1 2 3]] (fn [] (* x 10)))] [((first fs)) ((last fs))])")).toBe("[10 30]");
+    expect(await evaluate("(let [fs (for [x [1 2 3]] (fn [] (* x 10)))] [((first fs)) ((last fs))])")).toBe(
+      "[10 30]",
+    );
     expect(await evaluate("(let [make (fn [n] (fn [x] (+ x n))) add5 (make 5)] (add5 1))")).toBe("6");
   });
 
@@ -113,7 +117,9 @@ describe("functions", () => {
   });
 
   test("keywords, maps and sets are callable; nil called is nil", async () => {
-    expect(await evaluate("[(:a {:a 1}) (:b {:a 1} :dflt) ({:a 1} :a) (#{1 2} 2) (#{1 2} 3) (nil 1)]")).toBe("[1 :dflt 1 2 nil nil]");
+    expect(await evaluate("[(:a {:a 1}) (:b {:a 1} :dflt) ({:a 1} :a) (#{1 2} 2) (#{1 2} 3) (nil 1)]")).toBe(
+      "[1 :dflt 1 2 nil nil]",
+    );
   });
 
   test("calling a non-function", async () => {
@@ -125,12 +131,18 @@ describe("functions", () => {
 
 describe("loops", () => {
   test("loop/recur, with destructuring bindings", async () => {
-    expect(await evaluate("(loop [i 0 acc []] (if (< i 3) (recur (inc i) (conj acc i)) acc))")).toBe("[0 1 2]");
-    expect(await evaluate("(loop [[x & more] [1 2 3] total 0] (if x (recur more (+ total x)) total))")).toBe("6");
+    expect(await evaluate("(loop [i 0 acc []] (if (< i 3) (recur (inc i) (conj acc i)) acc))")).toBe(
+      "[0 1 2]",
+    );
+    expect(await evaluate("(loop [[x & more] [1 2 3] total 0] (if x (recur more (+ total x)) total))")).toBe(
+      "6",
+    );
   });
 
   test("recur in a fn body re-enters the fn", async () => {
-    expect(await evaluate("(defn count-down [n] (if (= n 0) :done (recur (dec n)))) (count-down 50)")).toBe(":done");
+    expect(await evaluate("(defn count-down [n] (if (= n 0) :done (recur (dec n)))) (count-down 50)")).toBe(
+      ":done",
+    );
   });
 
   test("recur must be in tail position and match the arity", async () => {
@@ -139,10 +151,16 @@ describe("loops", () => {
   });
 
   test("the iteration budget is shared by the whole program", async () => {
-    expect((await failure("(loop [i 0] (if (< i 600) (recur (inc i)) i)) (loop [i 0] (if (< i 600) (recur (inc i)) i))")).reason).toBe(
-      "loop_limit_exceeded",
-    );
-    expect(await evaluate("(loop [i 0] (if (< i 600) (recur (inc i)) i))", { limits: { maxIterations: 600 } })).toBe("600");
+    expect(
+      (
+        await failure(
+          "(loop [i 0] (if (< i 600) (recur (inc i)) i)) (loop [i 0] (if (< i 600) (recur (inc i)) i))",
+        )
+      ).reason,
+    ).toBe("loop_limit_exceeded");
+    expect(
+      await evaluate("(loop [i 0] (if (< i 600) (recur (inc i)) i))", { limits: { maxIterations: 600 } }),
+    ).toBe("600");
   });
 
   test("for: cartesian product, :let, :when, :while, destructuring", async () => {
@@ -170,13 +188,17 @@ describe("destructuring", () => {
   });
 
   test("maps: :keys, :strs, renames, :or, :as, nested", async () => {
-    expect(await evaluate('(let [{:keys [a b] :or {b 5} :as all} {:a 1}] [a b all])')).toBe("[1 5 {:a 1}]");
+    expect(await evaluate("(let [{:keys [a b] :or {b 5} :as all} {:a 1}] [a b all])")).toBe("[1 5 {:a 1}]");
     expect(await evaluate('(let [{:strs [id]} {"id" 7}] id)')).toBe("7");
-    expect(await evaluate("(let [{n :name {c :city} :address} {:name \"A\" :address {:city \"P\"}}] [n c])")).toBe('["A" "P"]');
+    expect(
+      await evaluate('(let [{n :name {c :city} :address} {:name "A" :address {:city "P"}}] [n c])'),
+    ).toBe('["A" "P"]');
   });
 
   test(":keys finds string keys and underscored spellings in host data", async () => {
-    expect(await evaluate("(let [{:keys [user-id]} data/u] user-id)", { context: { u: { user_id: 7 } } })).toBe("7");
+    expect(
+      await evaluate("(let [{:keys [user-id]} data/u] user-id)", { context: { u: { user_id: 7 } } }),
+    ).toBe("7");
   });
 
   test("bad shapes are destructure errors", async () => {
@@ -232,7 +254,7 @@ describe("return, fail, println", () => {
   });
 
   test("fail ends the program with a reason value", async () => {
-    const result = await run("(println \"before\") (fail {:reason :not-found}) (println \"after\")");
+    const result = await run('(println "before") (fail {:reason :not-found}) (println "after")');
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.error.reason).toBe("fail");
@@ -247,7 +269,9 @@ describe("return, fail, println", () => {
   });
 
   test("each println is cut at the print limit", async () => {
-    const result = await run('(println (apply str (map (fn [_] "x") (range 50))))', { limits: { maxPrintLength: 10 } });
+    const result = await run('(println (apply str (map (fn [_] "x") (range 50))))', {
+      limits: { maxPrintLength: 10 },
+    });
     expect(result.prints[0]).toBe("xxxxxxxxxx...");
   });
 });
@@ -255,21 +279,28 @@ describe("return, fail, println", () => {
 describe("tools", () => {
   test("arguments leave as plain JSON with underscores; results come back untouched", async () => {
     const seen: unknown[] = [];
-    const result = await run('(tool/find {:user-id 1 "max-results" 5 :kind :admin :tags #{:a} :nested {:inner-key [1.0]}})', {
-      tools: {
-        find: (args) => {
-          seen.push(args);
-          return { rows: [{ user_id: 1 }] };
+    const result = await run(
+      '(tool/find {:user-id 1 "max-results" 5 :kind :admin :tags #{:a} :nested {:inner-key [1.0]}})',
+      {
+        tools: {
+          find: (args) => {
+            seen.push(args);
+            return { rows: [{ user_id: 1 }] };
+          },
         },
       },
-    });
-    expect(seen).toEqual([{ user_id: 1, max_results: 5, kind: "admin", tags: ["a"], nested: { inner_key: [1] } }]);
+    );
+    expect(seen).toEqual([
+      { user_id: 1, max_results: 5, kind: "admin", tags: ["a"], nested: { inner_key: [1] } },
+    ]);
     expect(result.ok && format(result.value)).toBe('{"rows" [{"user_id" 1}]}');
   });
 
   test("keyword-style arguments and no arguments", async () => {
     const echo = (args: Record<string, unknown>) => args;
-    expect(await evaluate("(tool/echo :query \"x\" :limit 10)", { tools: { echo } })).toBe('{"limit" 10 "query" "x"}');
+    expect(await evaluate('(tool/echo :query "x" :limit 10)', { tools: { echo } })).toBe(
+      '{"limit" 10 "query" "x"}',
+    );
     expect(await evaluate("(tool/echo)", { tools: { echo } })).toBe("{}");
   });
 
@@ -299,12 +330,20 @@ describe("tools", () => {
         return args;
       },
     };
-    const result = await run('(+ (do (println "a") 1) (:v (tool/echo {:v 2})) (do (println "b") 3) (:v (tool/echo {:v 4})))', { tools });
+    const result = await run(
+      '(+ (do (println "a") 1) (:v (tool/echo {:v 2})) (do (println "b") 3) (:v (tool/echo {:v 4})))',
+      { tools },
+    );
     expect(result.ok && result.value).toBe(10);
     expect(result.prints).toEqual(["a", "b"]);
     expect(result.toolCalls).toHaveLength(2);
     expect(order).toEqual(["tool 2", "tool 4"]);
-    for (const source of ["(inc (:v (tool/echo {:v 1})))", "(- 5 (:v (tool/echo {:v 1})))", "((fn [a b] (+ a b)) (:v (tool/echo {:v 1})) 2)", "(loop [a 0 b (:v (tool/echo {:v 1}))] (if (< a 1) (recur (inc a) (:v (tool/echo {:v b}))) b))"]) {
+    for (const source of [
+      "(inc (:v (tool/echo {:v 1})))",
+      "(- 5 (:v (tool/echo {:v 1})))",
+      "((fn [a b] (+ a b)) (:v (tool/echo {:v 1})) 2)",
+      "(loop [a 0 b (:v (tool/echo {:v 1}))] (if (< a 1) (recur (inc a) (:v (tool/echo {:v b}))) b))",
+    ]) {
       order.length = 0;
       const each = await run(source, { tools });
       expect(each.ok, source).toBe(true);
@@ -329,7 +368,10 @@ describe("tools", () => {
   });
 
   test("the tool-call limit", async () => {
-    const error = await failure("(tool/t) (tool/t) (tool/t)", { tools: { t: () => 1 }, limits: { maxToolCalls: 2 } });
+    const error = await failure("(tool/t) (tool/t) (tool/t)", {
+      tools: { t: () => 1 },
+      limits: { maxToolCalls: 2 },
+    });
     expect(error.reason).toBe("tool_call_limit_exceeded");
   });
 
@@ -341,7 +383,9 @@ describe("tools", () => {
 describe("data/ context", () => {
   test("flexible lookup and nil for missing keys", async () => {
     const context = { user_id: 7, orders: [{ amount: 5 }] };
-    expect(await evaluate("[data/user-id data/missing (:amount (first data/orders))]", { context })).toBe("[7 nil 5]");
+    expect(await evaluate("[data/user-id data/missing (:amount (first data/orders))]", { context })).toBe(
+      "[7 nil 5]",
+    );
   });
 
   test("data/x is a value, not a function", async () => {
@@ -377,7 +421,10 @@ describe("sessions", () => {
 
   test("two programs cannot run on one session at once", async () => {
     const session = createSession();
-    const first = run("(tool/wait)", { session, tools: { wait: () => new Promise((resolve) => setTimeout(resolve, 10)) } });
+    const first = run("(tool/wait)", {
+      session,
+      tools: { wait: () => new Promise((resolve) => setTimeout(resolve, 10)) },
+    });
     await expect(run("1", { session })).rejects.toBeInstanceOf(LispError);
     await first;
   });
@@ -385,7 +432,9 @@ describe("sessions", () => {
 
 describe("options", () => {
   test("bad options are programmer errors with a stable code", async () => {
-    await expect(run("1", { limits: { timeoutMs: -1 } })).rejects.toMatchObject({ code: "PTC_LISP_INVALID_OPTIONS" });
+    await expect(run("1", { limits: { timeoutMs: -1 } })).rejects.toMatchObject({
+      code: "PTC_LISP_INVALID_OPTIONS",
+    });
     await expect(run("1", { limits: { nope: 1 } as never })).rejects.toThrow(/unknown limit "nope"/);
     await expect(run("1", { context: [] as never })).rejects.toThrow(/plain object/);
     await expect(run("1", { tools: { t: 42 as never } })).rejects.toThrow(/must be a function/);

@@ -5,9 +5,10 @@
  * position. The host process never sees a raw JS error from a program.
  */
 import { analyzeProgram } from "./analyzer/analyze.js";
+import { runDiscovery } from "./builtins/discovery.js";
 import { registry } from "./builtins/index.js";
-import { Compiler } from "./compiler/compile.js";
 import { codegenAvailable } from "./compiler/codegen.js";
+import { Compiler } from "./compiler/compile.js";
 import { type ErrorReason, LispError } from "./errors.js";
 import { print } from "./format/print.js";
 import type { Form } from "./reader/form.js";
@@ -18,8 +19,7 @@ import { enter, RunContext, type ToolCallRecord, type ToolFunction } from "./run
 import { type Limits, resolveLimits } from "./runtime/limits.js";
 import { Namespace } from "./runtime/namespace.js";
 import { FailSignal, RECUR, ReturnSignal } from "./runtime/signals.js";
-import { runDiscovery } from "./builtins/discovery.js";
-import { type Session } from "./session.js";
+import type { Session } from "./session.js";
 import { isPlainObject, type PlainObject } from "./values/plain-object.js";
 import { Regex } from "./values/regex.js";
 
@@ -113,10 +113,14 @@ function countSymbols(forms: readonly Form[], limit: number): number {
 function normalizeTools(tools: RunOptions["tools"]): Map<string, ToolFunction> {
   const map = new Map<string, ToolFunction>();
   if (tools === undefined) return map;
-  const entries = tools instanceof Map ? [...tools.entries()] : Object.entries(tools as Record<string, ToolFunction>);
+  const entries =
+    tools instanceof Map ? [...tools.entries()] : Object.entries(tools as Record<string, ToolFunction>);
   for (const [name, fn] of entries) {
     if (typeof fn !== "function") {
-      throw new LispError("invalid_options", `tool "${name}" must be a function of one argument object, got ${typeof fn}`);
+      throw new LispError(
+        "invalid_options",
+        `tool "${name}" must be a function of one argument object, got ${typeof fn}`,
+      );
     }
     map.set(name, fn);
   }
@@ -126,7 +130,10 @@ function normalizeTools(tools: RunOptions["tools"]): Map<string, ToolFunction> {
 function checkContext(context: unknown): PlainObject {
   if (context === undefined || context === null) return {};
   if (!isPlainObject(context)) {
-    throw new LispError("invalid_options", "context must be a plain object whose keys are the data/ names (e.g. { orders: [...] })");
+    throw new LispError(
+      "invalid_options",
+      "context must be a plain object whose keys are the data/ names (e.g. { orders: [...] })",
+    );
   }
   return context;
 }
@@ -152,26 +159,42 @@ function toRunError(thrown: unknown): RunError {
     };
   }
   if (thrown instanceof RangeError && /string length|array length/i.test(thrown.message)) {
-    return { reason: "memory_exceeded", message: "the program built a value too large to represent. Build less data" };
+    return {
+      reason: "memory_exceeded",
+      message: "the program built a value too large to represent. Build less data",
+    };
   }
   return {
     reason: "runtime_error",
-    message: "unexpected internal error while running the program (a bug in @ptc/lisp, please report it); try rewriting the failing expression",
+    message:
+      "unexpected internal error while running the program (a bug in @ptc/lisp, please report it); try rewriting the failing expression",
   };
 }
 
 /** Reads, checks and compiles a program; throws LispError on any static problem. */
-function prepare(source: string, limits: Limits, namespace: Namespace, toolNames: ReadonlySet<string>, engine: RunOptions["engine"]) {
+function prepare(
+  source: string,
+  limits: Limits,
+  namespace: Namespace,
+  toolNames: ReadonlySet<string>,
+  engine: RunOptions["engine"],
+) {
   if (source.length > limits.maxProgramBytes / 3 || utf8Length(source) > limits.maxProgramBytes) {
     const size = utf8Length(source);
     if (size > limits.maxProgramBytes) {
-      throw new LispError("program_too_large", `program size ${size} bytes exceeds limit of ${limits.maxProgramBytes}; move data into the context instead of the source`);
+      throw new LispError(
+        "program_too_large",
+        `program size ${size} bytes exceeds limit of ${limits.maxProgramBytes}; move data into the context instead of the source`,
+      );
     }
   }
   const forms = read(source, { maxNesting: limits.maxNesting });
   const symbols = countSymbols(forms, limits.maxSymbols);
   if (symbols > limits.maxSymbols) {
-    throw new LispError("symbol_limit_exceeded", `program contains more than ${limits.maxSymbols} unique symbols/keywords, exceeds limit of ${limits.maxSymbols}`);
+    throw new LispError(
+      "symbol_limit_exceeded",
+      `program contains more than ${limits.maxSymbols} unique symbols/keywords, exceeds limit of ${limits.maxSymbols}`,
+    );
   }
   const analyzed = analyzeProgram(forms, {
     isBuiltin: (name) => registry.has(name),
@@ -185,9 +208,13 @@ function prepare(source: string, limits: Limits, namespace: Namespace, toolNames
 
 /** Runs a PTC-Lisp program. Never rejects for a program's own failure; see RunResult. */
 export async function run(source: string, options: RunOptions = {}): Promise<RunResult> {
-  if (typeof source !== "string") throw new LispError("invalid_options", `source must be a string, got ${typeof source}`);
+  if (typeof source !== "string")
+    throw new LispError("invalid_options", `source must be a string, got ${typeof source}`);
   if (options.engine !== undefined && options.engine !== "fast" && options.engine !== "general") {
-    throw new LispError("invalid_options", `engine must be "fast" or "general", got ${String(options.engine)}`);
+    throw new LispError(
+      "invalid_options",
+      `engine must be "fast" or "general", got ${String(options.engine)}`,
+    );
   }
   const limits = resolveLimits(options.limits);
   const tools = normalizeTools(options.tools);
@@ -207,7 +234,11 @@ export async function run(source: string, options: RunOptions = {}): Promise<Run
   });
   const finish = (outcome: { value: unknown; returned: boolean } | { error: RunError }): RunResult => {
     context.dispose();
-    const output: RunOutput = { prints: context.prints, toolCalls: context.toolCalls, durationMs: context.elapsedMs() };
+    const output: RunOutput = {
+      prints: context.prints,
+      toolCalls: context.toolCalls,
+      durationMs: context.elapsedMs(),
+    };
     if ("error" in outcome) {
       namespace.rollback();
       return { ok: false, error: outcome.error, ...output };
@@ -232,7 +263,8 @@ export async function run(source: string, options: RunOptions = {}): Promise<Run
       // Anything this run left running (a pmap branch still waiting on a tool) stops at its next step.
       context.abortReason ??= FINISHED;
     }
-    if (value === RECUR) return finish({ error: { reason: "invalid_form", message: "recur must be in tail position" } });
+    if (value === RECUR)
+      return finish({ error: { reason: "invalid_form", message: "recur must be in tail position" } });
     return finish({ value: value === undefined ? null : value, returned: false });
   } finally {
     session?.release();

@@ -4,8 +4,8 @@
  * that fails leaves all of it exactly as it was.
  */
 import { LispError } from "./errors.js";
-import { Namespace } from "./runtime/namespace.js";
 import { print } from "./format/print.js";
+import { Namespace } from "./runtime/namespace.js";
 
 /** Each remembered result keeps about this many characters of text, as in the reference. */
 const HISTORY_CHARS = 1024;
@@ -49,7 +49,10 @@ export class Session {
   /** @internal Marks the session as running a program; two programs may not interleave on it. */
   acquire(): void {
     if (this.busy) {
-      throw new LispError("invalid_options", "this session is already running a program: await it before starting the next one");
+      throw new LispError(
+        "invalid_options",
+        "this session is already running a program: await it before starting the next one",
+      );
     }
     this.busy = true;
   }
@@ -62,7 +65,8 @@ export class Session {
 
 /** Keeps a remembered value small: long strings are cut, large collections are cut to a prefix. */
 function bounded(value: unknown): unknown {
-  if (typeof value === "string") return value.length > HISTORY_CHARS ? `${value.slice(0, HISTORY_CHARS)}...` : value;
+  if (typeof value === "string")
+    return value.length > HISTORY_CHARS ? `${value.slice(0, HISTORY_CHARS)}...` : value;
   if (Array.isArray(value) && print(value, { maxChars: HISTORY_CHARS + 1 }).length > HISTORY_CHARS) {
     const kept: unknown[] = [];
     let size = 2;

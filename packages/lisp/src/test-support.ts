@@ -3,12 +3,13 @@
  * never exported from the package.
  */
 import { format } from "./format/format.js";
-import { run, type RunError, type RunOptions } from "./run.js";
+import { type RunError, type RunOptions, run } from "./run.js";
 
 /** Runs a program and returns its value printed as Clojure text; throws if the program fails. */
 export async function evaluate(source: string, options?: RunOptions): Promise<string> {
   const result = await run(source, options);
-  if (!result.ok) throw new Error(`program failed: ${result.error.reason}: ${result.error.message}\n  ${source}`);
+  if (!result.ok)
+    throw new Error(`program failed: ${result.error.reason}: ${result.error.message}\n  ${source}`);
   return format(result.value);
 }
 

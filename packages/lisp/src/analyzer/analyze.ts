@@ -4,13 +4,14 @@
  * unknown names (all of them, reported together), unknown tools, malformed special forms, recur
  * outside tail position, nested #(). It never evaluates user code.
  */
+
+import { resolveNamespaced } from "../builtins/namespaces.js";
 import { type ErrorReason, LispError } from "../errors.js";
 import { type CollectionForm, describeForm, type Form, isSymbol, type Position } from "../reader/form.js";
-import { resolveNamespaced } from "../builtins/namespaces.js";
-import { Keyword } from "../values/keyword.js";
 import { hashKey } from "../values/hash-key.js";
-import { LispSet } from "../values/lisp-set.js";
+import { Keyword } from "../values/keyword.js";
 import { LispMap } from "../values/lisp-map.js";
+import { LispSet } from "../values/lisp-set.js";
 import { QuotedSymbol } from "../values/quoted-symbol.js";
 import type { Binding, Node, Pattern, RecurTarget } from "./ast.js";
 import { analyzeIteration } from "./iteration.js";
@@ -90,7 +91,24 @@ const CONSTANTS: ReadonlyMap<string, number> = new Map([
  * (`(let [if inc] (if true 1 2))` is 1), as in Clojure and the reference; macro-like forms
  * (when, let, fn, ->...) are shadowed by locals.
  */
-const UNSHADOWABLE = new Set(["if", "def", "defonce", "recur", "do", "return", "fail", "task", "step-done", "task-reset", "pmap", "pcalls", ".", "fn*", "letfn", "ns-publics"]);
+const UNSHADOWABLE = new Set([
+  "if",
+  "def",
+  "defonce",
+  "recur",
+  "do",
+  "return",
+  "fail",
+  "task",
+  "step-done",
+  "task-reset",
+  "pmap",
+  "pcalls",
+  ".",
+  "fn*",
+  "letfn",
+  "ns-publics",
+]);
 
 function isPlaceholder(name: string): boolean {
   return name === "%" || name === "%&" || /^%[0-9]+$/.test(name);
@@ -105,10 +123,22 @@ function splitNamespace(name: string): [string, string] | undefined {
 /** Every name the program defines with def/defn/defonce, wherever it appears. */
 function collectDefinedNames(forms: readonly Form[], into: Set<string>): void {
   for (const form of forms) {
-    if (form.type === "list" || form.type === "vector" || form.type === "map" || form.type === "set" || form.type === "fn-literal") {
+    if (
+      form.type === "list" ||
+      form.type === "vector" ||
+      form.type === "map" ||
+      form.type === "set" ||
+      form.type === "fn-literal"
+    ) {
       const head = form.items[0];
       const name = form.items[1];
-      if (form.type === "list" && head?.type === "symbol" && DEF_FORMS.has(head.name) && name?.type === "symbol") into.add(name.name);
+      if (
+        form.type === "list" &&
+        head?.type === "symbol" &&
+        DEF_FORMS.has(head.name) &&
+        name?.type === "symbol"
+      )
+        into.add(name.name);
       collectDefinedNames(form.items, into);
     }
   }
@@ -136,10 +166,12 @@ class Analyzer {
     const names = [...this.unbound.keys()].sort();
     const first = this.unbound.get(names[0] as string) as Position;
     const message =
-      names.length === 1
-        ? `Undefined variable: ${names[0]}`
-        : `Undefined variables: ${names.join(", ")}`;
-    throw new LispError("unbound_var", `${message}. Define it with (def name value) or bind it with let; data is read as data/key and tools are called as (tool/name {...})`, first);
+      names.length === 1 ? `Undefined variable: ${names[0]}` : `Undefined variables: ${names.join(", ")}`;
+    throw new LispError(
+      "unbound_var",
+      `${message}. Define it with (def name value) or bind it with let; data is read as data/key and tools are called as (tool/name {...})`,
+      first,
+    );
   }
 
   // ------------------------------------------------------------------ entry points
@@ -169,7 +201,10 @@ class Analyzer {
       case "map": {
         const entries: Array<readonly [Node, Node]> = [];
         for (let i = 0; i < form.items.length; i += 2) {
-          entries.push([this.value(form.items[i] as Form, place), this.value(form.items[i + 1] as Form, place)]);
+          entries.push([
+            this.value(form.items[i] as Form, place),
+            this.value(form.items[i + 1] as Form, place),
+          ]);
         }
         return this.constantMap(entries, form) ?? { kind: "map", entries, position: form };
       }
@@ -242,7 +277,11 @@ class Analyzer {
     const local = place.scope.lookup(name);
     if (local !== undefined) return { kind: "local", slot: place.scope.fn.slotOf(local), name, position };
     if (isPlaceholder(name)) {
-      throw formError("invalid_placeholder", `${name} can only be used inside #(...); write (fn [x] ...) to name the parameter`, position);
+      throw formError(
+        "invalid_placeholder",
+        `${name} can only be used inside #(...); write (fn [x] ...) to name the parameter`,
+        position,
+      );
     }
     if (name === "*1" || name === "*2" || name === "*3") {
       return { kind: "history", index: Number(name.slice(1)) as 1 | 2 | 3, position };
@@ -254,7 +293,11 @@ class Analyzer {
     const constant = CONSTANTS.get(name);
     if (constant !== undefined) return { kind: "const", value: constant, position };
     if (SPECIAL_FORMS.has(name) || MACROS.has(name)) {
-      throw formError("invalid_form", `${name} is a special form and cannot be used as a value; call it as (${name} ...)`, position);
+      throw formError(
+        "invalid_form",
+        `${name} is a special form and cannot be used as a value; call it as (${name} ...)`,
+        position,
+      );
     }
     this.unbound.set(name, position);
     return { kind: "const", value: null, position };
@@ -267,12 +310,25 @@ class Analyzer {
         return { kind: "data", key: member, position };
       case "tool":
         this.checkTool(member, position);
-        return { kind: "call", callee: { kind: "builtin", name: "tool-callable", position }, args: [{ kind: "const", value: member, position }], position };
+        return {
+          kind: "call",
+          callee: { kind: "builtin", name: "tool-callable", position },
+          args: [{ kind: "const", value: member, position }],
+          position,
+        };
       case "budget":
         if (member === "remaining") {
-          throw formError("invalid_form", "budget/remaining is a function: call it as (budget/remaining)", position);
+          throw formError(
+            "invalid_form",
+            "budget/remaining is a function: call it as (budget/remaining)",
+            position,
+          );
         }
-        throw formError("invalid_form", `Unknown budget function: budget/${member}. Available: budget/remaining`, position);
+        throw formError(
+          "invalid_form",
+          `Unknown budget function: budget/${member}. Available: budget/remaining`,
+          position,
+        );
       default: {
         const constant = CONSTANTS.get(`${ns}/${member}`);
         if (constant !== undefined) return { kind: "const", value: constant, position };
@@ -323,7 +379,11 @@ class Analyzer {
   private analyzeList(form: CollectionForm, place: Place): Node {
     const [head, ...args] = form.items;
     if (head === undefined) {
-      throw formError("invalid_form", "Empty list is not a valid expression; write [] for an empty vector", form);
+      throw formError(
+        "invalid_form",
+        "Empty list is not a valid expression; write [] for an empty vector",
+        form,
+      );
     }
     if (head.type === "symbol") {
       const raw = head.name;
@@ -340,17 +400,34 @@ class Analyzer {
           if (special !== undefined) return special;
         }
         if (name.length > 1 && name.startsWith(".")) return this.analyzeMethodCall(name, args, form, place);
-        if (name.length > 1 && name.endsWith(".") && !name.startsWith(".")) return this.analyzeConstructor(name, args, form, place);
+        if (name.length > 1 && name.endsWith(".") && !name.startsWith("."))
+          return this.analyzeConstructor(name, args, form, place);
       }
     }
     const callee = this.value(head, place);
-    if (callee.kind === "const" && !(callee.value instanceof Keyword) && !(callee.value instanceof LispSet) && !(callee.value instanceof LispMap) && callee.value !== null) {
-      throw formError("not_callable", `not callable: ${describeForm(head)} is not a function; to build a list write [${describeForm(head)} ...]`, head);
+    if (
+      callee.kind === "const" &&
+      !(callee.value instanceof Keyword) &&
+      !(callee.value instanceof LispSet) &&
+      !(callee.value instanceof LispMap) &&
+      callee.value !== null
+    ) {
+      throw formError(
+        "not_callable",
+        `not callable: ${describeForm(head)} is not a function; to build a list write [${describeForm(head)} ...]`,
+        head,
+      );
     }
     return { kind: "call", callee, args: args.map((arg) => this.value(arg, place)), position: form };
   }
 
-  private analyzeNamespacedCall(ns: string, member: string, args: readonly Form[], form: CollectionForm, place: Place): Node | undefined {
+  private analyzeNamespacedCall(
+    ns: string,
+    member: string,
+    args: readonly Form[],
+    form: CollectionForm,
+    place: Place,
+  ): Node | undefined {
     switch (ns) {
       case "tool":
         return this.analyzeToolCall(member, args, form, place);
@@ -362,9 +439,14 @@ class Analyzer {
         );
       case "budget":
         if (member !== "remaining") {
-          throw formError("invalid_form", `Unknown budget function: budget/${member}. Available: budget/remaining`, form);
+          throw formError(
+            "invalid_form",
+            `Unknown budget function: budget/${member}. Available: budget/remaining`,
+            form,
+          );
         }
-        if (args.length !== 0) throw formError("invalid_arity", "(budget/remaining) takes no arguments", form);
+        if (args.length !== 0)
+          throw formError("invalid_arity", "(budget/remaining) takes no arguments", form);
         return { kind: "budget", position: form };
       default:
         return undefined;
@@ -376,7 +458,13 @@ class Analyzer {
     if (args.length === 0) return { kind: "tool", name, args: undefined, position: form };
     if (args.length === 1) {
       const only = args[0] as Form;
-      if (only.type === "string" || only.type === "number" || only.type === "vector" || only.type === "boolean" || only.type === "set") {
+      if (
+        only.type === "string" ||
+        only.type === "number" ||
+        only.type === "vector" ||
+        only.type === "boolean" ||
+        only.type === "set"
+      ) {
         throw this.positionalToolArgs(name, only, form);
       }
       return { kind: "tool", name, args: this.value(only, place), position: form };
@@ -414,7 +502,10 @@ class Analyzer {
     return {
       kind: "call",
       callee: { kind: "builtin", name: "invoke-constructor", position: form },
-      args: [{ kind: "const", value: name.slice(0, -1), position: form }, ...args.map((arg) => this.value(arg, place))],
+      args: [
+        { kind: "const", value: name.slice(0, -1), position: form },
+        ...args.map((arg) => this.value(arg, place)),
+      ],
       position: form,
     };
   }
@@ -437,12 +528,16 @@ class Analyzer {
       case "defn":
         return this.analyzeDefn(args, form, place);
       case "if":
-        if (args.length < 2 || args.length > 3) throw formError("invalid_arity", "expected (if cond then else?)", form);
+        if (args.length < 2 || args.length > 3)
+          throw formError("invalid_arity", "expected (if cond then else?)", form);
         return {
           kind: "if",
           test: this.value(args[0] as Form, place),
-          then: this.analyze(args[1] as Form, place),
-          else: args[2] === undefined ? { kind: "const", value: null, position: form } : this.analyze(args[2], place),
+          consequent: this.analyze(args[1] as Form, place),
+          alternative:
+            args[2] === undefined
+              ? { kind: "const", value: null, position: form }
+              : this.analyze(args[2], place),
           position: form,
         };
       case "do":
@@ -464,9 +559,18 @@ class Analyzer {
         };
       case "quote": {
         const quoted = args[0];
-        if (args.length !== 1) throw formError("invalid_arity", `(quote symbol) requires exactly 1 symbol, got ${args.length}`, form);
+        if (args.length !== 1)
+          throw formError(
+            "invalid_arity",
+            `(quote symbol) requires exactly 1 symbol, got ${args.length}`,
+            form,
+          );
         if (quoted?.type !== "symbol") {
-          throw formError("invalid_form", `quote only supports symbols, got ${describeForm(quoted as Form)}; write a vector [...] for data`, form);
+          throw formError(
+            "invalid_form",
+            `quote only supports symbols, got ${describeForm(quoted as Form)}; write a vector [...] for data`,
+            form,
+          );
         }
         return { kind: "const", value: new QuotedSymbol(quoted.name), position: form };
       }
@@ -480,33 +584,64 @@ class Analyzer {
       case "return":
       case "fail":
         if (args.length !== 1) {
-          throw formError("invalid_arity", name === "return" ? "expected (return value)" : "expected (fail error)", form);
+          throw formError(
+            "invalid_arity",
+            name === "return" ? "expected (return value)" : "expected (fail error)",
+            form,
+          );
         }
         return { kind: name, value: this.value(args[0] as Form, place), position: form };
       case "task":
         if (args.length !== 2) throw formError("invalid_arity", 'expected (task "id" expr)', form);
-        return { kind: "task", id: this.value(args[0] as Form, place), body: this.value(args[1] as Form, place), position: form };
+        return {
+          kind: "task",
+          id: this.value(args[0] as Form, place),
+          body: this.value(args[1] as Form, place),
+          position: form,
+        };
       case "step-done":
         if (args.length !== 2) throw formError("invalid_arity", "expected (step-done id summary)", form);
-        return { kind: "step-done", id: this.value(args[0] as Form, place), summary: this.value(args[1] as Form, place), position: form };
+        return {
+          kind: "step-done",
+          id: this.value(args[0] as Form, place),
+          summary: this.value(args[1] as Form, place),
+          position: form,
+        };
       case "task-reset":
         if (args.length !== 1) throw formError("invalid_arity", "expected (task-reset id)", form);
         return { kind: "task-reset", id: this.value(args[0] as Form, place), position: form };
       case "pmap":
         if (args.length !== 2) throw formError("invalid_arity", "expected (pmap f coll)", form);
-        return { kind: "parallel-map", fn: this.value(args[0] as Form, place), coll: this.value(args[1] as Form, place), position: form };
+        return {
+          kind: "parallel-map",
+          fn: this.value(args[0] as Form, place),
+          coll: this.value(args[1] as Form, place),
+          position: form,
+        };
       case "pcalls":
         return { kind: "parallel-calls", thunks: args.map((arg) => this.value(arg, place)), position: form };
       case ".":
-        throw formError("invalid_form", "(. obj method) syntax is not supported. Use (.method obj) instead.", form);
+        throw formError(
+          "invalid_form",
+          "(. obj method) syntax is not supported. Use (.method obj) instead.",
+          form,
+        );
       case "fn*":
       case "letfn":
-        throw formError("invalid_form", `${name} is not supported; use (let [f (fn [x] ...)] ...) or defn`, form);
+        throw formError(
+          "invalid_form",
+          `${name} is not supported; use (let [f (fn [x] ...)] ...) or defn`,
+          form,
+        );
       default:
         return {
           kind: "discovery",
           operation: name,
-          args: args.map((arg) => (arg.type === "symbol" ? ({ kind: "const", value: new QuotedSymbol(arg.name), position: arg } as Node) : this.value(arg, place))),
+          args: args.map((arg) =>
+            arg.type === "symbol"
+              ? ({ kind: "const", value: new QuotedSymbol(arg.name), position: arg } as Node)
+              : this.value(arg, place),
+          ),
           position: form,
         };
     }
@@ -518,7 +653,9 @@ class Analyzer {
     if (forms.length === 1) return this.analyze(forms[0] as Form, place);
     return {
       kind: "do",
-      body: forms.map((item, index) => (index === forms.length - 1 ? this.analyze(item, place) : this.value(item, place))),
+      body: forms.map((item, index) =>
+        index === forms.length - 1 ? this.analyze(item, place) : this.value(item, place),
+      ),
       position,
     };
   }
@@ -526,7 +663,11 @@ class Analyzer {
   /** Analyzes binding pairs in `scope` (which receives the names, in order). */
   analyzeBindings(vector: CollectionForm, scope: Scope, place: Place, what = "let"): Binding[] {
     if (vector.items.length % 2 !== 0) {
-      throw formError("invalid_form", `${what} bindings require even number of forms (name value pairs)`, vector);
+      throw formError(
+        "invalid_form",
+        `${what} bindings require even number of forms (name value pairs)`,
+        vector,
+      );
     }
     const bindings: Binding[] = [];
     for (let i = 0; i < vector.items.length; i += 2) {
@@ -538,13 +679,17 @@ class Analyzer {
   }
 
   private pattern(form: Form, scope: Scope, place: Place): Pattern {
-    return analyzePattern(form, scope, { analyzeDefault: (defaultForm, at) => this.valueIn(defaultForm, at, place) });
+    return analyzePattern(form, scope, {
+      analyzeDefault: (defaultForm, at) => this.valueIn(defaultForm, at, place),
+    });
   }
 
   private analyzeLet(args: readonly Form[], form: CollectionForm, place: Place): Node {
     const vector = args[0];
-    if (vector !== undefined && vector.type !== "vector") throw formError("invalid_form", "let bindings must be a vector", vector);
-    if (vector === undefined || args.length < 2) throw formError("invalid_arity", "expected (let [bindings] body ...)", form);
+    if (vector !== undefined && vector.type !== "vector")
+      throw formError("invalid_form", "let bindings must be a vector", vector);
+    if (vector === undefined || args.length < 2)
+      throw formError("invalid_arity", "expected (let [bindings] body ...)", form);
     const scope = place.scope.child();
     const bindings = this.analyzeBindings(vector, scope, place);
     const inner: Place = { ...place, scope };
@@ -558,7 +703,9 @@ class Analyzer {
     }
     const scope = place.scope.child();
     const bindings = this.analyzeBindings(vector, scope, place, "loop");
-    const rawSlots = bindings.map((binding) => (binding.pattern.kind === "bind" ? binding.pattern.slot : scope.fn.allocate()));
+    const rawSlots = bindings.map((binding) =>
+      binding.pattern.kind === "bind" ? binding.pattern.slot : scope.fn.allocate(),
+    );
     const target: RecurTarget = { rawSlots, label: "loop" };
     const body = this.body(args.slice(1), form, { ...place, scope, recur: target });
     return { kind: "loop", bindings, target, body, position: form };
@@ -567,7 +714,11 @@ class Analyzer {
   private analyzeRecur(args: readonly Form[], form: CollectionForm, place: Place): Node {
     const target = place.recur;
     if (target === undefined) {
-      throw formError("invalid_form", "recur must be in tail position (the last expression of a loop or fn body)", form);
+      throw formError(
+        "invalid_form",
+        "recur must be in tail position (the last expression of a loop or fn body)",
+        form,
+      );
     }
     return { kind: "recur", target, args: args.map((arg) => this.value(arg, place)), position: form };
   }
@@ -581,10 +732,18 @@ class Analyzer {
     }
     const params = rest[0];
     if (params === undefined || (params.type !== "vector" && rest.length < 2)) {
-      throw formError("invalid_arity", "expected (fn [params] body ...) or (fn name [params] body ...)", form);
+      throw formError(
+        "invalid_arity",
+        "expected (fn [params] body ...) or (fn name [params] body ...)",
+        form,
+      );
     }
     if (params.type === "list") {
-      throw formError("invalid_form", "multi-arity fn is not supported; define one function per arity", params);
+      throw formError(
+        "invalid_form",
+        "multi-arity fn is not supported; define one function per arity",
+        params,
+      );
     }
     if (params.type !== "vector") throw formError("invalid_form", "fn parameters must be a vector", params);
 
@@ -602,7 +761,11 @@ class Analyzer {
       if (item.type === "symbol" && item.name === "&") {
         const restForm = items[i + 1];
         if (restForm === undefined || i + 2 !== items.length) {
-          throw formError("unsupported_pattern", "'&' must be followed by exactly one rest parameter, e.g. [x & more]", item);
+          throw formError(
+            "unsupported_pattern",
+            "'&' must be followed by exactly one rest parameter, e.g. [x & more]",
+            item,
+          );
         }
         restAsMap = restForm.type === "map";
         const raw = scope.fn.allocate();
@@ -656,20 +819,37 @@ class Analyzer {
       throw formError("invalid_form", `${tag} name must be a symbol, got: ${describeForm(form)}`, form);
     }
     if (form.name.includes("/") && form.name !== "/") {
-      throw formError("invalid_form", `${tag} name must not have a namespace: ${form.name}; write a plain name`, form);
+      throw formError(
+        "invalid_form",
+        `${tag} name must not have a namespace: ${form.name}; write a plain name`,
+        form,
+      );
     }
     return form.name;
   }
 
-  private analyzeDef(tag: "def" | "defonce", args: readonly Form[], form: CollectionForm, place: Place): Node {
+  private analyzeDef(
+    tag: "def" | "defonce",
+    args: readonly Form[],
+    form: CollectionForm,
+    place: Place,
+  ): Node {
     const name = this.defName(tag, args[0], form);
-    if (args.length === 1) throw formError("invalid_arity", `expected (${tag} name value), got (${tag} name) without value`, form);
+    if (args.length === 1)
+      throw formError("invalid_arity", `expected (${tag} name value), got (${tag} name) without value`, form);
     if (args.length === 3 && args[1]?.type !== "string") {
       throw formError("invalid_arity", `expected (${tag} name value) or (${tag} name docstring value)`, form);
     }
-    if (args.length > 3) throw formError("invalid_arity", `expected (${tag} name value) or (${tag} name docstring value)`, form);
+    if (args.length > 3)
+      throw formError("invalid_arity", `expected (${tag} name value) or (${tag} name docstring value)`, form);
     const valueForm = args[args.length - 1] as Form;
-    return { kind: "def", name, value: this.value(valueForm, place), once: tag === "defonce", position: form };
+    return {
+      kind: "def",
+      name,
+      value: this.value(valueForm, place),
+      once: tag === "defonce",
+      position: form,
+    };
   }
 
   private analyzeDefn(args: readonly Form[], form: CollectionForm, place: Place): Node {
@@ -679,15 +859,21 @@ class Analyzer {
     const params = rest[0];
     if (params === undefined) throw formError("invalid_arity", "expected (defn name [params] body)", form);
     if (params.type === "list") {
-      throw formError("invalid_form", "multi-arity defn not supported, use separate defn forms for each arity", params);
+      throw formError(
+        "invalid_form",
+        "multi-arity defn not supported, use separate defn forms for each arity",
+        params,
+      );
     }
-    if (params.type !== "vector") throw formError("invalid_arity", "expected (defn name [params] body)", form);
+    if (params.type !== "vector")
+      throw formError("invalid_arity", "expected (defn name [params] body)", form);
     const fn = this.analyzeFn(rest, form, { ...place, recur: undefined }, name);
     return { kind: "def", name, value: fn, once: false, position: form };
   }
 
   private analyzeCase(args: readonly Form[], form: CollectionForm, place: Place): Node {
-    if (args.length === 0) throw formError("invalid_form", "case requires at least an expression to test", form);
+    if (args.length === 0)
+      throw formError("invalid_form", "case requires at least an expression to test", form);
     const value = this.value(args[0] as Form, place);
     const pairs = args.slice(1);
     const table = new Map<unknown, number>();
@@ -706,7 +892,8 @@ class Analyzer {
         if (!table.has(key)) table.set(key, index);
       }
     }
-    const fallback = pairs.length % 2 === 1 ? this.analyze(pairs[pairs.length - 1] as Form, place) : undefined;
+    const fallback =
+      pairs.length % 2 === 1 ? this.analyze(pairs[pairs.length - 1] as Form, place) : undefined;
     return { kind: "case", value, table, clauses, fallback, position: form };
   }
 
@@ -725,7 +912,11 @@ class Analyzer {
       case "vector":
         return form.items.map((item) => this.caseConstant(item));
       default:
-        throw formError("invalid_form", `case test constants must be literals, got ${describeForm(form)}`, form);
+        throw formError(
+          "invalid_form",
+          `case test constants must be literals, got ${describeForm(form)}`,
+          form,
+        );
     }
   }
 

@@ -16,7 +16,11 @@ export type Pattern =
     }
   | {
       readonly kind: "map";
-      readonly entries: ReadonlyArray<{ readonly key: unknown; readonly pattern: Pattern; readonly fallback: Node | undefined }>;
+      readonly entries: ReadonlyArray<{
+        readonly key: unknown;
+        readonly pattern: Pattern;
+        readonly fallback: Node | undefined;
+      }>;
       readonly whole: Pattern | undefined;
       readonly position: Position;
     };
@@ -57,9 +61,21 @@ export type Node =
   | { readonly kind: "builtin"; readonly name: string; readonly position: Position }
   | { readonly kind: "data"; readonly key: string; readonly position: Position }
   | { readonly kind: "history"; readonly index: 1 | 2 | 3; readonly position: Position }
-  | { readonly kind: "if"; readonly test: Node; readonly then: Node; readonly else: Node; readonly position: Position }
+  | {
+      readonly kind: "if";
+      readonly test: Node;
+      /** Not `then`/`else`: an object with a `then` would pass for a promise. */
+      readonly consequent: Node;
+      readonly alternative: Node;
+      readonly position: Position;
+    }
   | { readonly kind: "do"; readonly body: readonly Node[]; readonly position: Position }
-  | { readonly kind: "let"; readonly bindings: readonly Binding[]; readonly body: Node; readonly position: Position }
+  | {
+      readonly kind: "let";
+      readonly bindings: readonly Binding[];
+      readonly body: Node;
+      readonly position: Position;
+    }
   | {
       readonly kind: "fn";
       readonly name: string | undefined;
@@ -84,13 +100,38 @@ export type Node =
       readonly body: Node;
       readonly position: Position;
     }
-  | { readonly kind: "recur"; readonly target: RecurTarget; readonly args: readonly Node[]; readonly position: Position }
-  | { readonly kind: "call"; readonly callee: Node; readonly args: readonly Node[]; readonly position: Position }
-  | { readonly kind: "tool"; readonly name: string; readonly args: Node | undefined; readonly position: Position }
-  | { readonly kind: "def"; readonly name: string; readonly value: Node; readonly once: boolean; readonly position: Position }
+  | {
+      readonly kind: "recur";
+      readonly target: RecurTarget;
+      readonly args: readonly Node[];
+      readonly position: Position;
+    }
+  | {
+      readonly kind: "call";
+      readonly callee: Node;
+      readonly args: readonly Node[];
+      readonly position: Position;
+    }
+  | {
+      readonly kind: "tool";
+      readonly name: string;
+      readonly args: Node | undefined;
+      readonly position: Position;
+    }
+  | {
+      readonly kind: "def";
+      readonly name: string;
+      readonly value: Node;
+      readonly once: boolean;
+      readonly position: Position;
+    }
   | { readonly kind: "and" | "or"; readonly items: readonly Node[]; readonly position: Position }
   | { readonly kind: "vector" | "set"; readonly items: readonly Node[]; readonly position: Position }
-  | { readonly kind: "map"; readonly entries: ReadonlyArray<readonly [Node, Node]>; readonly position: Position }
+  | {
+      readonly kind: "map";
+      readonly entries: ReadonlyArray<readonly [Node, Node]>;
+      readonly position: Position;
+    }
   | { readonly kind: "return" | "fail"; readonly value: Node; readonly position: Position }
   | {
       readonly kind: "case";
@@ -115,6 +156,11 @@ export type Node =
   | { readonly kind: "task"; readonly id: Node; readonly body: Node; readonly position: Position }
   | { readonly kind: "step-done"; readonly id: Node; readonly summary: Node; readonly position: Position }
   | { readonly kind: "task-reset"; readonly id: Node; readonly position: Position }
-  | { readonly kind: "discovery"; readonly operation: string; readonly args: readonly Node[]; readonly position: Position };
+  | {
+      readonly kind: "discovery";
+      readonly operation: string;
+      readonly args: readonly Node[];
+      readonly position: Position;
+    };
 
 export type NodeKind = Node["kind"];

@@ -10,7 +10,10 @@ import type { Scope } from "./scope.js";
 
 export interface IterationAnalyzer {
   analyzeValue(form: Form, scope: Scope): Node;
-  analyzeBindings(bindings: CollectionForm, scope: Scope): Array<{ pattern: import("./ast.js").Pattern; init: Node }>;
+  analyzeBindings(
+    bindings: CollectionForm,
+    scope: Scope,
+  ): Array<{ pattern: import("./ast.js").Pattern; init: Node }>;
   analyzePatternIn(form: Form, scope: Scope): import("./ast.js").Pattern;
 }
 
@@ -42,12 +45,15 @@ export function analyzeIteration(
   if (bodyForms.length === 0) {
     throw new LispError(
       "invalid_arity",
-      name === "for" ? "for requires at least one body expression" : "doseq requires at least one body expression, missing body",
+      name === "for"
+        ? "for requires at least one body expression"
+        : "doseq requires at least one body expression, missing body",
       form,
     );
   }
   const items = bindingsForm.items;
-  if (items.length === 0) throw new LispError("invalid_form", "for/doseq requires at least one binding pair", bindingsForm);
+  if (items.length === 0)
+    throw new LispError("invalid_form", "for/doseq requires at least one binding pair", bindingsForm);
 
   const clauses: ForClause[] = [];
   let current = scope;
@@ -64,12 +70,21 @@ export function analyzeIteration(
         );
       }
       if (head.name !== "when" && head.name !== "let" && head.name !== "while") {
-        throw new LispError("invalid_form", `unknown modifier :${head.name} in for/doseq. Known: :when, :let, :while`, head);
+        throw new LispError(
+          "invalid_form",
+          `unknown modifier :${head.name} in for/doseq. Known: :when, :let, :while`,
+          head,
+        );
       }
-      if (value === undefined) throw new LispError("invalid_form", `modifier :${head.name} requires a value`, head);
+      if (value === undefined)
+        throw new LispError("invalid_form", `modifier :${head.name} requires a value`, head);
       if (head.name === "let") {
         if (value.type !== "vector") {
-          throw new LispError("invalid_form", `:let modifier requires a vector of bindings, got: ${describeForm(value)}`, value);
+          throw new LispError(
+            "invalid_form",
+            `:let modifier requires a vector of bindings, got: ${describeForm(value)}`,
+            value,
+          );
         }
         current = current.child();
         clauses.push({ kind: "let", bindings: analyzer.analyzeBindings(value, current), position: head });

@@ -15,9 +15,19 @@ export const CORE_PREFIX = "\u0000";
 function at(position: Position) {
   return {
     sym: (name: string): Form => ({ type: "symbol", name, line: position.line, column: position.column }),
-    core: (name: string): Form => ({ type: "symbol", name: CORE_PREFIX + name, line: position.line, column: position.column }),
+    core: (name: string): Form => ({
+      type: "symbol",
+      name: CORE_PREFIX + name,
+      line: position.line,
+      column: position.column,
+    }),
     list: (...items: Form[]): Form => ({ type: "list", items, line: position.line, column: position.column }),
-    vector: (...items: Form[]): Form => ({ type: "vector", items, line: position.line, column: position.column }),
+    vector: (...items: Form[]): Form => ({
+      type: "vector",
+      items,
+      line: position.line,
+      column: position.column,
+    }),
     nil: (): Form => ({ type: "nil", line: position.line, column: position.column }),
   };
 }
@@ -39,7 +49,13 @@ function bodyOf(forms: readonly Form[], position: Position): Form {
 }
 
 /** `[name expr]` of if-let and friends: exactly one pair, and (except if-let) a plain symbol. */
-function singleBinding(name: string, args: readonly Form[], usage: string, position: Position, allowPattern: boolean) {
+function singleBinding(
+  name: string,
+  args: readonly Form[],
+  usage: string,
+  position: Position,
+  allowPattern: boolean,
+) {
   const bindings = args[0];
   if (bindings === undefined || bindings.type !== "vector") throw arityError(`expected ${usage}`, position);
   if (bindings.items.length !== 2) {
@@ -47,7 +63,11 @@ function singleBinding(name: string, args: readonly Form[], usage: string, posit
   }
   const target = bindings.items[0] as Form;
   if (!allowPattern && target.type !== "symbol") {
-    throw new LispError("invalid_form", `${name}: binding must be a simple symbol, not a destructuring pattern`, target);
+    throw new LispError(
+      "invalid_form",
+      `${name}: binding must be a simple symbol, not a destructuring pattern`,
+      target,
+    );
   }
   return { target, init: bindings.items[1] as Form };
 }
@@ -71,7 +91,8 @@ const ifNot: MacroExpander = (args, form) => {
 };
 
 const cond: MacroExpander = (args, form) => {
-  if (args.length === 0) throw new LispError("invalid_cond_form", "cond requires at least one test/result pair", form);
+  if (args.length === 0)
+    throw new LispError("invalid_cond_form", "cond requires at least one test/result pair", form);
   if (args.length % 2 !== 0) {
     throw new LispError(
       "invalid_cond_form",
@@ -89,7 +110,11 @@ const cond: MacroExpander = (args, form) => {
 
 const condp: MacroExpander = (args, form) => {
   if (args.length < 3) {
-    throw new LispError("invalid_form", "condp requires a predicate, an expression, and at least one clause", form);
+    throw new LispError(
+      "invalid_form",
+      "condp requires a predicate, an expression, and at least one clause",
+      form,
+    );
   }
   const b = at(form);
   const predName = gensym("pred");
@@ -105,14 +130,19 @@ const condp: MacroExpander = (args, form) => {
     }
     result = b.list(b.core("if"), b.list(b.sym(predName), test, b.sym(valueName)), then, result);
   }
-  return b.list(b.core("let"), b.vector(b.sym(predName), args[0] as Form, b.sym(valueName), args[1] as Form), result);
+  return b.list(
+    b.core("let"),
+    b.vector(b.sym(predName), args[0] as Form, b.sym(valueName), args[1] as Form),
+    result,
+  );
 };
 
 // As in the reference, if-let and if-some need both branches: `(if-let [x v] x)` is refused with
 // the form to write, rather than guessing a nil else.
 const ifLet: MacroExpander = (args, form) => {
   if (args.length !== 3) {
-    if (args[0]?.type === "vector" && args[0].items.length !== 2) singleBinding("if-let", args, "(if-let [name expr] then else)", form, false);
+    if (args[0]?.type === "vector" && args[0].items.length !== 2)
+      singleBinding("if-let", args, "(if-let [name expr] then else)", form, false);
     throw arityError("expected (if-let [name expr] then else)", form);
   }
   const { target, init } = singleBinding("if-let", args, "(if-let [name expr] then else)", form, false);
@@ -121,7 +151,12 @@ const ifLet: MacroExpander = (args, form) => {
   return b.list(
     b.core("let"),
     b.vector(b.sym(temp), init),
-    b.list(b.core("if"), b.sym(temp), b.list(b.core("let"), b.vector(target, b.sym(temp)), args[1] as Form), args[2] ?? b.nil()),
+    b.list(
+      b.core("if"),
+      b.sym(temp),
+      b.list(b.core("let"), b.vector(target, b.sym(temp)), args[1] as Form),
+      args[2] ?? b.nil(),
+    ),
   );
 };
 
@@ -136,14 +171,20 @@ const whenLet: MacroExpander = (args, form) => {
   return b.list(
     b.core("let"),
     b.vector(b.sym(temp), init),
-    b.list(b.core("if"), b.sym(temp), b.list(b.core("let"), b.vector(target, b.sym(temp)), ...args.slice(1)), b.nil()),
+    b.list(
+      b.core("if"),
+      b.sym(temp),
+      b.list(b.core("let"), b.vector(target, b.sym(temp)), ...args.slice(1)),
+      b.nil(),
+    ),
   );
 };
 
 const ifSome: MacroExpander = (args, form) => {
   const usage = "(if-some [name expr] then else)";
   if (args.length !== 3) {
-    if (args[0]?.type === "vector" && args[0].items.length !== 2) singleBinding("if-some", args, usage, form, false);
+    if (args[0]?.type === "vector" && args[0].items.length !== 2)
+      singleBinding("if-some", args, usage, form, false);
     throw arityError(`expected ${usage}`, form);
   }
   const { target, init } = singleBinding("if-some", args, usage, form, false);
@@ -164,7 +205,8 @@ const ifSome: MacroExpander = (args, form) => {
 const whenSome: MacroExpander = (args, form) => {
   const usage = "(when-some [name expr] body ...)";
   if (args.length < 2) {
-    if (args[0]?.type === "vector" && args[0].items.length !== 2) singleBinding("when-some", args, usage, form, false);
+    if (args[0]?.type === "vector" && args[0].items.length !== 2)
+      singleBinding("when-some", args, usage, form, false);
     throw arityError(`expected ${usage}`, form);
   }
   const { target, init } = singleBinding("when-some", args, usage, form, false);
@@ -173,14 +215,20 @@ const whenSome: MacroExpander = (args, form) => {
   return b.list(
     b.core("let"),
     b.vector(b.sym(temp), init),
-    b.list(b.core("if"), b.list(b.core("nil?"), b.sym(temp)), b.nil(), b.list(b.core("let"), b.vector(target, b.sym(temp)), ...args.slice(1))),
+    b.list(
+      b.core("if"),
+      b.list(b.core("nil?"), b.sym(temp)),
+      b.nil(),
+      b.list(b.core("let"), b.vector(target, b.sym(temp)), ...args.slice(1)),
+    ),
   );
 };
 
 const whenFirst: MacroExpander = (args, form) => {
   const usage = "(when-first [name expr] body ...)";
   if (args.length < 2) {
-    if (args[0]?.type === "vector" && args[0].items.length !== 2) singleBinding("when-first", args, usage, form, true);
+    if (args[0]?.type === "vector" && args[0].items.length !== 2)
+      singleBinding("when-first", args, usage, form, true);
     throw arityError(`expected ${usage}`, form);
   }
   const { target, init } = singleBinding("when-first", args, usage, form, true);
@@ -205,13 +253,15 @@ function threadStep(step: Form, value: Form, last: boolean): Form {
     const items = last ? [head, ...rest, value] : [head, value, ...rest];
     return { ...step, items };
   }
-  if (step.type === "fn-literal") return { type: "list", items: [step, value], line: step.line, column: step.column };
+  if (step.type === "fn-literal")
+    return { type: "list", items: [step, value], line: step.line, column: step.column };
   return { type: "list", items: [step, value], line: step.line, column: step.column };
 }
 
 function threading(name: string, last: boolean): MacroExpander {
   return (args, form) => {
-    if (args.length === 0) throw new LispError("invalid_thread_form", `${name} requires at least one expression`, form);
+    if (args.length === 0)
+      throw new LispError("invalid_thread_form", `${name} requires at least one expression`, form);
     let value = args[0] as Form;
     for (const step of args.slice(1)) value = threadStep(step, value, last);
     return value;
@@ -220,26 +270,43 @@ function threading(name: string, last: boolean): MacroExpander {
 
 function condThreading(name: string, last: boolean): MacroExpander {
   return (args, form) => {
-    if (args.length === 0) throw new LispError("invalid_thread_form", `${name} requires at least one expression`, form);
+    if (args.length === 0)
+      throw new LispError("invalid_thread_form", `${name} requires at least one expression`, form);
     const clauses = args.slice(1);
     if (clauses.length % 2 !== 0) {
-      throw new LispError("invalid_thread_form", `${name} requires even number of test/form pairs after expression`, form);
+      throw new LispError(
+        "invalid_thread_form",
+        `${name} requires even number of test/form pairs after expression`,
+        form,
+      );
     }
     const b = at(form);
     const temp = gensym("threaded");
     const bindings: Form[] = [b.sym(temp), args[0] as Form];
     for (let i = 0; i < clauses.length; i += 2) {
-      bindings.push(b.sym(temp), b.list(b.core("if"), clauses[i] as Form, threadStep(clauses[i + 1] as Form, b.sym(temp), last), b.sym(temp)));
+      bindings.push(
+        b.sym(temp),
+        b.list(
+          b.core("if"),
+          clauses[i] as Form,
+          threadStep(clauses[i + 1] as Form, b.sym(temp), last),
+          b.sym(temp),
+        ),
+      );
     }
-    return b.list(b.core("let"), { type: "vector", items: bindings, line: form.line, column: form.column }, b.sym(temp));
+    return b.list(
+      b.core("let"),
+      { type: "vector", items: bindings, line: form.line, column: form.column },
+      b.sym(temp),
+    );
   };
 }
 
 function someThreading(name: string, last: boolean): MacroExpander {
   return (args, form) => {
-    if (args.length === 0) throw new LispError("invalid_thread_form", `${name} requires at least one expression`, form);
+    if (args.length === 0)
+      throw new LispError("invalid_thread_form", `${name} requires at least one expression`, form);
     const b = at(form);
-    let result: Form | undefined;
     // Build from the last step inward: each step runs only when the value so far is not nil.
     const steps = args.slice(1);
     const temps = steps.map(() => gensym("some"));
@@ -251,11 +318,14 @@ function someThreading(name: string, last: boolean): MacroExpander {
         b.core("if"),
         b.list(b.core("nil?"), b.sym(input)),
         b.nil(),
-        b.list(b.core("let"), b.vector(b.sym(temps[i] as string), threadStep(steps[i] as Form, b.sym(input), last)), inner),
+        b.list(
+          b.core("let"),
+          b.vector(b.sym(temps[i] as string), threadStep(steps[i] as Form, b.sym(input), last)),
+          inner,
+        ),
       );
     }
-    result = b.list(b.core("let"), b.vector(b.sym(first), args[0] as Form), inner);
-    return result;
+    return b.list(b.core("let"), b.vector(b.sym(first), args[0] as Form), inner);
   };
 }
 
@@ -267,7 +337,11 @@ const asThread: MacroExpander = (args, form) => {
   const name = args[1] as Form;
   const bindings: Form[] = [name, args[0] as Form];
   for (const step of args.slice(2)) bindings.push(name, step);
-  return b.list(b.core("let"), { type: "vector", items: bindings, line: form.line, column: form.column }, name);
+  return b.list(
+    b.core("let"),
+    { type: "vector", items: bindings, line: form.line, column: form.column },
+    name,
+  );
 };
 
 export const MACROS: ReadonlyMap<string, MacroExpander> = new Map([

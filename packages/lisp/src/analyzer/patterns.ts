@@ -3,7 +3,7 @@
  * explicit `{name :key}` entries, nested at any depth. Used by let, fn params, loop, for and doseq.
  */
 import { LispError } from "../errors.js";
-import { type Form, describeForm, isSymbol, type Position } from "../reader/form.js";
+import { describeForm, type Form, isSymbol, type Position } from "../reader/form.js";
 import { Keyword } from "../values/keyword.js";
 import type { Node, Pattern } from "./ast.js";
 import type { Scope } from "./scope.js";
@@ -21,11 +21,16 @@ function unsupported(message: string, position: Position): LispError {
 
 /** Declares a plain symbol binding; rejects names that can never be bound. */
 function bindSymbol(name: string, position: Position, scope: Scope): Pattern {
-  if (RESERVED.has(name)) throw unsupported(`cannot bind the literal ${name}; choose a name such as value`, position);
+  if (RESERVED.has(name))
+    throw unsupported(`cannot bind the literal ${name}; choose a name such as value`, position);
   if (name.includes("/") && name !== "/") {
     throw unsupported(`cannot bind the namespaced name ${name}; local names have no namespace`, position);
   }
-  if (name === "&") throw unsupported("'&' must be followed by a rest binding inside a vector pattern, e.g. [x & more]", position);
+  if (name === "&")
+    throw unsupported(
+      "'&' must be followed by a rest binding inside a vector pattern, e.g. [x & more]",
+      position,
+    );
   return { kind: "bind", slot: scope.declare(name).slot, name };
 }
 
@@ -53,18 +58,29 @@ export function analyzePattern(form: Form, scope: Scope, analyzer: PatternAnalyz
   }
 }
 
-function analyzeSequentialPattern(items: readonly Form[], position: Position, scope: Scope, analyzer: PatternAnalyzer): Pattern {
+function analyzeSequentialPattern(
+  items: readonly Form[],
+  position: Position,
+  scope: Scope,
+  analyzer: PatternAnalyzer,
+): Pattern {
   const patterns: Pattern[] = [];
   let rest: Pattern | undefined;
   for (let i = 0; i < items.length; i++) {
     const item = items[i] as Form;
     if (item.type === "keyword" && item.name === "as") {
-      throw unsupported(":as inside a vector pattern is not supported; bind the whole value in its own let binding first", item);
+      throw unsupported(
+        ":as inside a vector pattern is not supported; bind the whole value in its own let binding first",
+        item,
+      );
     }
     if (isSymbol(item, "&")) {
       const restForm = items[i + 1];
       if (restForm === undefined || i + 2 !== items.length) {
-        throw unsupported("'&' must be followed by exactly one rest binding at the end, e.g. [x & more]", item);
+        throw unsupported(
+          "'&' must be followed by exactly one rest binding at the end, e.g. [x & more]",
+          item,
+        );
       }
       rest = analyzePattern(restForm, scope, analyzer);
       break;
@@ -75,8 +91,10 @@ function analyzeSequentialPattern(items: readonly Form[], position: Position, sc
 }
 
 function keyForName(form: Form, kind: "keys" | "strs"): { key: unknown; name: string; position: Position } {
-  if (form.type === "symbol") return { key: kind === "keys" ? Keyword.of(form.name) : form.name, name: form.name, position: form };
-  if (form.type === "keyword" && kind === "keys") return { key: Keyword.of(form.name), name: form.name, position: form };
+  if (form.type === "symbol")
+    return { key: kind === "keys" ? Keyword.of(form.name) : form.name, name: form.name, position: form };
+  if (form.type === "keyword" && kind === "keys")
+    return { key: Keyword.of(form.name), name: form.name, position: form };
   throw unsupported(`:${kind} expects symbols, e.g. {:${kind} [id name]}; got ${describeForm(form)}`, form);
 }
 
@@ -92,11 +110,19 @@ function literalKey(form: Form): unknown {
     case "nil":
       return null;
     default:
-      throw unsupported(`map pattern keys must be literals such as :id or "id"; got ${describeForm(form)}`, form);
+      throw unsupported(
+        `map pattern keys must be literals such as :id or "id"; got ${describeForm(form)}`,
+        form,
+      );
   }
 }
 
-function analyzeMapPattern(items: readonly Form[], position: Position, scope: Scope, analyzer: PatternAnalyzer): Pattern {
+function analyzeMapPattern(
+  items: readonly Form[],
+  position: Position,
+  scope: Scope,
+  analyzer: PatternAnalyzer,
+): Pattern {
   const defaults = new Map<string, Form>();
   let asForm: Form | undefined;
   const named: Array<{ key: unknown; name: string; position: Position }> = [];
@@ -107,20 +133,26 @@ function analyzeMapPattern(items: readonly Form[], position: Position, scope: Sc
     const valueForm = items[i + 1] as Form;
     if (keyForm.type === "keyword" && (keyForm.name === "keys" || keyForm.name === "strs")) {
       if (valueForm.type !== "vector") {
-        throw unsupported(`:${keyForm.name} must be followed by a vector of names, e.g. {:${keyForm.name} [id name]}`, valueForm);
+        throw unsupported(
+          `:${keyForm.name} must be followed by a vector of names, e.g. {:${keyForm.name} [id name]}`,
+          valueForm,
+        );
       }
       for (const nameForm of valueForm.items) named.push(keyForName(nameForm, keyForm.name));
     } else if (keyForm.type === "keyword" && keyForm.name === "syms") {
       throw unsupported(":syms destructuring is not supported; use :keys or :strs", keyForm);
     } else if (keyForm.type === "keyword" && keyForm.name === "or") {
-      if (valueForm.type !== "map") throw unsupported(":or must be followed by a map of defaults, e.g. {:or {limit 10}}", valueForm);
+      if (valueForm.type !== "map")
+        throw unsupported(":or must be followed by a map of defaults, e.g. {:or {limit 10}}", valueForm);
       for (let j = 0; j < valueForm.items.length; j += 2) {
         const nameForm = valueForm.items[j] as Form;
-        if (nameForm.type !== "symbol") throw unsupported(`:or keys must be the bound names; got ${describeForm(nameForm)}`, nameForm);
+        if (nameForm.type !== "symbol")
+          throw unsupported(`:or keys must be the bound names; got ${describeForm(nameForm)}`, nameForm);
         defaults.set(nameForm.name, valueForm.items[j + 1] as Form);
       }
     } else if (keyForm.type === "keyword" && keyForm.name === "as") {
-      if (valueForm.type !== "symbol") throw unsupported(`:as must be followed by a name; got ${describeForm(valueForm)}`, valueForm);
+      if (valueForm.type !== "symbol")
+        throw unsupported(`:as must be followed by a name; got ${describeForm(valueForm)}`, valueForm);
       asForm = valueForm;
     } else {
       nested.push({ key: literalKey(valueForm), form: keyForm });

@@ -73,13 +73,17 @@ export function expandShortFn(form: CollectionForm): Form {
   if (items.length === 0) body = undefined;
   else if (items.length === 1) {
     const only = items[0] as Form;
-    body = only.type === "symbol" && placeholderIndex(only.name) === undefined ? { type: "list", items: [only], line: form.line, column: form.column } : only;
+    body =
+      only.type === "symbol" && placeholderIndex(only.name) === undefined
+        ? { type: "list", items: [only], line: form.line, column: form.column }
+        : only;
   } else body = { type: "list", items, line: form.line, column: form.column };
 
   const usage: Usage = { maxIndex: 0, rest: false };
   if (body !== undefined) scan(body, usage);
   const params: Form[] = [];
-  for (let i = 1; i <= usage.maxIndex; i++) params.push({ type: "symbol", name: `%${i}`, line: form.line, column: form.column });
+  for (let i = 1; i <= usage.maxIndex; i++)
+    params.push({ type: "symbol", name: `%${i}`, line: form.line, column: form.column });
   if (usage.rest) {
     params.push({ type: "symbol", name: "&", line: form.line, column: form.column });
     params.push({ type: "symbol", name: "%&", line: form.line, column: form.column });

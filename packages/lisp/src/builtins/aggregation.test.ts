@@ -147,7 +147,7 @@ describe("sum, avg, sum-by, avg-by", () => {
   test("sum and avg accept any collection, and *-by keys read nil from items that are not maps", async () => {
     expect(await evaluate("(sum #{1 2})")).toBe("3");
     expect(await evaluate("(avg #{1 2})")).toBe("1.5");
-    expect(await evaluate("(sum-by :a [1 {:a 2} \"x\"])")).toBe("2");
+    expect(await evaluate('(sum-by :a [1 {:a 2} "x"])')).toBe("2");
     expect(await evaluate("(group-by :a [1 2])")).toBe("{nil [1 2]}");
   });
 

@@ -13,19 +13,27 @@ describe("arithmetic", () => {
   });
 
   test("division always gives a float; integer zero divisors are errors, float zero follows IEEE", async () => {
-    expect(await evaluate("[(/ 10 4) (/ 10 2) (/ 2) (/ 1.0 0.0) (/ -1.0 0.0)]")).toBe("[2.5 5.0 0.5 ##Inf ##-Inf]");
+    expect(await evaluate("[(/ 10 4) (/ 10 2) (/ 2) (/ 1.0 0.0) (/ -1.0 0.0)]")).toBe(
+      "[2.5 5.0 0.5 ##Inf ##-Inf]",
+    );
     expect((await failure("(/ 1 0)")).reason).toBe("arithmetic_error");
     expect((await failure("(/ 1.0 0)")).reason).toBe("arithmetic_error");
   });
 
   test("quot, rem and mod", async () => {
-    expect(await evaluate("[(quot 7 2) (quot -7 2) (rem -7 2) (mod -7 2) (mod 7 -2) (mod 5.5 2)]")).toBe("[3 -3 -1 1 -1 1.5]");
+    expect(await evaluate("[(quot 7 2) (quot -7 2) (rem -7 2) (mod -7 2) (mod 7 -2) (mod 5.5 2)]")).toBe(
+      "[3 -3 -1 1 -1 1.5]",
+    );
     expect((await failure("(mod 1 0)")).reason).toBe("arithmetic_error");
   });
 
   test("inc, dec, abs, max, min, ==, compare", async () => {
-    expect(await evaluate("[(inc 41) (dec 0.5) (abs -3) (abs -2.5) (max 1 5 3) (min 1 -5 3)]")).toBe("[42 -0.5 3 2.5 5 -5]");
-    expect(await evaluate("[(== 1 1.0 1) (compare 1 2) (compare :b :a) (compare \"a\" \"a\")]")).toBe("[true -1 1 0]");
+    expect(await evaluate("[(inc 41) (dec 0.5) (abs -3) (abs -2.5) (max 1 5 3) (min 1 -5 3)]")).toBe(
+      "[42 -0.5 3 2.5 5 -5]",
+    );
+    expect(await evaluate('[(== 1 1.0 1) (compare 1 2) (compare :b :a) (compare "a" "a")]')).toBe(
+      "[true -1 1 0]",
+    );
   });
 
   test("non-numbers are type errors that name both operands", async () => {
@@ -38,15 +46,17 @@ describe("arithmetic", () => {
 
 describe("comparison", () => {
   test("= is structural and numerically loose; keywords are not strings", async () => {
-    expect(await evaluate('[(= 1 1.0) (= [1 {:a 2}] [1 {:a 2}]) (= :a "a") (= {:a 1} {"a" 1}) (not= 1 2) (= 1 1 1)]')).toBe(
-      "[true true false false true true]",
-    );
+    expect(
+      await evaluate(
+        '[(= 1 1.0) (= [1 {:a 2}] [1 {:a 2}]) (= :a "a") (= {:a 1} {"a" 1}) (not= 1 2) (= 1 1 1)]',
+      ),
+    ).toBe("[true true false false true true]");
   });
 
   test("ordering never throws: mixed types use a total order, NaN is never ordered", async () => {
-    expect(await evaluate('[(< 1 2 3) (< 1 3 2) (< 1 nil) (< nil 10) (< 1 "a") (< ##NaN 1) (>= ##NaN 0)]')).toBe(
-      "[true false true false true false false]",
-    );
+    expect(
+      await evaluate('[(< 1 2 3) (< 1 3 2) (< 1 nil) (< nil 10) (< 1 "a") (< ##NaN 1) (>= ##NaN 0)]'),
+    ).toBe("[true false true false true false false]");
   });
 
   test("not and identity", async () => {

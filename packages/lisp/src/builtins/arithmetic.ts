@@ -1,8 +1,20 @@
 /** Arithmetic: + - * / inc dec quot rem mod, their primed aliases, abs, max, min, ==, compare. */
-import { compareTerms } from "../values/term-order.js";
+
 import { isNumber, type LispNumber, makeInteger, WholeFloat } from "../values/numbers.js";
+import { compareTerms } from "../values/term-order.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
-import { add, compareNumbers, divide, mod, multiply, negate, quot, rem, requireNumber, subtract } from "./numeric.js";
+import {
+  add,
+  compareNumbers,
+  divide,
+  mod,
+  multiply,
+  negate,
+  quot,
+  rem,
+  requireNumber,
+  subtract,
+} from "./numeric.js";
 
 // With one argument, + and * return it as it is, as the reference does: `(filter + [0 nil 2])`
 // keeps the numbers and drops the nils instead of failing.
@@ -38,12 +50,14 @@ function slash(...args: unknown[]): unknown {
 }
 
 function inc(value: unknown): unknown {
-  if (typeof value === "number" && Number.isSafeInteger(value) && value < Number.MAX_SAFE_INTEGER) return value + 1;
+  if (typeof value === "number" && Number.isSafeInteger(value) && value < Number.MAX_SAFE_INTEGER)
+    return value + 1;
   return add(requireNumber(value, "inc"), 1);
 }
 
 function dec(value: unknown): unknown {
-  if (typeof value === "number" && Number.isSafeInteger(value) && value > Number.MIN_SAFE_INTEGER) return value - 1;
+  if (typeof value === "number" && Number.isSafeInteger(value) && value > Number.MIN_SAFE_INTEGER)
+    return value - 1;
   return subtract(requireNumber(value, "dec"), 1);
 }
 
@@ -86,24 +100,127 @@ function compare(a: unknown, b: unknown): number {
 const CATEGORY = "Arithmetic";
 
 export const arithmeticBuiltins: BuiltinDefinition[] = [
-  builtin("+", [0, Infinity], ["[]", "[x]", "[x y & more]"], "Sum of the numbers; (+) is 0.", CATEGORY, plus, [["(+ 1 2 3)", "6"], ["(+ 1 2.5)", "3.5"]]),
-  builtin("-", [1, Infinity], ["[x]", "[x y & more]"], "Subtracts the rest from the first; with one argument, negates it.", CATEGORY, minus, [["(- 10 3 2)", "5"], ["(- 5)", "-5"]]),
-  builtin("*", [0, Infinity], ["[]", "[x]", "[x y & more]"], "Product of the numbers; (*) is 1.", CATEGORY, times, [["(* 2 3 4)", "24"]]),
-  builtin("/", [1, Infinity], ["[x]", "[x y & more]"], "Divides the first by the rest; always a float. Dividing by integer 0 is an error.", CATEGORY, slash, [["(/ 10 4)", "2.5"], ["(/ 10 2)", "5.0"]]),
+  builtin(
+    "+",
+    [0, Infinity],
+    ["[]", "[x]", "[x y & more]"],
+    "Sum of the numbers; (+) is 0.",
+    CATEGORY,
+    plus,
+    [
+      ["(+ 1 2 3)", "6"],
+      ["(+ 1 2.5)", "3.5"],
+    ],
+  ),
+  builtin(
+    "-",
+    [1, Infinity],
+    ["[x]", "[x y & more]"],
+    "Subtracts the rest from the first; with one argument, negates it.",
+    CATEGORY,
+    minus,
+    [
+      ["(- 10 3 2)", "5"],
+      ["(- 5)", "-5"],
+    ],
+  ),
+  builtin(
+    "*",
+    [0, Infinity],
+    ["[]", "[x]", "[x y & more]"],
+    "Product of the numbers; (*) is 1.",
+    CATEGORY,
+    times,
+    [["(* 2 3 4)", "24"]],
+  ),
+  builtin(
+    "/",
+    [1, Infinity],
+    ["[x]", "[x y & more]"],
+    "Divides the first by the rest; always a float. Dividing by integer 0 is an error.",
+    CATEGORY,
+    slash,
+    [
+      ["(/ 10 4)", "2.5"],
+      ["(/ 10 2)", "5.0"],
+    ],
+  ),
   builtin("inc", [1, 1], ["[x]"], "x plus one.", CATEGORY, inc, [["(inc 41)", "42"]]),
   builtin("dec", [1, 1], ["[x]"], "x minus one.", CATEGORY, dec, [["(dec 43)", "42"]]),
-  builtin("+'", [0, Infinity], ["[]", "[x]", "[x y & more]"], "Same as + (integers never overflow).", CATEGORY, (...args: unknown[]) => plus(...args), [["(+' 9007199254740991 1)", "9007199254740992"]]),
-  builtin("-'", [1, Infinity], ["[x]", "[x y & more]"], "Same as -.", CATEGORY, (...args: unknown[]) => minus(...args), [["(-' 1 2)", "-1"]]),
-  builtin("*'", [0, Infinity], ["[]", "[x]", "[x y & more]"], "Same as *.", CATEGORY, (...args: unknown[]) => times(...args), [["(*' 4294967296 4294967296)", "18446744073709551616"]]),
+  builtin(
+    "+'",
+    [0, Infinity],
+    ["[]", "[x]", "[x y & more]"],
+    "Same as + (integers never overflow).",
+    CATEGORY,
+    (...args: unknown[]) => plus(...args),
+    [["(+' 9007199254740991 1)", "9007199254740992"]],
+  ),
+  builtin(
+    "-'",
+    [1, Infinity],
+    ["[x]", "[x y & more]"],
+    "Same as -.",
+    CATEGORY,
+    (...args: unknown[]) => minus(...args),
+    [["(-' 1 2)", "-1"]],
+  ),
+  builtin(
+    "*'",
+    [0, Infinity],
+    ["[]", "[x]", "[x y & more]"],
+    "Same as *.",
+    CATEGORY,
+    (...args: unknown[]) => times(...args),
+    [["(*' 4294967296 4294967296)", "18446744073709551616"]],
+  ),
   builtin("inc'", [1, 1], ["[x]"], "Same as inc.", CATEGORY, (x: unknown) => inc(x), [["(inc' 1)", "2"]]),
   builtin("dec'", [1, 1], ["[x]"], "Same as dec.", CATEGORY, (x: unknown) => dec(x), [["(dec' 1)", "0"]]),
-  builtin("quot", [2, 2], ["[num div]"], "Integer quotient, truncated toward zero.", CATEGORY, quot, [["(quot 7 2)", "3"], ["(quot -7 2)", "-3"]]),
-  builtin("rem", [2, 2], ["[num div]"], "Remainder of truncated division (sign of num).", CATEGORY, rem, [["(rem -7 2)", "-1"]]),
-  builtin("mod", [2, 2], ["[num div]"], "Modulus of floored division (sign of div).", CATEGORY, mod, [["(mod -7 2)", "1"]]),
+  builtin("quot", [2, 2], ["[num div]"], "Integer quotient, truncated toward zero.", CATEGORY, quot, [
+    ["(quot 7 2)", "3"],
+    ["(quot -7 2)", "-3"],
+  ]),
+  builtin("rem", [2, 2], ["[num div]"], "Remainder of truncated division (sign of num).", CATEGORY, rem, [
+    ["(rem -7 2)", "-1"],
+  ]),
+  builtin("mod", [2, 2], ["[num div]"], "Modulus of floored division (sign of div).", CATEGORY, mod, [
+    ["(mod -7 2)", "1"],
+  ]),
   builtin("abs", [1, 1], ["[x]"], "Absolute value.", "Math", abs, [["(abs -5)", "5"]]),
-  builtin("max", [1, Infinity], ["[x & more]"], "Greatest of the numbers.", "Math", extreme("max", (c) => c > 0), [["(max 1 5 3)", "5"]]),
-  builtin("min", [1, Infinity], ["[x & more]"], "Least of the numbers.", "Math", extreme("min", (c) => c < 0), [["(min 1 5 3)", "1"]]),
-  builtin("==", [1, Infinity], ["[x & more]"], "True when all numbers are numerically equal.", CATEGORY, numericEquals, [["(== 1 1.0)", "true"]]),
-  builtin("compare", [2, 2], ["[x y]"], "-1, 0 or 1 as x is less than, equal to or greater than y.", CATEGORY, compare, [["(compare 1 2)", "-1"]]),
+  builtin(
+    "max",
+    [1, Infinity],
+    ["[x & more]"],
+    "Greatest of the numbers.",
+    "Math",
+    extreme("max", (c) => c > 0),
+    [["(max 1 5 3)", "5"]],
+  ),
+  builtin(
+    "min",
+    [1, Infinity],
+    ["[x & more]"],
+    "Least of the numbers.",
+    "Math",
+    extreme("min", (c) => c < 0),
+    [["(min 1 5 3)", "1"]],
+  ),
+  builtin(
+    "==",
+    [1, Infinity],
+    ["[x & more]"],
+    "True when all numbers are numerically equal.",
+    CATEGORY,
+    numericEquals,
+    [["(== 1 1.0)", "true"]],
+  ),
+  builtin(
+    "compare",
+    [2, 2],
+    ["[x y]"],
+    "-1, 0 or 1 as x is less than, equal to or greater than y.",
+    CATEGORY,
+    compare,
+    [["(compare 1 2)", "-1"]],
+  ),
 ];
-

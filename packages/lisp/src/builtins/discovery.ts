@@ -20,7 +20,7 @@ function nameOf(value: unknown): string {
   if (value instanceof QuotedSymbol) return value.name;
   if (typeof value === "string") return value;
   if (value instanceof Keyword) return value.name;
-  throw new LispError("type_error", "discovery forms take a name: (doc map), (apropos \"sort\")");
+  throw new LispError("type_error", 'discovery forms take a name: (doc map), (apropos "sort")');
 }
 
 function visible(name: string): boolean {
@@ -36,7 +36,11 @@ function docText(name: string): string | null {
 
 function namespaceMembers(ns: string): string[] {
   const spec = NAMESPACES.get(ns);
-  if (spec === undefined) throw new LispError("invalid_form", `unknown namespace ${ns}; try one of: ${[...NAMESPACES.keys()].join(", ")}`);
+  if (spec === undefined)
+    throw new LispError(
+      "invalid_form",
+      `unknown namespace ${ns}; try one of: ${[...NAMESPACES.keys()].join(", ")}`,
+    );
   if (spec.members === undefined) return (source?.names() ?? []).filter(visible);
   return [...spec.members.keys()].filter((member) => source?.has(spec.members?.get(member) ?? member)).sort();
 }
@@ -44,21 +48,25 @@ function namespaceMembers(ns: string): string[] {
 export function runDiscovery(operation: string, args: readonly unknown[]): unknown {
   switch (operation) {
     case "doc": {
-      if (args.length !== 1) throw new LispError("invalid_arity", `(doc name) requires exactly 1 argument, got ${args.length}`);
+      if (args.length !== 1)
+        throw new LispError("invalid_arity", `(doc name) requires exactly 1 argument, got ${args.length}`);
       return docText(nameOf(args[0]));
     }
     case "apropos": {
-      if (args.length < 1 || args.length > 2) throw new LispError("invalid_arity", `(apropos query) requires 1 argument, got ${args.length}`);
+      if (args.length < 1 || args.length > 2)
+        throw new LispError("invalid_arity", `(apropos query) requires 1 argument, got ${args.length}`);
       const query = nameOf(args[0]).toLowerCase();
       return (source?.names() ?? []).filter((name) => visible(name) && name.toLowerCase().includes(query));
     }
     case "dir":
     case "ns-publics": {
-      if (args.length < 1) throw new LispError("invalid_arity", `(${operation} namespace) requires 1 argument`);
+      if (args.length < 1)
+        throw new LispError("invalid_arity", `(${operation} namespace) requires 1 argument`);
       return namespaceMembers(nameOf(args[0]));
     }
     case "meta": {
-      if (args.length !== 1) throw new LispError("invalid_arity", `(meta name) requires exactly 1 argument, got ${args.length}`);
+      if (args.length !== 1)
+        throw new LispError("invalid_arity", `(meta name) requires exactly 1 argument, got ${args.length}`);
       const name = nameOf(args[0]);
       const definition = source?.definition(name);
       if (definition === undefined || !visible(name)) return null;

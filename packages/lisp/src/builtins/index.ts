@@ -1,4 +1,6 @@
 /** Every builtin family, and the registry built from them. */
+
+import { useBuiltins } from "../compiler/codegen.js";
 import { aggregationBuiltins } from "./aggregation.js";
 import { arithmeticBuiltins } from "./arithmetic.js";
 import { combinatorsBuiltins } from "./combinators.js";
@@ -6,7 +8,6 @@ import { comparisonBuiltins } from "./comparison.js";
 import { conversionBuiltins } from "./conversion.js";
 import type { BuiltinDefinition } from "./definition.js";
 import { useRegistry } from "./discovery.js";
-import { useBuiltins } from "../compiler/codegen.js";
 import { higherOrderBuiltins } from "./higher-order.js";
 import { internalBuiltins } from "./internal.js";
 import { interopBuiltins } from "./interop.js";

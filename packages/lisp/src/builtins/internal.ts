@@ -5,10 +5,10 @@
  */
 import { LispError } from "../errors.js";
 import { active } from "../runtime/context.js";
+import { typeName } from "../runtime/describe.js";
 import { callTool } from "../runtime/tools.js";
 import { brandFunction } from "../values/lisp-function.js";
 import { Regex } from "../values/regex.js";
-import { typeName } from "../runtime/describe.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
 
 export type MethodImplementation = (receiver: unknown, args: readonly unknown[]) => unknown;
@@ -40,30 +40,40 @@ function invokeMethod(name: unknown, receiver: unknown, ...args: unknown[]): unk
 }
 
 function invokeConstructor(name: unknown, ...args: unknown[]): unknown {
-  const constructor = constructors.get(String(name));
-  if (constructor === undefined) {
-    const supported = [...constructors.keys()].map((key) => `(${key}.)`).sort().join(", ");
+  const implementation = constructors.get(String(name));
+  if (implementation === undefined) {
+    const supported = [...constructors.keys()]
+      .map((key) => `(${key}.)`)
+      .sort()
+      .join(", ");
     throw new LispError(
       "unsupported_method",
       `Unsupported constructor '${String(name)}.'. Supported: ${supported === "" ? "(none)" : supported}`,
     );
   }
-  return constructor(args);
+  return implementation(args);
 }
 
 function toolCallable(name: unknown): unknown {
   const toolName = String(name);
-  return brandFunction((...args: unknown[]) => {
-    if (args.length > 1) {
-      throw new LispError("invalid_tool_args", `Tool calls require named arguments. Use (tool/${toolName} {:key value}), not positional args`);
-    }
-    return callTool(toolName, args[0], { line: 0, column: 0 });
-  }, { name: `tool/${toolName}`, signature: "args", builtin: false, minArity: 0, maxArity: 1 });
+  return brandFunction(
+    (...args: unknown[]) => {
+      if (args.length > 1) {
+        throw new LispError(
+          "invalid_tool_args",
+          `Tool calls require named arguments. Use (tool/${toolName} {:key value}), not positional args`,
+        );
+      }
+      return callTool(toolName, args[0], { line: 0, column: 0 });
+    },
+    { name: `tool/${toolName}`, signature: "args", builtin: false, minArity: 0, maxArity: 1 },
+  );
 }
 
 function rePattern(source: unknown): Regex {
   if (source instanceof Regex) return source;
-  if (typeof source !== "string") throw new LispError("type_error", `re-pattern expects a string, got ${typeName(source)}`);
+  if (typeof source !== "string")
+    throw new LispError("type_error", `re-pattern expects a string, got ${typeName(source)}`);
   active.work(source.length);
   return Regex.compile(source);
 }
@@ -71,8 +81,37 @@ function rePattern(source: unknown): Regex {
 const CATEGORY = "Internal";
 
 export const internalBuiltins: BuiltinDefinition[] = [
-  builtin("tool-callable", [1, 1], ["[name]"], "The tool named `name` as a function value (what tool/name means outside call position).", CATEGORY, toolCallable),
-  builtin("invoke-method", [2, Infinity], ["[name receiver & args]"], "Runs a Java-style method call (.method receiver args).", CATEGORY, invokeMethod),
-  builtin("invoke-constructor", [1, Infinity], ["[class & args]"], "Runs a Java-style constructor call (Class. args).", CATEGORY, invokeConstructor),
-  builtin("re-pattern", [1, 1], ["[s]"], "Compiles a regex (RE2 syntax, linear-time matching).", "Regex", rePattern, [['(re-pattern "\\\\d+")', '#"\\d+"']]),
+  builtin(
+    "tool-callable",
+    [1, 1],
+    ["[name]"],
+    "The tool named `name` as a function value (what tool/name means outside call position).",
+    CATEGORY,
+    toolCallable,
+  ),
+  builtin(
+    "invoke-method",
+    [2, Infinity],
+    ["[name receiver & args]"],
+    "Runs a Java-style method call (.method receiver args).",
+    CATEGORY,
+    invokeMethod,
+  ),
+  builtin(
+    "invoke-constructor",
+    [1, Infinity],
+    ["[class & args]"],
+    "Runs a Java-style constructor call (Class. args).",
+    CATEGORY,
+    invokeConstructor,
+  ),
+  builtin(
+    "re-pattern",
+    [1, 1],
+    ["[s]"],
+    "Compiles a regex (RE2 syntax, linear-time matching).",
+    "Regex",
+    rePattern,
+    [['(re-pattern "\\\\d+")', '#"\\d+"']],
+  ),
 ];

@@ -10,7 +10,10 @@ import { isFloat, type LispNumber, makeFloat, makeInteger, toDouble, WholeFloat 
 
 export function requireNumber(value: unknown, who: string): LispNumber {
   if (typeof value === "number" || typeof value === "bigint" || value instanceof WholeFloat) return value;
-  throw new LispError("type_error", `${who} expects numbers, got ${typeName(value)} ${print(value, { maxChars: 40 })}`);
+  throw new LispError(
+    "type_error",
+    `${who} expects numbers, got ${typeName(value)} ${print(value, { maxChars: 40 })}`,
+  );
 }
 
 function operandsError(who: string, a: unknown, b: unknown): LispError {
@@ -33,7 +36,8 @@ export function add(a: unknown, b: unknown): LispNumber {
   if (typeof a === "number" && typeof b === "number") {
     const r = a + b;
     if (Number.isInteger(r)) {
-      if (Number.isInteger(a) && Number.isInteger(b)) return Number.isSafeInteger(r) ? r : makeInteger(BigInt(a) + BigInt(b));
+      if (Number.isInteger(a) && Number.isInteger(b))
+        return Number.isSafeInteger(r) ? r : makeInteger(BigInt(a) + BigInt(b));
       return new WholeFloat(r);
     }
     return r;
@@ -47,7 +51,8 @@ export function subtract(a: unknown, b: unknown): LispNumber {
   if (typeof a === "number" && typeof b === "number") {
     const r = a - b;
     if (Number.isInteger(r)) {
-      if (Number.isInteger(a) && Number.isInteger(b)) return Number.isSafeInteger(r) ? r : makeInteger(BigInt(a) - BigInt(b));
+      if (Number.isInteger(a) && Number.isInteger(b))
+        return Number.isSafeInteger(r) ? r : makeInteger(BigInt(a) - BigInt(b));
       return new WholeFloat(r);
     }
     return r;
@@ -61,7 +66,8 @@ export function multiply(a: unknown, b: unknown): LispNumber {
   if (typeof a === "number" && typeof b === "number") {
     const r = a * b;
     if (Number.isInteger(r)) {
-      if (Number.isInteger(a) && Number.isInteger(b)) return Number.isSafeInteger(r) ? (r === 0 ? 0 : r) : makeInteger(BigInt(a) * BigInt(b));
+      if (Number.isInteger(a) && Number.isInteger(b))
+        return Number.isSafeInteger(r) ? (r === 0 ? 0 : r) : makeInteger(BigInt(a) * BigInt(b));
       return new WholeFloat(r);
     }
     return r;

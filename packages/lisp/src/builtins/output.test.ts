@@ -17,7 +17,9 @@ describe("str", () => {
 
 describe("pr-str", () => {
   test("readable text with strings quoted and floats compact", async () => {
-    expect(await evaluate('(pr-str "a" nil (/ 1.0 3) [1 "x"])')).toBe('"\\"a\\" nil 0.3333333333 [1 \\"x\\"]"');
+    expect(await evaluate('(pr-str "a" nil (/ 1.0 3) [1 "x"])')).toBe(
+      '"\\"a\\" nil 0.3333333333 [1 \\"x\\"]"',
+    );
   });
 });
 

@@ -10,7 +10,8 @@ export function strOf(value: unknown): string {
   if (typeof value === "string") return value;
   if (value === null || value === undefined) return "";
   // Special floats read as words in text, as in the reference: (str ##Inf) is "Infinity".
-  if (typeof value === "number" && !Number.isFinite(value)) return Number.isNaN(value) ? "NaN" : value > 0 ? "Infinity" : "-Infinity";
+  if (typeof value === "number" && !Number.isFinite(value))
+    return Number.isNaN(value) ? "NaN" : value > 0 ? "Infinity" : "-Infinity";
   return print(value, { bareStrings: true });
 }
 
@@ -24,7 +25,11 @@ function str(...args: unknown[]): string {
 
 /** A non-empty vector of one-character strings: what `(take 3 "abcdef")` gives. */
 function isCharacterVector(value: unknown): value is string[] {
-  return Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === "string" && graphemeCount(item) === 1);
+  return (
+    Array.isArray(value) &&
+    value.length > 0 &&
+    value.every((item) => typeof item === "string" && graphemeCount(item) === 1)
+  );
 }
 
 /**
@@ -34,7 +39,11 @@ function isCharacterVector(value: unknown): value is string[] {
 export function printlnText(args: readonly unknown[]): string {
   return args
     .map((arg) =>
-      typeof arg === "string" ? arg : isCharacterVector(arg) ? arg.join("") : print(arg, { floats: "compact", bareStrings: true }),
+      typeof arg === "string"
+        ? arg
+        : isCharacterVector(arg)
+          ? arg.join("")
+          : print(arg, { floats: "compact", bareStrings: true }),
     )
     .join(" ");
 }
@@ -61,10 +70,34 @@ function prStr(...args: unknown[]): string {
 const CATEGORY = "Strings";
 
 export const outputBuiltins: BuiltinDefinition[] = [
-  builtin("str", [0, Infinity], ["[]", "[x & more]"], "Concatenates the text of each argument (nil is empty, strings unquoted).", CATEGORY, str, [
-    ['(str "a" 1 :b nil)', '"a1:b"'],
-    ["(str [1 \"x\"])", '"[1 \\"x\\"]"'],
-  ]),
-  builtin("pr-str", [0, Infinity], ["[& xs]"], "Readable text of the arguments, separated by spaces (strings quoted).", CATEGORY, prStr, [['(pr-str "a" 1)', '"\\"a\\" 1"']]),
-  builtin("println", [0, Infinity], ["[& xs]"], "Records a line of output (arguments joined by spaces); returns nil.", "Output", println, [['(println "total:" 42)', "nil"]]),
+  builtin(
+    "str",
+    [0, Infinity],
+    ["[]", "[x & more]"],
+    "Concatenates the text of each argument (nil is empty, strings unquoted).",
+    CATEGORY,
+    str,
+    [
+      ['(str "a" 1 :b nil)', '"a1:b"'],
+      ['(str [1 "x"])', '"[1 \\"x\\"]"'],
+    ],
+  ),
+  builtin(
+    "pr-str",
+    [0, Infinity],
+    ["[& xs]"],
+    "Readable text of the arguments, separated by spaces (strings quoted).",
+    CATEGORY,
+    prStr,
+    [['(pr-str "a" 1)', '"\\"a\\" 1"']],
+  ),
+  builtin(
+    "println",
+    [0, Infinity],
+    ["[& xs]"],
+    "Records a line of output (arguments joined by spaces); returns nil.",
+    "Output",
+    println,
+    [['(println "total:" 42)', "nil"]],
+  ),
 ];

@@ -8,7 +8,9 @@ import { renderReference, SPECIAL_FORMS } from "./reference.js";
 const referencePath = fileURLToPath(new URL("../../../../docs/language-reference.md", import.meta.url));
 
 describe("every documented example does what the reference says", () => {
-  const examples = ALL_BUILTINS.flatMap((definition) => (definition.examples ?? []).map((example) => [definition.name, ...example] as const));
+  const examples = ALL_BUILTINS.flatMap((definition) =>
+    (definition.examples ?? []).map((example) => [definition.name, ...example] as const),
+  );
   test.each(examples)("%s: %s", async (_name, source, expected) => {
     expect(await evaluate(source)).toBe(expected);
   });
@@ -17,13 +19,18 @@ describe("every documented example does what the reference says", () => {
     tools: { echo: (args: Record<string, unknown>) => args },
     context: { orders: [{ amount: 5 }, { amount: 7 }] },
   };
-  test.each(SPECIAL_FORMS.map((form) => [form.name, ...form.example] as const))("%s: %s", async (_name, source, expected) => {
-    expect(await evaluate(source, exampleEnvironment)).toBe(expected);
-  });
+  test.each(SPECIAL_FORMS.map((form) => [form.name, ...form.example] as const))(
+    "%s: %s",
+    async (_name, source, expected) => {
+      expect(await evaluate(source, exampleEnvironment)).toBe(expected);
+    },
+  );
 });
 
 test("every visible builtin is documented with an example", () => {
-  const missing = ALL_BUILTINS.filter((definition) => definition.category !== "Internal" && (definition.examples ?? []).length === 0).map((d) => d.name);
+  const missing = ALL_BUILTINS.filter(
+    (definition) => definition.category !== "Internal" && (definition.examples ?? []).length === 0,
+  ).map((d) => d.name);
   expect(missing).toEqual([]);
 });
 
@@ -31,5 +38,8 @@ test("docs/language-reference.md is generated from the registry and up to date",
   const generated = `${renderReference(ALL_BUILTINS)}\n`;
   if (process.env.UPDATE_REFERENCE === "1") writeFileSync(referencePath, generated);
   const committed = readFileSync(referencePath, "utf8");
-  expect(committed, "run UPDATE_REFERENCE=1 pnpm vitest run packages/lisp/src/builtins/reference.test.ts").toBe(generated);
+  expect(
+    committed,
+    "run UPDATE_REFERENCE=1 pnpm vitest run packages/lisp/src/builtins/reference.test.ts",
+  ).toBe(generated);
 });

@@ -16,7 +16,8 @@ export class Registry {
   }
 
   private add(definition: BuiltinDefinition): void {
-    if (this.records.has(definition.name)) throw new Error(`internal: builtin ${definition.name} is defined twice`);
+    if (this.records.has(definition.name))
+      throw new Error(`internal: builtin ${definition.name} is defined twice`);
     const [minArity, maxArity] = definition.arity;
     // The implementation itself carries the brand, so calls pay for no wrapper; an implementation
     // shared by several names (aliases) gets a wrapper per extra name, each with its own info.

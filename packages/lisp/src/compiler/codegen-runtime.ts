@@ -5,22 +5,27 @@
  */
 import { add, multiply, subtract } from "../builtins/numeric.js";
 import { LispError } from "../errors.js";
+import { print } from "../format/print.js";
 import type { Position } from "../reader/form.js";
 import { callValue } from "../runtime/call.js";
 import { callSite } from "../runtime/call-site.js";
 import { active, loopLimitError, type RunContext } from "../runtime/context.js";
+import { typeName } from "../runtime/describe.js";
 import type { Cell } from "../runtime/namespace.js";
 import { NOT_PURE, pureMode } from "../runtime/pure-mode.js";
 import { itemsOf } from "../runtime/sequences.js";
 import { FailSignal, ReturnSignal } from "../runtime/signals.js";
-import { typeName } from "../runtime/describe.js";
-import { print } from "../format/print.js";
 import { equals } from "../values/equality.js";
 import { hashKey } from "../values/hash-key.js";
-import { type Keyword } from "../values/keyword.js";
+import type { Keyword } from "../values/keyword.js";
+import {
+  brandFunction,
+  FUNCTION_INFO,
+  type FunctionInfo,
+  type LispFunction,
+} from "../values/lisp-function.js";
 import { LispMap, MapBuilder } from "../values/lisp-map.js";
 import { LispSet } from "../values/lisp-set.js";
-import { brandFunction, FUNCTION_INFO, type FunctionInfo, type LispFunction } from "../values/lisp-function.js";
 import { getField, isMap, lookup } from "../values/map-access.js";
 import { WholeFloat } from "../values/numbers.js";
 import { compareTerms } from "../values/term-order.js";
@@ -45,7 +50,10 @@ export interface SlowFunctionSpec {
 }
 
 function isNaNValue(value: unknown): boolean {
-  return (typeof value === "number" && Number.isNaN(value)) || (value instanceof WholeFloat && Number.isNaN(value.value));
+  return (
+    (typeof value === "number" && Number.isNaN(value)) ||
+    (value instanceof WholeFloat && Number.isNaN(value.value))
+  );
 }
 
 /** Ordered comparison of non-number operands, as the `<` family does. */
@@ -55,7 +63,12 @@ function order(a: unknown, b: unknown): number {
 }
 
 /** Errors that are the same wherever they happen: no point running again to locate them. */
-const LIMIT_REASONS = new Set(["timeout", "memory_exceeded", "loop_limit_exceeded", "recursion_limit_exceeded"]);
+const LIMIT_REASONS = new Set([
+  "timeout",
+  "memory_exceeded",
+  "loop_limit_exceeded",
+  "recursion_limit_exceeded",
+]);
 
 export const codegenRuntime = {
   ctx: (): RunContext => active,
@@ -76,18 +89,20 @@ export const codegenRuntime = {
   field: (value: unknown, keyword: Keyword): unknown => getField(value, keyword),
 
   call1(fn: unknown, a: unknown): unknown {
-    if (typeof fn === "function" && (fn as Partial<LispFunction>)[FUNCTION_INFO]?.builtin === false) return fn(a);
+    if (typeof fn === "function" && (fn as Partial<LispFunction>)[FUNCTION_INFO]?.builtin === false)
+      return fn(a);
     return callValue(fn, [a]);
   },
   call2(fn: unknown, a: unknown, b: unknown): unknown {
-    if (typeof fn === "function" && (fn as Partial<LispFunction>)[FUNCTION_INFO]?.builtin === false) return fn(a, b);
+    if (typeof fn === "function" && (fn as Partial<LispFunction>)[FUNCTION_INFO]?.builtin === false)
+      return fn(a, b);
     return callValue(fn, [a, b]);
   },
   callN: (fn: unknown, args: unknown[]): unknown => callValue(fn, args),
 
   readVar(spec: VarSpec): unknown {
     const branch = active.branchDefs;
-    if (branch !== undefined && branch.has(spec.name)) return branch.get(spec.name);
+    if (branch?.has(spec.name)) return branch.get(spec.name);
     if (!spec.cell.bound) {
       if (spec.soft) return null;
       throw new LispError(
@@ -122,7 +137,8 @@ export const codegenRuntime = {
   },
 
   seqItems: sequentialItems,
-  rest: (items: readonly unknown[], from: number): unknown[] => (items.length > from ? items.slice(from) : []),
+  rest: (items: readonly unknown[], from: number): unknown[] =>
+    items.length > from ? items.slice(from) : [],
   mapCheck(value: unknown, position: Position): void {
     if (value === null || value === undefined || isMap(value)) return;
     throw new LispError(
@@ -150,7 +166,11 @@ export const codegenRuntime = {
 
   arity(info: FunctionInfo & { position: Position }, count: number): LispError {
     const expected = info.maxArity === Number.POSITIVE_INFINITY ? `${info.minArity}+` : `${info.minArity}`;
-    return new LispError("arity_mismatch", `${info.name ?? "fn"} expects ${expected} argument(s), got ${count}`, info.position);
+    return new LispError(
+      "arity_mismatch",
+      `${info.name ?? "fn"} expects ${expected} argument(s), got ${count}`,
+      info.position,
+    );
   },
   depth(context: RunContext, position: Position): LispError {
     return new LispError(
@@ -159,7 +179,8 @@ export const codegenRuntime = {
       position,
     );
   },
-  fn: <F extends (...args: never[]) => unknown>(impl: F, info: FunctionInfo): F => brandFunction(impl as never, info) as F,
+  fn: <F extends (...args: never[]) => unknown>(impl: F, info: FunctionInfo): F =>
+    brandFunction(impl as never, info) as F,
 
   /**
    * Whether an exception from fast code means "run this again on the general evaluator": an
@@ -182,7 +203,10 @@ export const codegenRuntime = {
 
   ret(value: unknown): ReturnSignal {
     if (active.branchDefs !== undefined) {
-      return new LispError("pmap_error", "return called inside pmap/pcalls: return the value from the branch function instead") as never;
+      return new LispError(
+        "pmap_error",
+        "return called inside pmap/pcalls: return the value from the branch function instead",
+      ) as never;
     }
     return new ReturnSignal(value);
   },

@@ -7,14 +7,17 @@ import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { analyzeProgram } from "../analyzer/analyze.js";
 import { registry } from "../builtins/index.js";
-import { format, run, type RunOptions, type RunResult } from "../index.js";
+import { format, type RunOptions, type RunResult, run } from "../index.js";
 import { read } from "../reader/reader.js";
 import { Namespace } from "../runtime/namespace.js";
 import { Regex } from "../values/regex.js";
 import { generateUnitSource } from "./codegen.js";
 
 function outcome(result: RunResult): unknown {
-  const common = { prints: result.prints, tools: result.toolCalls.map((call) => [call.name, call.args, call.result ?? call.error]) };
+  const common = {
+    prints: result.prints,
+    tools: result.toolCalls.map((call) => [call.name, call.args, call.result ?? call.error]),
+  };
   return result.ok ? { ...common, value: format(result.value) } : { ...common, error: result.error };
 }
 
@@ -41,24 +44,24 @@ describe("both evaluators agree", () => {
     "(let [m {:a {:b [1 2 {:c 3}]}}] [(get-in m [:a :b 2 :c]) (update-in m [:a :b 0] inc)])",
     "(case (+ 1 1) 1 :one (2 3) :few :many)",
     "(let [f (fn [x] (fn [y] (+ x y)))] ((f 1) 2))",
-    "(mapv (fn [[k v]] (str (name k) \"=\" v)) {:b 2 :a 1})",
+    '(mapv (fn [[k v]] (str (name k) "=" v)) {:b 2 :a 1})',
     "(group-by :k [{:k 1 :v 1} {:k 2 :v 2} {:k 1 :v 3}])",
-    "(into {} (map (juxt :id :name) [{:id 1 :name \"a\"} {:id 2 :name \"b\"}]))",
+    '(into {} (map (juxt :id :name) [{:id 1 :name "a"} {:id 2 :name "b"}]))',
     "(* 99999999999 99999999999)",
     "[(+ 0.5 0.5) (- 3 1.5) (* 2 2.0) (/ 1 3) (+ 1 2)]",
     "(let [x 1] (let [y (+ x 1)] (let [x (* y 10)] [x y])))",
     "((fn fact [n] (if (< n 2) 1 (* n (fact (dec n))))) 20)",
     "(defn g [& {:keys [a] :or {a 9}}] a) [(g) (g :a 1)]",
     "(sort-by :n > [{:n 1} {:n 3} {:n 2}])",
-    "(let [{:strs [id]} {\"id\" 7}] id)",
+    '(let [{:strs [id]} {"id" 7}] id)',
     "(first {:a 1})",
     "(+ 1 nil)",
-    "(let [x 1]\n  (loop [i 0] (if (< i 5) (recur (inc i)) (inc \"x\"))))",
+    '(let [x 1]\n  (loop [i 0] (if (< i 5) (recur (inc i)) (inc "x"))))',
     "(defn f [x] (+ 1 (f x))) (f 1)",
     "(loop [i 0] (recur (inc i)))",
     "((fn [x y] x) 1)",
     "(let [{:keys [a]} 42] a)",
-    "(map (fn [x] (println \"saw\" x) (* 2 x)) [1 2 3])",
+    '(map (fn [x] (println "saw" x) (* 2 x)) [1 2 3])',
     "(map (fn [x] (:v (tool/echo {:v x}))) [1 2 3])",
     "(let [helper (fn [x] (tool/later {:x x}))] (mapv (fn [y] (:x (helper y))) [1 2]))",
     "(defn slow [x] (:x (tool/later {:x x}))) (defn fast [x] (+ 1 (slow x))) (reduce + (map fast [1 2 3]))",
@@ -74,27 +77,32 @@ describe("both evaluators agree", () => {
 
 describe("falling back from fast code", () => {
   test("an effect reached from fast code happens once", async () => {
-    const result = await run("(defn show [x] (println x) x) (reduce + (map (fn [y] (* 2 (show y))) [1 2 3]))");
+    const result = await run(
+      "(defn show [x] (println x) x) (reduce + (map (fn [y] (* 2 (show y))) [1 2 3]))",
+    );
     expect(result.ok && result.value).toBe(12);
     expect(result.prints).toEqual(["1", "2", "3"]);
   });
 
   test("a tool reached through a function defined earlier in the session runs once per call", async () => {
     const seen: unknown[] = [];
-    const result = await run("(defn get-x [n] (:x (tool/t {:x n}))) (mapv (fn [n] (inc (get-x n))) [1 2 3])", {
-      tools: {
-        t: (args) => {
-          seen.push(args.x);
-          return args;
+    const result = await run(
+      "(defn get-x [n] (:x (tool/t {:x n}))) (mapv (fn [n] (inc (get-x n))) [1 2 3])",
+      {
+        tools: {
+          t: (args) => {
+            seen.push(args.x);
+            return args;
+          },
         },
       },
-    });
+    );
     expect(result.ok && format(result.value)).toBe("[2 3 4]");
     expect(seen).toEqual([1, 2, 3]);
   });
 
   test("errors raised in fast code carry their exact position", async () => {
-    const result = await run("(reduce (fn [acc x]\n  (+ acc (:n x)))\n 0 [{:n 1} {:n \"two\"}])");
+    const result = await run('(reduce (fn [acc x]\n  (+ acc (:n x)))\n 0 [{:n 1} {:n "two"}])');
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.error).toMatchObject({ reason: "type_error", line: 2, column: 3 });
   });
@@ -111,7 +119,16 @@ describe("generated source", () => {
       checkRegex: (pattern) => Regex.problem(pattern),
     });
     const generated = generateUnitSource(analyzed.body, new Namespace());
-    for (const fragment of ["process", "exit", "globalThis", "constructor", "__proto__", "evil", "payload", "'"]) {
+    for (const fragment of [
+      "process",
+      "exit",
+      "globalThis",
+      "constructor",
+      "__proto__",
+      "evil",
+      "payload",
+      "'",
+    ]) {
       expect(generated).not.toContain(fragment);
     }
     // Only our own identifiers appear: $, K, prefixed temporaries and JS keywords.
@@ -120,11 +137,16 @@ describe("generated source", () => {
 
   test("generated programs over random arithmetic agree with the general evaluator", async () => {
     const expression = fc.letrec<{ leaf: string; node: string }>((tie) => ({
-      leaf: fc.oneof(fc.integer({ min: -20, max: 20 }).map(String), fc.constantFrom("x", "y", "1.5", "0.5", "nil")),
+      leaf: fc.oneof(
+        fc.integer({ min: -20, max: 20 }).map(String),
+        fc.constantFrom("x", "y", "1.5", "0.5", "nil"),
+      ),
       node: fc.oneof(
         { depthSize: "small" },
         tie("leaf"),
-        fc.tuple(fc.constantFrom("+", "-", "*", "<", ">", "=", "max"), tie("node"), tie("node")).map(([op, a, b]) => `(${op} ${a} ${b})`),
+        fc
+          .tuple(fc.constantFrom("+", "-", "*", "<", ">", "=", "max"), tie("node"), tie("node"))
+          .map(([op, a, b]) => `(${op} ${a} ${b})`),
         fc.tuple(tie("node"), tie("node"), tie("node")).map(([c, a, b]) => `(if ${c} ${a} ${b})`),
         fc.tuple(tie("node"), tie("node")).map(([a, b]) => `(let [x ${a}] ${b})`),
         tie("node").map((a) => `[${a} (inc 1)]`),

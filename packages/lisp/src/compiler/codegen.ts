@@ -16,11 +16,16 @@
  */
 import type { Binding, ForClause, Node, Pattern, RecurTarget } from "../analyzer/ast.js";
 import type { Position } from "../reader/form.js";
-import { binaryIntrinsic } from "./intrinsics.js";
 import { Keyword } from "../values/keyword.js";
 import { FUNCTION_INFO, type LispFunction } from "../values/lisp-function.js";
-import { type CodegenRuntime, codegenRuntime, type SlowFunctionSpec, type VarSpec } from "./codegen-runtime.js";
 import type { Code } from "./code.js";
+import {
+  type CodegenRuntime,
+  codegenRuntime,
+  type SlowFunctionSpec,
+  type VarSpec,
+} from "./codegen-runtime.js";
+import { binaryIntrinsic } from "./intrinsics.js";
 
 export interface CodegenEnvironment {
   readonly builtin: (name: string) => LispFunction | undefined;
@@ -97,7 +102,8 @@ class Generator {
     if (value === null || value === undefined) return "null";
     if (value === true) return "true";
     if (value === false) return "false";
-    if (typeof value === "number" && Number.isSafeInteger(value) && !Object.is(value, -0)) return String(value);
+    if (typeof value === "number" && Number.isSafeInteger(value) && !Object.is(value, -0))
+      return String(value);
     return this.constant(value);
   }
 
@@ -180,8 +186,8 @@ class Generator {
     switch (node.kind) {
       case "if": {
         const test = this.value(node.test);
-        const yes = this.block(() => this.tail(node.then, sink));
-        const no = this.block(() => this.tail(node.else, sink));
+        const yes = this.block(() => this.tail(node.consequent, sink));
+        const no = this.block(() => this.tail(node.alternative, sink));
         this.emit(`if (${this.truthy(test)}) {`);
         this.lines.push(...yes);
         this.emit("} else {");
@@ -466,7 +472,8 @@ class Generator {
           if (item.kind === "ignore") return;
           this.pattern(item, this.bind(`${items}.length > ${index} ? ${items}[${index}] : null`));
         });
-        if (pattern.rest !== undefined) this.pattern(pattern.rest, this.bind(`$.rest(${items}, ${pattern.items.length})`));
+        if (pattern.rest !== undefined)
+          this.pattern(pattern.rest, this.bind(`$.rest(${items}, ${pattern.items.length})`));
         return;
       }
       case "map": {
@@ -479,7 +486,9 @@ class Generator {
             this.emit(
               `let ${found} = typeof ${value} === "object" && ${value} !== null && ${value}.constructor === Object ? ${value}[${name}] : undefined;`,
             );
-            this.emit(`if (${found} === undefined) ${found} = $.lookup(${value}, ${this.constant(entry.key)});`);
+            this.emit(
+              `if (${found} === undefined) ${found} = $.lookup(${value}, ${this.constant(entry.key)});`,
+            );
           } else {
             this.emit(`let ${found} = $.lookup(${value}, ${this.constant(entry.key)});`);
           }
@@ -504,7 +513,9 @@ class Generator {
   // ------------------------------------------------------------------ loops
 
   private iterate(context: string, position: Position): void {
-    this.emit(`if (++${context}.iterations > ${context}.limits.maxIterations) $.loopLimit(${context}, ${this.position(position)});`);
+    this.emit(
+      `if (++${context}.iterations > ${context}.limits.maxIterations) $.loopLimit(${context}, ${this.position(position)});`,
+    );
     this.emit(`if (--${context}.fuel <= 0) ${context}.refuel();`);
   }
 
@@ -520,8 +531,13 @@ class Generator {
       });
       this.loops.set(node.target, { label, raw, context: this.contextName, position: node.position });
       const body = this.block(() => {
-        node.bindings.forEach((binding, index) => this.pattern(binding.pattern, raw[index] as string));
-        this.tail(node.body, sink.label === undefined && sink.target !== undefined ? { target: sink.target, label } : sink);
+        node.bindings.forEach((binding, index) => {
+          this.pattern(binding.pattern, raw[index] as string);
+        });
+        this.tail(
+          node.body,
+          sink.label === undefined && sink.target !== undefined ? { target: sink.target, label } : sink,
+        );
       });
       this.emit(`${label}: while (true) {`);
       this.lines.push(...body);
@@ -538,11 +554,15 @@ class Generator {
     if (loop === undefined) throw new Error("internal: recur without a loop");
     if (node.args.length !== loop.raw.length) {
       this.site(node.position);
-      this.emit(`throw $.arity(${this.constant({ name: "recur", minArity: loop.raw.length, maxArity: loop.raw.length, position: node.position })}, ${node.args.length});`);
+      this.emit(
+        `throw $.arity(${this.constant({ name: "recur", minArity: loop.raw.length, maxArity: loop.raw.length, position: node.position })}, ${node.args.length});`,
+      );
       return;
     }
     const values = node.args.map((arg) => this.value(arg));
-    values.forEach((value, index) => this.emit(`${loop.raw[index]} = ${value};`));
+    values.forEach((value, index) => {
+      this.emit(`${loop.raw[index]} = ${value};`);
+    });
     this.iterate(loop.context, loop.position);
     this.emit(`continue ${loop.label};`);
   }
@@ -562,7 +582,9 @@ class Generator {
         case "bind": {
           const pattern = clause.pattern as Pattern;
           const collection = this.value(clause.init as Node);
-          const items = this.bind(`$.items(${collection}, ${this.position(clause.position)}, ${this.constant(pattern.kind === "bind" ? pattern.name : "pattern")})`);
+          const items = this.bind(
+            `$.items(${collection}, ${this.position(clause.position)}, ${this.constant(pattern.kind === "bind" ? pattern.name : "pattern")})`,
+          );
           const i = this.temp("i");
           const label = this.temp("L");
           const body = this.block(() => {
@@ -610,7 +632,9 @@ class Generator {
     const scope = new Scope(outer.id + 1 + this.counter++, outer, undefined);
     // Captured locals are the enclosing function's variables (all consts: see loop()).
     const capturedNames = node.captures.map((capture) => this.nameOf(capture.outer));
-    node.captures.forEach((capture, index) => scope.names.set(capture.inner, capturedNames[index] as string));
+    node.captures.forEach((capture, index) => {
+      scope.names.set(capture.inner, capturedNames[index] as string);
+    });
     const functionName = this.temp("fn");
     if (node.selfSlot !== undefined) scope.names.set(node.selfSlot, functionName);
 
@@ -656,7 +680,9 @@ class Generator {
     const arityTest = variadic ? `arguments.length < ${fixed}` : `arguments.length !== ${fixed}`;
     const infoConstant = this.constant(info);
     const restValue = node.restAsMap ? `$.restMap(rest, ${this.position(node.position)})` : "rest";
-    const rawInit = [...params.map((param, index) => `let ${raw[index]} = ${param} === undefined ? null : ${param};`)];
+    const rawInit = [
+      ...params.map((param, index) => `let ${raw[index]} = ${param} === undefined ? null : ${param};`),
+    ];
     if (variadic) rawInit.push(`let ${raw[fixed]} = ${restValue};`);
     const source = [
       `$.fn(function ${functionName}(${params.join(", ")}${restParam}) {`,
@@ -714,7 +740,10 @@ function factoryFor(source: string): Factory {
 }
 
 /** The JS source the fast tier generates for a node (for tests and inspection). */
-export function generateUnitSource(node: Node, namespace: { cell(name: string): import("../runtime/namespace.js").Cell }): string {
+export function generateUnitSource(
+  node: Node,
+  namespace: { cell(name: string): import("../runtime/namespace.js").Cell },
+): string {
   const environment: CodegenEnvironment = {
     builtin: (name) => registryLookup?.(name),
     varSpec: (name, position, soft) => ({ cell: namespace.cell(name), name, position, soft }),

@@ -8,32 +8,32 @@
  * specialized by shape so V8 can inline them.
  */
 import type { Binding, ForClause, Node, Pattern, RecurTarget } from "../analyzer/ast.js";
-import type { Position } from "../reader/form.js";
 import { LispError } from "../errors.js";
 import { print } from "../format/print.js";
+import type { Position } from "../reader/form.js";
 import { after } from "../runtime/async.js";
 import { callValue, checkBuiltinArity } from "../runtime/call.js";
 import { callSite } from "../runtime/call-site.js";
 import { active, loopLimitError } from "../runtime/context.js";
+import { typeName } from "../runtime/describe.js";
 import type { Cell, Namespace } from "../runtime/namespace.js";
 import { runParallelCalls, runParallelMap } from "../runtime/parallel.js";
+import { assertEffectsAllowed } from "../runtime/pure-mode.js";
 import { itemsOf } from "../runtime/sequences.js";
 import { FailSignal, RECUR, ReturnSignal } from "../runtime/signals.js";
 import { callTool } from "../runtime/tools.js";
-import { typeName } from "../runtime/describe.js";
 import { hashKey } from "../values/hash-key.js";
 import { Keyword } from "../values/keyword.js";
+import { brandFunction, FUNCTION_INFO, type LispFunction } from "../values/lisp-function.js";
 import { LispMap, MapBuilder } from "../values/lisp-map.js";
 import { LispSet } from "../values/lisp-set.js";
-import { brandFunction, FUNCTION_INFO, type LispFunction } from "../values/lisp-function.js";
 import { getField, isMap, lookup } from "../values/map-access.js";
 import { VarRef } from "../values/var-ref.js";
-import { type Binder, compilePattern } from "./destructure.js";
 import { type Code, isTruthy } from "./code.js";
-import { binaryIntrinsic, binaryNode, type Operand, operandCode } from "./intrinsics.js";
 import { type CodegenEnvironment, compileUnit } from "./codegen.js";
+import { type Binder, compilePattern } from "./destructure.js";
+import { binaryIntrinsic, binaryNode, type Operand, operandCode } from "./intrinsics.js";
 import { isPure, isTrivial } from "./purity.js";
-import { assertEffectsAllowed } from "../runtime/pure-mode.js";
 
 export interface CompilerEnvironment {
   readonly builtin: (name: string) => LispFunction | undefined;
@@ -76,7 +76,13 @@ function evaluateAll(codes: readonly Code[], frame: unknown[], values: unknown[]
  * before it are in `values`, the ones after it are evaluated only once it has resolved, so tool
  * calls in arguments run once each and strictly left to right.
  */
-function resume(codes: readonly Code[], frame: unknown[], values: unknown[], index: number, pending: Promise<unknown>): unknown {
+function resume(
+  codes: readonly Code[],
+  frame: unknown[],
+  values: unknown[],
+  index: number,
+  pending: Promise<unknown>,
+): unknown {
   return after(pending, (resolved) => {
     values[index] = resolved;
     return evaluateAll(codes, frame, values, index + 1);
@@ -116,7 +122,8 @@ export class Compiler {
         return compileUnit(node, compileSlow, this.fastEnvironment);
       } catch (error) {
         // A shape the generator does not handle yet runs on this evaluator, never fails.
-        if (error instanceof SyntaxError || (error instanceof Error && error.message.startsWith("internal:"))) return compileSlow();
+        if (error instanceof SyntaxError || (error instanceof Error && error.message.startsWith("internal:")))
+          return compileSlow();
         throw error;
       }
     }
@@ -151,7 +158,7 @@ export class Compiler {
         return () => active.history[index] ?? null;
       }
       case "if":
-        return this.compileIf(node.test, node.then, node.else);
+        return this.compileIf(node.test, node.consequent, node.alternative);
       case "do":
         return this.compileDo(node.body.map((item) => this.compile(item)));
       case "let":
@@ -174,9 +181,15 @@ export class Compiler {
       case "def":
         return this.compileDef(node.name, this.compile(node.value), node.once);
       case "and":
-        return this.compileAndOr(node.items.map((item) => this.compile(item)), true);
+        return this.compileAndOr(
+          node.items.map((item) => this.compile(item)),
+          true,
+        );
       case "or":
-        return this.compileAndOr(node.items.map((item) => this.compile(item)), false);
+        return this.compileAndOr(
+          node.items.map((item) => this.compile(item)),
+          false,
+        );
       case "vector":
         return this.compileVector(node.items);
       case "set": {
@@ -194,7 +207,10 @@ export class Compiler {
         return (frame) =>
           after(value(frame), (result) => {
             if (active.branchDefs !== undefined) {
-              throw new LispError("pmap_error", "return called inside pmap/pcalls: return the value from the branch function instead");
+              throw new LispError(
+                "pmap_error",
+                "return called inside pmap/pcalls: return the value from the branch function instead",
+              );
             }
             throw new ReturnSignal(result);
           });
@@ -221,7 +237,10 @@ export class Compiler {
       case "parallel-calls": {
         const thunks = node.thunks.map((thunk) => this.compile(thunk));
         const position = node.position;
-        return (frame) => after(evaluateAll(thunks, frame, new Array(thunks.length), 0), (values) => runParallelCalls(values as unknown[], position));
+        return (frame) =>
+          after(evaluateAll(thunks, frame, new Array(thunks.length), 0), (values) =>
+            runParallelCalls(values as unknown[], position),
+          );
       }
       case "task":
         return this.compileTask(this.compile(node.id), this.compile(node.body));
@@ -247,7 +266,10 @@ export class Compiler {
       case "discovery": {
         const args = node.args.map((arg) => this.compile(arg));
         const operation = node.operation;
-        return (frame) => after(evaluateAll(args, frame, new Array(args.length), 0), (values) => this.environment.discovery(operation, values as unknown[]));
+        return (frame) =>
+          after(evaluateAll(args, frame, new Array(args.length), 0), (values) =>
+            this.environment.discovery(operation, values as unknown[]),
+          );
       }
     }
   }
@@ -264,7 +286,7 @@ export class Compiler {
     const cell: Cell = this.environment.namespace.cell(name);
     return () => {
       const branch = active.branchDefs;
-      if (branch !== undefined && branch.has(name)) return branch.get(name);
+      if (branch?.has(name)) return branch.get(name);
       if (!cell.bound) {
         if (soft) return null;
         throw unboundVar(name).at(position);
@@ -295,7 +317,8 @@ export class Compiler {
     const no = this.compile(elseNode);
     return (frame) => {
       const value = test(frame);
-      if (value instanceof Promise) return after(value, (resolved) => (isTruthy(resolved) ? yes(frame) : no(frame)));
+      if (value instanceof Promise)
+        return after(value, (resolved) => (isTruthy(resolved) ? yes(frame) : no(frame)));
       return value !== null && value !== false && value !== undefined ? yes(frame) : no(frame);
     };
   }
@@ -363,7 +386,9 @@ export class Compiler {
     const body = this.compile(bodyNode);
     const inits = bindings.map((binding) => this.compile(binding.init));
     const binders = bindings.map((binding) => this.binder(binding.pattern));
-    const simpleSlots = bindings.map((binding) => (binding.pattern.kind === "bind" ? binding.pattern.slot : -1));
+    const simpleSlots = bindings.map((binding) =>
+      binding.pattern.kind === "bind" ? binding.pattern.slot : -1,
+    );
     if (bindings.length === 1 && simpleSlots[0] !== -1) {
       const slot = simpleSlots[0] as number;
       const init = inits[0] as Code;
@@ -400,10 +425,14 @@ export class Compiler {
   // ---------------------------------------------------------------- loops
 
   /** Binds the non-trivial patterns of a recur target from their raw slots. */
-  private rebinder(patterns: readonly Pattern[], target: RecurTarget): ((frame: unknown[]) => void) | undefined {
+  private rebinder(
+    patterns: readonly Pattern[],
+    target: RecurTarget,
+  ): ((frame: unknown[]) => void) | undefined {
     const steps: Array<{ raw: number; bind: Binder }> = [];
     patterns.forEach((pattern, index) => {
-      if (pattern.kind !== "bind" && pattern.kind !== "ignore") steps.push({ raw: target.rawSlots[index] as number, bind: this.binder(pattern) });
+      if (pattern.kind !== "bind" && pattern.kind !== "ignore")
+        steps.push({ raw: target.rawSlots[index] as number, bind: this.binder(pattern) });
     });
     if (steps.length === 0) return undefined;
     return (frame) => {
@@ -411,7 +440,12 @@ export class Compiler {
     };
   }
 
-  private compileLoop(bindings: readonly Binding[], target: RecurTarget, bodyNode: Node, position: { line: number; column: number }): Code {
+  private compileLoop(
+    bindings: readonly Binding[],
+    target: RecurTarget,
+    bodyNode: Node,
+    position: { line: number; column: number },
+  ): Code {
     const inits = bindings.map((binding) => this.compile(binding.init));
     const rebind = this.rebinder(
       bindings.map((binding) => binding.pattern),
@@ -464,7 +498,11 @@ export class Compiler {
       });
   }
 
-  private compileRecur(target: RecurTarget, argNodes: readonly Node[], position: { line: number; column: number }): Code {
+  private compileRecur(
+    target: RecurTarget,
+    argNodes: readonly Node[],
+    position: { line: number; column: number },
+  ): Code {
     const slots = target.rawSlots;
     const args = argNodes.map((arg) => this.compile(arg));
     if (args.length !== slots.length) {
@@ -498,9 +536,11 @@ export class Compiler {
       };
       return (frame) => {
         const v0 = a0(frame);
-        if (v0 instanceof Promise) return after(resume(args, frame, [], 0, v0), (values) => assign(frame, values));
+        if (v0 instanceof Promise)
+          return after(resume(args, frame, [], 0, v0), (values) => assign(frame, values));
         const v1 = a1(frame);
-        if (v1 instanceof Promise) return after(resume(args, frame, [v0], 1, v1), (values) => assign(frame, values));
+        if (v1 instanceof Promise)
+          return after(resume(args, frame, [v0], 1, v1), (values) => assign(frame, values));
         frame[s0] = v0;
         frame[s1] = v1;
         return RECUR;
@@ -586,6 +626,7 @@ export class Compiler {
       let closure: LispFunction;
       if (!variadic && fixed === 0) {
         closure = brandFunction(function zero(this: unknown): unknown {
+          // biome-ignore lint/complexity/noArguments: the only way to see extra arguments without a rest array
           if (arguments.length !== 0) throw arityError(arguments.length);
           const frame = prepare();
           if (selfSlot !== undefined) frame[selfSlot] = closure;
@@ -594,6 +635,7 @@ export class Compiler {
       } else if (!variadic && fixed === 1) {
         const r0 = raw[0] as number;
         closure = brandFunction(function one(this: unknown, a: unknown): unknown {
+          // biome-ignore lint/complexity/noArguments: the only way to see extra arguments without a rest array
           if (arguments.length !== 1) throw arityError(arguments.length);
           const frame = prepare();
           if (selfSlot !== undefined) frame[selfSlot] = closure;
@@ -604,6 +646,7 @@ export class Compiler {
         const r0 = raw[0] as number;
         const r1 = raw[1] as number;
         closure = brandFunction(function two(this: unknown, a: unknown, b: unknown): unknown {
+          // biome-ignore lint/complexity/noArguments: the only way to see extra arguments without a rest array
           if (arguments.length !== 2) throw arityError(arguments.length);
           const frame = prepare();
           if (selfSlot !== undefined) frame[selfSlot] = closure;
@@ -630,10 +673,15 @@ export class Compiler {
 
   // ---------------------------------------------------------------- calls
 
-  private compileCall(calleeNode: Node, argNodes: readonly Node[], position: { line: number; column: number }): Code {
+  private compileCall(
+    calleeNode: Node,
+    argNodes: readonly Node[],
+    position: { line: number; column: number },
+  ): Code {
     if (calleeNode.kind === "builtin") {
       const intrinsic = argNodes.length === 2 ? binaryIntrinsic(calleeNode.name) : undefined;
-      if (intrinsic !== undefined) return this.compileBinaryIntrinsic(intrinsic, argNodes[0] as Node, argNodes[1] as Node, position);
+      if (intrinsic !== undefined)
+        return this.compileBinaryIntrinsic(intrinsic, argNodes[0] as Node, argNodes[1] as Node, position);
       return this.compileBuiltinCall(
         this.requireBuiltin(calleeNode.name, calleeNode.position),
         argNodes.map((arg) => this.compile(arg)),
@@ -649,14 +697,16 @@ export class Compiler {
     if (count === 1) {
       const a0 = args[0] as Code;
       const codes = [callee, a0];
-      const finish = (values: unknown): unknown => invoke((values as unknown[])[0], [(values as unknown[])[1]], position);
+      const finish = (values: unknown): unknown =>
+        invoke((values as unknown[])[0], [(values as unknown[])[1]], position);
       return (frame) => {
         const fn = callee(frame);
         if (fn instanceof Promise) return after(resume(codes, frame, [], 0, fn), finish);
         const v0 = a0(frame);
         if (v0 instanceof Promise) return after(resume(codes, frame, [fn], 1, v0), finish);
         callSite.current = position;
-        if (typeof fn === "function" && (fn as Partial<LispFunction>)[FUNCTION_INFO]?.builtin === false) return fn(v0);
+        if (typeof fn === "function" && (fn as Partial<LispFunction>)[FUNCTION_INFO]?.builtin === false)
+          return fn(v0);
         return callValue(fn, [v0]);
       };
     }
@@ -676,7 +726,8 @@ export class Compiler {
         const v1 = a1(frame);
         if (v1 instanceof Promise) return after(resume(codes, frame, [fn, v0], 2, v1), finish);
         callSite.current = position;
-        if (typeof fn === "function" && (fn as Partial<LispFunction>)[FUNCTION_INFO]?.builtin === false) return fn(v0, v1);
+        if (typeof fn === "function" && (fn as Partial<LispFunction>)[FUNCTION_INFO]?.builtin === false)
+          return fn(v0, v1);
         return callValue(fn, [v0, v1]);
       };
     }
@@ -695,7 +746,12 @@ export class Compiler {
     return { kind: "code", code: this.compile(node) };
   }
 
-  private compileBinaryIntrinsic(op: (a: unknown, b: unknown) => unknown, left: Node, right: Node, position: { line: number; column: number }): Code {
+  private compileBinaryIntrinsic(
+    op: (a: unknown, b: unknown) => unknown,
+    left: Node,
+    right: Node,
+    position: { line: number; column: number },
+  ): Code {
     const a = this.operand(left);
     const b = this.operand(right);
     const codes = [operandCode(a), operandCode(b)];
@@ -808,7 +864,12 @@ export class Compiler {
 
   // ---------------------------------------------------------------- for / doseq
 
-  private compileFor(clauseNodes: readonly ForClause[], bodyNode: Node, collect: boolean, position: Position): Code {
+  private compileFor(
+    clauseNodes: readonly ForClause[],
+    bodyNode: Node,
+    collect: boolean,
+    position: Position,
+  ): Code {
     type Step =
       | { kind: "bind"; init: Code; bind: Binder; name: string; position: { line: number; column: number } }
       | { kind: "when" | "while"; test: Code }
@@ -850,7 +911,9 @@ export class Compiler {
       const step = steps[index] as Step;
       switch (step.kind) {
         case "when":
-          return after(step.test(frame), (value) => (isTruthy(value) ? run(frame, index + 1, out) : undefined));
+          return after(step.test(frame), (value) =>
+            isTruthy(value) ? run(frame, index + 1, out) : undefined,
+          );
         case "while":
           return after(step.test(frame), (value) => (isTruthy(value) ? run(frame, index + 1, out) : STOP));
         case "let": {
@@ -902,7 +965,8 @@ export class Compiler {
 /** One loop iteration of the running program; a limit error points at the loop's form. */
 function iterateAt(position: Position): void {
   const context = active;
-  if (++context.iterations > context.limits.maxIterations) throw loopLimitError(context.limits.maxIterations).at(position);
+  if (++context.iterations > context.limits.maxIterations)
+    throw loopLimitError(context.limits.maxIterations).at(position);
   if (--context.fuel <= 0) context.refuel();
 }
 
@@ -929,10 +993,13 @@ export function restToMap(rest: readonly unknown[], position: { line: number; co
   if (rest.length === 0) return null;
   if (rest.length === 1 && isMap(rest[0])) return rest[0];
   if (rest.length % 2 !== 0) {
-    throw new LispError("destructure_error", `keyword arguments must come in pairs, got an odd count (${rest.length})`, position);
+    throw new LispError(
+      "destructure_error",
+      `keyword arguments must come in pairs, got an odd count (${rest.length})`,
+      position,
+    );
   }
   const builder = new MapBuilder();
   for (let i = 0; i < rest.length; i += 2) builder.set(rest[i], rest[i + 1]);
   return builder.build();
 }
-

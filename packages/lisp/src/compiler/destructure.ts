@@ -20,10 +20,14 @@ function describe(value: unknown): string {
   return `${typeName(value)} ${print(value, { maxChars: 60 })}`;
 }
 
-export function sequentialItems(value: unknown, position: { line: number; column: number }): readonly unknown[] {
+export function sequentialItems(
+  value: unknown,
+  position: { line: number; column: number },
+): readonly unknown[] {
   if (Array.isArray(value)) return value;
   if (value === null || value === undefined) return EMPTY;
-  if (value instanceof LispMap || isPlainObject(value)) return mapEntries(value) as unknown as readonly unknown[];
+  if (value instanceof LispMap || isPlainObject(value))
+    return mapEntries(value) as unknown as readonly unknown[];
   if (value instanceof LispSet) return value.members();
   throw new LispError(
     "destructure_error",
@@ -32,7 +36,10 @@ export function sequentialItems(value: unknown, position: { line: number; column
   );
 }
 
-export function compilePattern(pattern: Pattern, compileDefault: (node: import("../analyzer/ast.js").Node) => Code): Binder {
+export function compilePattern(
+  pattern: Pattern,
+  compileDefault: (node: import("../analyzer/ast.js").Node) => Code,
+): Binder {
   switch (pattern.kind) {
     case "bind": {
       const slot = pattern.slot;
@@ -48,7 +55,8 @@ export function compilePattern(pattern: Pattern, compileDefault: (node: import("
       const position = pattern.position;
       return (frame, value) => {
         const source = sequentialItems(value, position);
-        for (let i = 0; i < items.length; i++) (items[i] as Binder)(frame, i < source.length ? source[i] : null);
+        for (let i = 0; i < items.length; i++)
+          (items[i] as Binder)(frame, i < source.length ? source[i] : null);
         if (rest !== undefined) rest(frame, source.length > items.length ? source.slice(items.length) : []);
       };
     }

@@ -9,19 +9,25 @@ import { add, compareNumbers, multiply, subtract } from "../builtins/numeric.js"
 import type { Position } from "../reader/form.js";
 import { callSite } from "../runtime/call-site.js";
 import { equals } from "../values/equality.js";
-import { compareTerms } from "../values/term-order.js";
 import { WholeFloat } from "../values/numbers.js";
+import { compareTerms } from "../values/term-order.js";
 
 type Binary = (a: unknown, b: unknown) => unknown;
 type Unary = (a: unknown) => unknown;
 
 function isNaNValue(value: unknown): boolean {
-  return (typeof value === "number" && Number.isNaN(value)) || (value instanceof WholeFloat && Number.isNaN(value.value));
+  return (
+    (typeof value === "number" && Number.isNaN(value)) ||
+    (value instanceof WholeFloat && Number.isNaN(value.value))
+  );
 }
 
 function order(a: unknown, b: unknown): number {
   if (isNaNValue(a) || isNaNValue(b)) return Number.NaN;
-  if ((typeof a === "number" || a instanceof WholeFloat) && (typeof b === "number" || b instanceof WholeFloat)) {
+  if (
+    (typeof a === "number" || a instanceof WholeFloat) &&
+    (typeof b === "number" || b instanceof WholeFloat)
+  ) {
     return compareNumbers(a as number, b as number);
   }
   return compareTerms(a, b);

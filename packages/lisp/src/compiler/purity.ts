@@ -19,7 +19,9 @@ function patternPure(pattern: Pattern): boolean {
       return pattern.items.every(patternPure) && (pattern.rest === undefined || patternPure(pattern.rest));
     case "map":
       return (
-        pattern.entries.every((entry) => patternPure(entry.pattern) && (entry.fallback === undefined || isPure(entry.fallback))) &&
+        pattern.entries.every(
+          (entry) => patternPure(entry.pattern) && (entry.fallback === undefined || isPure(entry.fallback)),
+        ) &&
         (pattern.whole === undefined || patternPure(pattern.whole))
       );
   }
@@ -37,7 +39,7 @@ function compute(node: Node): boolean {
     case "builtin":
       return !EFFECT_BUILTINS.has(node.name);
     case "if":
-      return isPure(node.test) && isPure(node.then) && isPure(node.else);
+      return isPure(node.test) && isPure(node.consequent) && isPure(node.alternative);
     case "do":
     case "vector":
     case "set":
@@ -47,9 +49,16 @@ function compute(node: Node): boolean {
       return node.items.every(isPure);
     case "let":
     case "loop":
-      return node.bindings.every((binding) => patternPure(binding.pattern) && isPure(binding.init)) && isPure(node.body);
+      return (
+        node.bindings.every((binding) => patternPure(binding.pattern) && isPure(binding.init)) &&
+        isPure(node.body)
+      );
     case "fn":
-      return node.params.every(patternPure) && (node.rest === undefined || patternPure(node.rest)) && isPure(node.body);
+      return (
+        node.params.every(patternPure) &&
+        (node.rest === undefined || patternPure(node.rest)) &&
+        isPure(node.body)
+      );
     case "recur":
       return node.args.every(isPure);
     case "call":
@@ -60,13 +69,19 @@ function compute(node: Node): boolean {
     case "fail":
       return isPure(node.value);
     case "case":
-      return isPure(node.value) && node.clauses.every(isPure) && (node.fallback === undefined || isPure(node.fallback));
+      return (
+        isPure(node.value) &&
+        node.clauses.every(isPure) &&
+        (node.fallback === undefined || isPure(node.fallback))
+      );
     case "for":
       return (
         isPure(node.body) &&
         node.clauses.every((clause) => {
-          if (clause.kind === "bind") return patternPure(clause.pattern as Pattern) && isPure(clause.init as Node);
-          if (clause.kind === "let") return (clause.bindings ?? []).every((b) => patternPure(b.pattern) && isPure(b.init));
+          if (clause.kind === "bind")
+            return patternPure(clause.pattern as Pattern) && isPure(clause.init as Node);
+          if (clause.kind === "let")
+            return (clause.bindings ?? []).every((b) => patternPure(b.pattern) && isPure(b.init));
           return isPure(clause.test as Node);
         })
       );
@@ -93,5 +108,12 @@ export function isPure(node: Node): boolean {
 
 /** Nodes too small to be worth compiling to JS on their own. */
 export function isTrivial(node: Node): boolean {
-  return node.kind === "const" || node.kind === "local" || node.kind === "var" || node.kind === "builtin" || node.kind === "data" || node.kind === "history";
+  return (
+    node.kind === "const" ||
+    node.kind === "local" ||
+    node.kind === "var" ||
+    node.kind === "builtin" ||
+    node.kind === "data" ||
+    node.kind === "history"
+  );
 }

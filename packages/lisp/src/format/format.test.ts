@@ -23,7 +23,14 @@ describe("format: readable Clojure text", () => {
   });
 
   test("maps print with keys in order, sets in member order, host maps alike", () => {
-    expect(format(LispMap.from([[Keyword.of("b"), 1], [Keyword.of("a"), [1, 2]]]))).toBe("{:a [1 2] :b 1}");
+    expect(
+      format(
+        LispMap.from([
+          [Keyword.of("b"), 1],
+          [Keyword.of("a"), [1, 2]],
+        ]),
+      ),
+    ).toBe("{:a [1 2] :b 1}");
     expect(format({ zeta: 1, alpha: { x: null } })).toBe('{"alpha" {"x" nil} "zeta" 1}');
     expect(format(LispSet.from([3, 1, 2]))).toBe("#{1 2 3}");
   });
@@ -37,11 +44,17 @@ describe("format: readable Clojure text", () => {
 describe("preview: what a model sees", () => {
   test("collections are cut after maxItems with (shown/total)", () => {
     expect(preview([1, 2, 3, 4, 5], { maxItems: 2 })).toEqual({ text: "[1 2 ...] (2/5)", truncated: true });
-    expect(preview(LispSet.from([1, 2, 3]), { maxItems: 1 })).toEqual({ text: "#{1 ...} (1/3)", truncated: true });
+    expect(preview(LispSet.from([1, 2, 3]), { maxItems: 1 })).toEqual({
+      text: "#{1 ...} (1/3)",
+      truncated: true,
+    });
   });
 
   test("strings are cut at maxChars with (n/total chars)", () => {
-    expect(preview("very long string here", { maxChars: 10 })).toEqual({ text: '"very long ..." (10/21 chars)', truncated: true });
+    expect(preview("very long string here", { maxChars: 10 })).toEqual({
+      text: '"very long ..." (10/21 chars)',
+      truncated: true,
+    });
   });
 
   test("floats are compact", () => {

@@ -9,9 +9,9 @@
  */
 import { CustomValue } from "../values/custom-value.js";
 import { Keyword } from "../values/keyword.js";
+import { FUNCTION_INFO, type LispFunction } from "../values/lisp-function.js";
 import { LispMap } from "../values/lisp-map.js";
 import { LispSet } from "../values/lisp-set.js";
-import { FUNCTION_INFO, type LispFunction } from "../values/lisp-function.js";
 import { mapEntries } from "../values/map-access.js";
 import { WholeFloat } from "../values/numbers.js";
 import { isPlainObject } from "../values/plain-object.js";
@@ -37,7 +37,15 @@ interface Printer {
   truncated: boolean;
 }
 
-const ESCAPES: Record<string, string> = { '"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r", "\b": "\\b", "\f": "\\f" };
+const ESCAPES: Record<string, string> = {
+  '"': '\\"',
+  "\\": "\\\\",
+  "\n": "\\n",
+  "\t": "\\t",
+  "\r": "\\r",
+  "\b": "\\b",
+  "\f": "\\f",
+};
 
 export function quoteString(text: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: escaping control characters is the point
@@ -52,7 +60,13 @@ function printString(text: string, printer: Printer): string {
   return `${quoteString(`${chars.slice(0, printer.maxStringChars).join("")}...`)} (${printer.maxStringChars}/${chars.length} chars)`;
 }
 
-function printItems(items: readonly unknown[], open: string, close: string, printer: Printer, total = items.length): string {
+function printItems(
+  items: readonly unknown[],
+  open: string,
+  close: string,
+  printer: Printer,
+  total = items.length,
+): string {
   const shown = Math.min(items.length, printer.maxItems);
   const parts = new Array<string>(shown);
   for (let i = 0; i < shown; i++) parts[i] = printValue(items[i], printer);
@@ -105,7 +119,11 @@ function printValue(value: unknown, printer: Printer): string {
     case "string":
       return printString(value, printer);
     case "number":
-      return Number.isInteger(value) ? String(value) : printer.floats === "full" ? floatFull(value) : floatCompact(value);
+      return Number.isInteger(value)
+        ? String(value)
+        : printer.floats === "full"
+          ? floatFull(value)
+          : floatCompact(value);
     case "bigint":
       return value.toString();
     case "boolean":
@@ -117,7 +135,8 @@ function printValue(value: unknown, printer: Printer): string {
     case "object": {
       if (value === null) return "nil";
       if (value instanceof Keyword) return `:${value.name}`;
-      if (value instanceof WholeFloat) return printer.floats === "full" ? floatFull(value.value) : floatCompact(value.value);
+      if (value instanceof WholeFloat)
+        return printer.floats === "full" ? floatFull(value.value) : floatCompact(value.value);
       if (Array.isArray(value)) return printItems(value, "[", "]", printer);
       if (value instanceof LispMap || isPlainObject(value)) return printMap(mapEntries(value), printer);
       if (value instanceof LispSet) return printItems(value.members(), "#{", "}", printer);
@@ -149,7 +168,10 @@ export function print(value: unknown, options: PrintOptions = {}): string {
 }
 
 /** Clojure text and whether any cap cut something. */
-export function printWithTruncation(value: unknown, options: PrintOptions): { text: string; truncated: boolean } {
+export function printWithTruncation(
+  value: unknown,
+  options: PrintOptions,
+): { text: string; truncated: boolean } {
   const printer: Printer = {
     floats: options.floats ?? "full",
     maxItems: options.maxItems ?? Number.POSITIVE_INFINITY,

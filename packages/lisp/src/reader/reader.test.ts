@@ -84,8 +84,14 @@ describe("literals", () => {
   });
 
   test("collections", () => {
-    expect(only("[1 2 3]")).toMatchObject({ type: "vector", items: [{ value: 1 }, { value: 2 }, { value: 3 }] });
-    expect(only("{:a 1, :b 2}")).toMatchObject({ type: "map", items: [{ name: "a" }, { value: 1 }, { name: "b" }, { value: 2 }] });
+    expect(only("[1 2 3]")).toMatchObject({
+      type: "vector",
+      items: [{ value: 1 }, { value: 2 }, { value: 3 }],
+    });
+    expect(only("{:a 1, :b 2}")).toMatchObject({
+      type: "map",
+      items: [{ name: "a" }, { value: 1 }, { name: "b" }, { value: 2 }],
+    });
     expect(only("#{1 2}")).toMatchObject({ type: "set" });
     expect(only("(f x)")).toMatchObject({ type: "list", items: [{ name: "f" }, { name: "x" }] });
     expect(only("#(+ % 1)")).toMatchObject({ type: "fn-literal" });
@@ -115,7 +121,11 @@ describe("layout", () => {
   test("every form knows its line and column", () => {
     const [first, second] = read("(a\n  [b c])");
     expect(first).toMatchObject({ line: 1, column: 1 });
-    expect((first as { items: readonly Form[] }).items[1]).toMatchObject({ type: "vector", line: 2, column: 3 });
+    expect((first as { items: readonly Form[] }).items[1]).toMatchObject({
+      type: "vector",
+      line: 2,
+      column: 3,
+    });
     expect(second).toBeUndefined();
   });
 

@@ -86,7 +86,11 @@ class Reader {
   }
 
   private error(message: string, position: Position = this.position()): LispError {
-    return new LispError("parse_error", `${message} at line ${position.line}, column ${position.column}`, position);
+    return new LispError(
+      "parse_error",
+      `${message} at line ${position.line}, column ${position.column}`,
+      position,
+    );
   }
 
   private peek(offset = 0): number {
@@ -143,7 +147,12 @@ class Reader {
       case "(":
       case "[":
       case "{":
-        return this.readCollection(char === "(" ? "list" : char === "[" ? "vector" : "map", char, start, depth);
+        return this.readCollection(
+          char === "(" ? "list" : char === "[" ? "vector" : "map",
+          char,
+          start,
+          depth,
+        );
       case ")":
       case "]":
       case "}":
@@ -166,9 +175,17 @@ class Reader {
     }
   }
 
-  private readCollection(type: CollectionForm["type"], open: string, start: Position, depth: number): CollectionForm {
+  private readCollection(
+    type: CollectionForm["type"],
+    open: string,
+    start: Position,
+    depth: number,
+  ): CollectionForm {
     if (depth + 1 > this.maxNesting) {
-      throw this.error(`nesting depth exceeds limit of ${this.maxNesting}; flatten the program with let bindings`, start);
+      throw this.error(
+        `nesting depth exceeds limit of ${this.maxNesting}; flatten the program with let bindings`,
+        start,
+      );
     }
     this.advanceBy(type === "set" || type === "fn-literal" ? 2 : 1);
     const close = CLOSERS[open] as string;
@@ -190,7 +207,10 @@ class Reader {
       if (item !== null) items.push(item);
     }
     if (type === "map" && items.length % 2 !== 0) {
-      throw this.error(`map literal requires an even number of forms (key value pairs), got ${items.length}`, start);
+      throw this.error(
+        `map literal requires an even number of forms (key value pairs), got ${items.length}`,
+        start,
+      );
     }
     return { type, items, ...start };
   }
@@ -309,7 +329,8 @@ class Reader {
       }
     }
     const codePoint = this.source.codePointAt(this.index);
-    if (codePoint === undefined) throw this.error("invalid character literal: '\\' must be followed by a character", start);
+    if (codePoint === undefined)
+      throw this.error("invalid character literal: '\\' must be followed by a character", start);
     const value = String.fromCodePoint(codePoint);
     this.advanceBy(value.length);
     return { type: "string", value, ...start };
@@ -325,9 +346,13 @@ class Reader {
     this.advance();
     const code = this.peek();
     if (code === 40 || code === 91 || code === 123) {
-      throw this.error("quoted collections are not supported; only quoted symbols like 'github are allowed. Write [1 2 3] for a list", start);
+      throw this.error(
+        "quoted collections are not supported; only quoted symbols like 'github are allowed. Write [1 2 3] for a list",
+        start,
+      );
     }
-    if (!isSymbolStart(code)) throw this.error("could not parse quoted symbol: only 'symbol may be quoted", start);
+    if (!isSymbolStart(code))
+      throw this.error("could not parse quoted symbol: only 'symbol may be quoted", start);
     return { type: "quote", name: this.readSymbolName(), ...start };
   }
 
@@ -344,13 +369,15 @@ class Reader {
       }
       case "'": {
         this.advanceBy(2);
-        if (!isSymbolStart(this.peek())) throw this.error("could not parse var: #' must be followed by a name", start);
+        if (!isSymbolStart(this.peek()))
+          throw this.error("could not parse var: #' must be followed by a name", start);
         return { type: "var", name: this.readSymbolName(), ...start };
       }
       case "_": {
         this.advanceBy(2);
         this.skipWhitespace();
-        if (this.index >= this.source.length) throw this.error("#_ must be followed by a form to discard", start);
+        if (this.index >= this.source.length)
+          throw this.error("#_ must be followed by a form to discard", start);
         this.readForm(depth);
         return null;
       }
@@ -368,7 +395,10 @@ class Reader {
         throw this.error("unknown special value: write ##Inf, ##-Inf or ##NaN", start);
       }
       default:
-        throw this.error(`unsupported dispatch syntax '#${next ?? ""}': use #{...} for sets, #(...) for functions, #"..." for regexes`, start);
+        throw this.error(
+          `unsupported dispatch syntax '#${next ?? ""}': use #{...} for sets, #(...) for functions, #"..." for regexes`,
+          start,
+        );
     }
   }
 
@@ -392,7 +422,8 @@ class Reader {
   /** Numbers, nil/true/false, and symbols. */
   private readAtom(start: Position): Form {
     const code = this.peek();
-    if (isDigit(code) || ((code === 45 || code === 43) && isDigit(this.peek(1)))) return this.readNumber(start);
+    if (isDigit(code) || ((code === 45 || code === 43) && isDigit(this.peek(1))))
+      return this.readNumber(start);
     if (!isSymbolStart(code)) {
       const char = String.fromCodePoint(this.source.codePointAt(this.index) as number);
       throw this.error(`unexpected character '${char}'`);

@@ -5,12 +5,12 @@
  * can never invoke host code except through `tool/`.
  */
 import { LispError } from "../errors.js";
+import { print } from "../format/print.js";
 import { Keyword } from "../values/keyword.js";
-import { LispSet } from "../values/lisp-set.js";
 import { FUNCTION_INFO, type LispFunction } from "../values/lisp-function.js";
+import { LispSet } from "../values/lisp-set.js";
 import { isMap, lookup } from "../values/map-access.js";
 import { typeName } from "./describe.js";
-import { print } from "../format/print.js";
 
 function builtinArityError(fn: LispFunction, count: number): LispError {
   const info = fn[FUNCTION_INFO];
@@ -30,7 +30,10 @@ export function notCallable(value: unknown): LispError {
 
 function keywordCall(keyword: Keyword, args: readonly unknown[]): unknown {
   if (args.length === 0 || args.length > 2) {
-    throw new LispError("invalid_keyword_call", `keyword :${keyword.name} called with ${args.length} arguments; write (:${keyword.name} m) or (:${keyword.name} m default)`);
+    throw new LispError(
+      "invalid_keyword_call",
+      `keyword :${keyword.name} called with ${args.length} arguments; write (:${keyword.name} m) or (:${keyword.name} m default)`,
+    );
   }
   const target = args[0];
   if (target === null || target === undefined || !isMap(target)) return args.length === 2 ? args[1] : null;
@@ -41,7 +44,10 @@ function keywordCall(keyword: Keyword, args: readonly unknown[]): unknown {
 
 function mapCall(map: object, args: readonly unknown[]): unknown {
   if (args.length === 0 || args.length > 2) {
-    throw new LispError("invalid_map_call", `a map called as a function takes a key and an optional default, got ${args.length} arguments`);
+    throw new LispError(
+      "invalid_map_call",
+      `a map called as a function takes a key and an optional default, got ${args.length} arguments`,
+    );
   }
   const found = lookup(map as never, args[0]);
   if (found === undefined) return args.length === 2 ? args[1] : null;
@@ -91,14 +97,19 @@ export function toCallable(value: unknown, role = "function argument"): Callable
     if (!info.builtin) return value as Callable;
     const fn = value as LispFunction;
     return (...args: unknown[]) => {
-      if (args.length < info.minArity || args.length > info.maxArity) throw builtinArityError(fn, args.length);
+      if (args.length < info.minArity || args.length > info.maxArity)
+        throw builtinArityError(fn, args.length);
       return fn(...args);
     };
   }
   if (value instanceof Keyword) return (...args: unknown[]) => keywordCall(value, args);
   if (value instanceof LispSet) return (...args: unknown[]) => setCall(value, args);
-  if (value !== null && value !== undefined && isMap(value)) return (...args: unknown[]) => mapCall(value, args);
-  throw new LispError("type_error", `expected a function as ${role}, got ${typeName(value)} ${print(value, { maxChars: 60 })}`);
+  if (value !== null && value !== undefined && isMap(value))
+    return (...args: unknown[]) => mapCall(value, args);
+  throw new LispError(
+    "type_error",
+    `expected a function as ${role}, got ${typeName(value)} ${print(value, { maxChars: 60 })}`,
+  );
 }
 
 /**
@@ -109,7 +120,10 @@ export function callNow(fn: Callable, who: string, ...args: unknown[]): unknown 
   const result = fn(...args);
   if (result instanceof Promise) {
     result.catch(() => undefined);
-    throw new LispError("type_error", `${who} cannot call tools from this function; fetch the data first, then ${who} it`);
+    throw new LispError(
+      "type_error",
+      `${who} cannot call tools from this function; fetch the data first, then ${who} it`,
+    );
   }
   return result;
 }

@@ -26,7 +26,9 @@ export interface ToolCallRecord {
 const FUEL_PER_CHECK = 2048;
 
 const now: () => number =
-  typeof performance !== "undefined" && typeof performance.now === "function" ? () => performance.now() : () => Date.now();
+  typeof performance !== "undefined" && typeof performance.now === "function"
+    ? () => performance.now()
+    : () => Date.now();
 
 export interface ContextInit {
   readonly limits: Limits;
@@ -115,7 +117,11 @@ export class RunContext {
     if (this.abortReason !== undefined) throw this.abortReason;
     const time = now();
     if (time > this.deadline) throw timeoutError(this.limits.timeoutMs);
-    if (time > this.parallelDeadline) throw new LispError("timeout", `parallel operation exceeded its ${this.limits.parallelTimeoutMs}ms deadline`);
+    if (time > this.parallelDeadline)
+      throw new LispError(
+        "timeout",
+        `parallel operation exceeded its ${this.limits.parallelTimeoutMs}ms deadline`,
+      );
   }
 
   /** Charges work proportional to `units` elements, reading the clock when due. */

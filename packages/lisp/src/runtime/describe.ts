@@ -4,9 +4,9 @@
  */
 import { CustomValue } from "../values/custom-value.js";
 import { Keyword } from "../values/keyword.js";
+import { isLispFunction } from "../values/lisp-function.js";
 import { LispMap } from "../values/lisp-map.js";
 import { LispSet } from "../values/lisp-set.js";
-import { isLispFunction } from "../values/lisp-function.js";
 import { WholeFloat } from "../values/numbers.js";
 import { isPlainObject } from "../values/plain-object.js";
 

@@ -3,7 +3,9 @@
  * as in the reference. Plain ASCII, the common case, takes a fast path with no segmenter.
  */
 const segmenter: Intl.Segmenter | undefined =
-  typeof Intl !== "undefined" && typeof Intl.Segmenter === "function" ? new Intl.Segmenter(undefined, { granularity: "grapheme" }) : undefined;
+  typeof Intl !== "undefined" && typeof Intl.Segmenter === "function"
+    ? new Intl.Segmenter(undefined, { granularity: "grapheme" })
+    : undefined;
 
 /** True when every code unit is ASCII (then code units are graphemes, CRLF aside). */
 export function isAscii(text: string): boolean {

@@ -62,7 +62,10 @@ export function resolveLimits(partial: Partial<Limits> | undefined): Limits {
       );
     }
     if (typeof value !== "number" || Number.isNaN(value) || value <= 0) {
-      throw new LispError("invalid_options", `limit "${key}" must be a positive number (Infinity allowed), got ${String(value)}`);
+      throw new LispError(
+        "invalid_options",
+        `limit "${key}" must be a positive number (Infinity allowed), got ${String(value)}`,
+      );
     }
     merged[key] = value;
   }

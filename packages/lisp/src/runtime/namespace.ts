@@ -33,7 +33,10 @@ export class Namespace {
 
   /** Names currently bound, sorted. */
   names(): string[] {
-    return [...this.cells.values()].filter((cell) => cell.bound).map((cell) => cell.name).sort();
+    return [...this.cells.values()]
+      .filter((cell) => cell.bound)
+      .map((cell) => cell.name)
+      .sort();
   }
 
   has(name: string): boolean {

@@ -28,7 +28,11 @@ function runBranch(parent: RunContext, body: () => unknown): { context: RunConte
   }
 }
 
-function runBranches(count: number, body: (index: number) => unknown, position: Position): MaybePromise<unknown[]> {
+function runBranches(
+  count: number,
+  body: (index: number) => unknown,
+  position: Position,
+): MaybePromise<unknown[]> {
   const parent = active;
   const results = new Array<unknown>(count);
   const outerDeadline = parent.parallelDeadline;
@@ -89,7 +93,14 @@ async function continueAsync(
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(
-      () => reject(new LispError("timeout", `parallel operation exceeded its ${parent.limits.parallelTimeoutMs}ms deadline`, position)),
+      () =>
+        reject(
+          new LispError(
+            "timeout",
+            `parallel operation exceeded its ${parent.limits.parallelTimeoutMs}ms deadline`,
+            position,
+          ),
+        ),
       Math.max(0, deadline - now()),
     );
     (timer as { unref?: () => void }).unref?.();
@@ -123,7 +134,8 @@ async function continueAsync(
         parent.absorb(context);
       }
     }
-    while (pending.size > 0) await settle(Promise.race([Promise.all(pending), timeout, parent.deadlineReached()]));
+    while (pending.size > 0)
+      await settle(Promise.race([Promise.all(pending), timeout, parent.deadlineReached()]));
     parent.allocate(16 + 8 * count);
     return results;
   } catch (error) {
@@ -134,7 +146,11 @@ async function continueAsync(
   }
 }
 
-export function runParallelMap(fn: unknown, collection: unknown, position: Position): MaybePromise<unknown[]> {
+export function runParallelMap(
+  fn: unknown,
+  collection: unknown,
+  position: Position,
+): MaybePromise<unknown[]> {
   const callable = toCallable(fn, "the pmap function");
   const items = seqOf(collection, "pmap");
   return runBranches(items.length, (index) => callable(items[index]), position);

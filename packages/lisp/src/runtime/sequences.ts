@@ -4,20 +4,21 @@
  * strings as graphemes.
  */
 import { LispError } from "../errors.js";
+import { print } from "../format/print.js";
 import { LispMap } from "../values/lisp-map.js";
 import { LispSet } from "../values/lisp-set.js";
 import { mapEntries } from "../values/map-access.js";
 import { isPlainObject } from "../values/plain-object.js";
-import { graphemes } from "./graphemes.js";
 import { typeName } from "./describe.js";
-import { print } from "../format/print.js";
+import { graphemes } from "./graphemes.js";
 
 /** Items of a collection, or undefined when the value is not one. Shared arrays: never mutate. */
 export function itemsOf(value: unknown): readonly unknown[] | undefined {
   if (Array.isArray(value)) return value;
   if (value === null || value === undefined) return EMPTY;
   if (typeof value === "string") return graphemes(value);
-  if (value instanceof LispMap || isPlainObject(value)) return mapEntries(value) as unknown as readonly unknown[];
+  if (value instanceof LispMap || isPlainObject(value))
+    return mapEntries(value) as unknown as readonly unknown[];
   if (value instanceof LispSet) return value.members();
   return undefined;
 }
@@ -28,7 +29,10 @@ const EMPTY: readonly unknown[] = Object.freeze([]);
 export function seqOf(value: unknown, who: string): readonly unknown[] {
   const items = itemsOf(value);
   if (items === undefined) {
-    throw new LispError("type_error", `${who} expects a collection, got ${typeName(value)} ${print(value, { maxChars: 60 })}`);
+    throw new LispError(
+      "type_error",
+      `${who} expects a collection, got ${typeName(value)} ${print(value, { maxChars: 60 })}`,
+    );
   }
   return items;
 }

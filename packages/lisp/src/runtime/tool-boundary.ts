@@ -19,18 +19,28 @@ function boundaryKey(key: unknown, path: string): string {
   if (typeof key === "string") return key.replaceAll("-", "_");
   if (typeof key === "number" || typeof key === "bigint") return String(key);
   if (key instanceof WholeFloat) return String(key.value);
-  throw new LispError("invalid_tool_args", `tool argument keys must be keywords or strings; got ${typeName(key)} at ${path}`);
+  throw new LispError(
+    "invalid_tool_args",
+    `tool argument keys must be keywords or strings; got ${typeName(key)} at ${path}`,
+  );
 }
 
 export function toToolValue(value: unknown, path = "args"): unknown {
   if (value === undefined) return null;
-  if (value === null || typeof value === "string" || typeof value === "boolean" || typeof value === "number" || typeof value === "bigint") {
+  if (
+    value === null ||
+    typeof value === "string" ||
+    typeof value === "boolean" ||
+    typeof value === "number" ||
+    typeof value === "bigint"
+  ) {
     return value;
   }
   if (value instanceof Keyword) return value.name;
   if (value instanceof WholeFloat) return value.value;
   if (Array.isArray(value)) return value.map((item, index) => toToolValue(item, `${path}[${index}]`));
-  if (value instanceof LispSet) return value.members().map((item, index) => toToolValue(item, `${path}[${index}]`));
+  if (value instanceof LispSet)
+    return value.members().map((item, index) => toToolValue(item, `${path}[${index}]`));
   if (value instanceof LispMap || isPlainObject(value)) {
     const out: PlainObject = {};
     for (const [key, item] of mapEntries(value)) {
@@ -40,7 +50,10 @@ export function toToolValue(value: unknown, path = "args"): unknown {
     return out;
   }
   if (value instanceof CustomValue) return value.toJSON();
-  throw new LispError("invalid_tool_args", `cannot pass a ${typeName(value)} to a tool (at ${path}); pass data: maps, vectors, strings, numbers`);
+  throw new LispError(
+    "invalid_tool_args",
+    `cannot pass a ${typeName(value)} to a tool (at ${path}); pass data: maps, vectors, strings, numbers`,
+  );
 }
 
 export function toToolArgs(value: unknown, toolName: string): Record<string, unknown> {

@@ -7,8 +7,8 @@ import { LispError } from "../errors.js";
 import type { Position } from "../reader/form.js";
 import { settle } from "./async.js";
 import { active, type RunContext } from "./context.js";
-import { toToolArgs } from "./tool-boundary.js";
 import { assertEffectsAllowed } from "./pure-mode.js";
+import { toToolArgs } from "./tool-boundary.js";
 
 function now(): number {
   return typeof performance !== "undefined" ? performance.now() : Date.now();
@@ -25,17 +25,32 @@ function errorText(error: unknown): string {
 }
 
 function toolFailed(name: string, error: unknown, position: Position): LispError {
-  if (error instanceof LispError && (error.reason === "timeout" || error.reason === "memory_exceeded")) return error;
-  return new LispError("tool_error", `Tool '${name}' failed: ${JSON.stringify(errorText(error))}`, position, { cause: error });
+  if (error instanceof LispError && (error.reason === "timeout" || error.reason === "memory_exceeded"))
+    return error;
+  return new LispError("tool_error", `Tool '${name}' failed: ${JSON.stringify(errorText(error))}`, position, {
+    cause: error,
+  });
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
+  return (
+    typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function"
+  );
 }
 
-function record(context: RunContext, name: string, args: Record<string, unknown>, started: number, outcome: { result: unknown } | { error: string }): void {
+function record(
+  context: RunContext,
+  name: string,
+  args: Record<string, unknown>,
+  started: number,
+  outcome: { result: unknown } | { error: string },
+): void {
   const durationMs = now() - started;
-  context.toolCalls.push("error" in outcome ? { name, args, error: outcome.error, durationMs } : { name, args, result: outcome.result, durationMs });
+  context.toolCalls.push(
+    "error" in outcome
+      ? { name, args, error: outcome.error, durationMs }
+      : { name, args, result: outcome.result, durationMs },
+  );
 }
 
 /** Calls tool `name` with the program's argument value (a map, or undefined for no arguments). */

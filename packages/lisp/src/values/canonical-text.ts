@@ -22,7 +22,8 @@ function identityText(value: object): string {
 }
 
 function numberText(value: number): string {
-  if (Number.isInteger(value)) return Number.isSafeInteger(value) ? String(value === 0 ? 0 : value) : BigInt(value).toString();
+  if (Number.isInteger(value))
+    return Number.isSafeInteger(value) ? String(value === 0 ? 0 : value) : BigInt(value).toString();
   return String(value);
 }
 

@@ -16,7 +16,11 @@ export abstract class CustomValue {
   abstract get typeName(): string;
   /** Structural equality with another value of any kind. */
   equals(other: unknown): boolean {
-    return other instanceof CustomValue && other.constructor === this.constructor && other.canonical() === this.canonical();
+    return (
+      other instanceof CustomValue &&
+      other.constructor === this.constructor &&
+      other.canonical() === this.canonical()
+    );
   }
   /** Plain JSON form for the host (`toJson`). */
   abstract toJSON(): unknown;

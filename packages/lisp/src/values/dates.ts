@@ -7,8 +7,9 @@
  * Calendar arithmetic is done on day numbers (proleptic Gregorian), never through the host's
  * `Date`, so results do not depend on the host's time zone.
  */
-import { registerTransferKind } from "./transfer.js";
+
 import { CustomValue } from "./custom-value.js";
+import { registerTransferKind } from "./transfer.js";
 
 const MS_PER_DAY = 86_400_000;
 

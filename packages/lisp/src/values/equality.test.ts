@@ -21,15 +21,27 @@ const value: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
     fc.constantFrom("a", "b", "user-id").map((name) => Keyword.of(name)),
   ),
   vector: fc.array(tie("any"), { maxLength: 3 }),
-  lispMap: fc.array(fc.tuple(tie("any"), tie("any")), { maxLength: 3 }).map((entries) => LispMap.from(entries)),
-  hostMap: fc.dictionary(fc.constantFrom("a", "b", "__proto__", "constructor"), tie("any"), { maxKeys: 3 }).map((record) => {
-    // Build with defineProperty so "__proto__" is an own key, as JSON.parse makes it.
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(record)) Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
-    return out;
-  }),
+  lispMap: fc
+    .array(fc.tuple(tie("any"), tie("any")), { maxLength: 3 })
+    .map((entries) => LispMap.from(entries)),
+  hostMap: fc
+    .dictionary(fc.constantFrom("a", "b", "__proto__", "constructor"), tie("any"), { maxKeys: 3 })
+    .map((record) => {
+      // Build with defineProperty so "__proto__" is an own key, as JSON.parse makes it.
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(record))
+        Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+      return out;
+    }),
   set: fc.array(tie("any"), { maxLength: 3 }).map((items) => LispSet.from(items)),
-  any: fc.oneof({ depthSize: "small", withCrossShrink: true }, tie("scalar"), tie("vector"), tie("lispMap"), tie("hostMap"), tie("set")),
+  any: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    tie("scalar"),
+    tie("vector"),
+    tie("lispMap"),
+    tie("hostMap"),
+    tie("set"),
+  ),
 })).any;
 
 describe("one equality and one hash", () => {
@@ -56,7 +68,8 @@ describe("one equality and one hash", () => {
     fc.assert(
       fc.property(value, value, value, (a, b, c) => {
         expect(Math.sign(compareTerms(a, b)) + Math.sign(compareTerms(b, a))).toBe(0);
-        if (compareTerms(a, b) <= 0 && compareTerms(b, c) <= 0) expect(compareTerms(a, c)).toBeLessThanOrEqual(0);
+        if (compareTerms(a, b) <= 0 && compareTerms(b, c) <= 0)
+          expect(compareTerms(a, c)).toBeLessThanOrEqual(0);
         if (equals(a, b)) expect(compareTerms(a, b)).toBe(0);
       }),
       { numRuns: 1000 },
@@ -71,7 +84,15 @@ describe("one equality and one hash", () => {
   });
 
   test("a host map equals a program map with the same entries", () => {
-    expect(equals({ a: 1, b: [1, 2] }, LispMap.from([["a", 1], ["b", [1, new WholeFloat(2)]]]))).toBe(true);
+    expect(
+      equals(
+        { a: 1, b: [1, 2] },
+        LispMap.from([
+          ["a", 1],
+          ["b", [1, new WholeFloat(2)]],
+        ]),
+      ),
+    ).toBe(true);
     expect(equals({ a: 1 }, LispMap.from([[Keyword.of("a"), 1]]))).toBe(false);
   });
 });

@@ -27,7 +27,7 @@ function mapsEqual(a: AnyMap, b: AnyMap): boolean {
 }
 
 export function equals(a: unknown, b: unknown): boolean {
-  if (a === b) return a === a; // NaN is not equal to itself
+  if (a === b) return !(typeof a === "number" && Number.isNaN(a)); // NaN is not equal to itself
   if (a === undefined) return b === null;
   if (b === undefined) return a === null;
   const ta = typeof a;

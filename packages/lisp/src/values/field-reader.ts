@@ -31,7 +31,10 @@ function compileReader(keyword: Keyword): FieldReader | undefined {
   try {
     // A serial number makes each text unique: V8 caches compiled `new Function` texts, and readers
     // sharing one compiled function would share one access site again.
-    const reader = new Function("name", "keyword", `${SOURCE}\n// reader ${++serial}`)(keyword.name, keyword) as FieldReader;
+    const reader = new Function("name", "keyword", `${SOURCE}\n// reader ${++serial}`)(
+      keyword.name,
+      keyword,
+    ) as FieldReader;
     available = true;
     return reader;
   } catch {
@@ -41,7 +44,9 @@ function compileReader(keyword: Keyword): FieldReader | undefined {
 }
 
 /** The dedicated reader of a keyword once it is hot, else undefined (use the shared path). */
-export function readerOf(keyword: Keyword & { reads: number; reader: FieldReader | undefined | null }): FieldReader | undefined {
+export function readerOf(
+  keyword: Keyword & { reads: number; reader: FieldReader | undefined | null },
+): FieldReader | undefined {
   if (keyword.reader !== undefined) return keyword.reader ?? undefined;
   if (++keyword.reads < HOT_READS || !keyword.direct) return undefined;
   const reader = compileReader(keyword);

@@ -7,9 +7,10 @@
  * canonical string prefixed with NUL. A string that itself starts with NUL is escaped so it can
  * never collide with a composite.
  */
+
+import { canonicalText } from "./canonical-text.js";
 import { Keyword } from "./keyword.js";
 import { WholeFloat } from "./numbers.js";
-import { canonicalText } from "./canonical-text.js";
 
 const COMPOSITE = "\u0000c";
 const ESCAPED_STRING = "\u0000s";

@@ -23,7 +23,10 @@ export function isLispFunction(value: unknown): value is LispFunction {
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: see LispFunction
-export function brandFunction<F extends (...args: any[]) => unknown>(fn: F, info: FunctionInfo): F & LispFunction {
+export function brandFunction<F extends (...args: any[]) => unknown>(
+  fn: F,
+  info: FunctionInfo,
+): F & LispFunction {
   // A plain assignment: defineProperty costs ~15x more, and functions are branded in hot loops.
   // Symbol keys are invisible to Object.keys and JSON anyway.
   (fn as unknown as Record<symbol, FunctionInfo>)[FUNCTION_INFO] = info;

@@ -18,7 +18,12 @@ describe("LispMap versions behave as immutable values", () => {
     | { kind: "entries"; version: number };
 
   const op: fc.Arbitrary<Op> = fc.oneof(
-    fc.record({ kind: fc.constant("assoc" as const), from: fc.nat(40), key: fc.nat(12), value: fc.integer() }),
+    fc.record({
+      kind: fc.constant("assoc" as const),
+      from: fc.nat(40),
+      key: fc.nat(12),
+      value: fc.integer(),
+    }),
     fc.record({ kind: fc.constant("dissoc" as const), from: fc.nat(40), key: fc.nat(12) }),
     fc.record({ kind: fc.constant("read" as const), version: fc.nat(40), key: fc.nat(12) }),
     fc.record({ kind: fc.constant("entries" as const), version: fc.nat(40) }),
@@ -85,7 +90,13 @@ describe("LispMap versions behave as immutable values", () => {
       [Keyword.of("a"), 4],
       ["a", 5],
     ]);
-    expect(map.entries().map(([key]) => (key instanceof Keyword ? `:${key.name}` : key))).toEqual([2, ":a", ":b", "a", "b"]);
+    expect(map.entries().map(([key]) => (key instanceof Keyword ? `:${key.name}` : key))).toEqual([
+      2,
+      ":a",
+      ":b",
+      "a",
+      "b",
+    ]);
   });
 
   test("equal keys are one key: 1 and 1.0, equal vectors", () => {

@@ -9,7 +9,7 @@
  */
 import { readerOf } from "./field-reader.js";
 import { Keyword } from "./keyword.js";
-import { LispMap, type MapEntry, MapBuilder } from "./lisp-map.js";
+import { LispMap, MapBuilder, type MapEntry } from "./lisp-map.js";
 import { isPlainObject, ownGet, ownHas, type PlainObject } from "./plain-object.js";
 
 export type AnyMap = LispMap | PlainObject;
@@ -132,7 +132,7 @@ export function mapDissoc(map: AnyMap, key: unknown): AnyMap {
   return toLispMap(map).dissoc(key);
 }
 
-const hasOwnProperty = Object.prototype.hasOwnProperty;
+const hasOwnKey = Object.prototype.hasOwnProperty;
 
 /**
  * `(:k item)` for any item: the flexible lookup of `key` in a map, nil for anything else. This is
@@ -146,7 +146,8 @@ export function getField(item: unknown, key: unknown): unknown {
     if (reader !== undefined) return reader(item, slowField);
     if ((item as { constructor?: unknown }).constructor === Object) {
       const name = key.name;
-      const found = key.direct || hasOwnProperty.call(item, name) ? (item as Record<string, unknown>)[name] : undefined;
+      const found =
+        key.direct || hasOwnKey.call(item, name) ? (item as Record<string, unknown>)[name] : undefined;
       if (found !== undefined) return found;
     } else if (item instanceof LispMap) {
       const found = item.getHashed(key);

@@ -31,6 +31,7 @@ export function ownHas(object: PlainObject, key: string): boolean {
  * change the prototype instead). Only used on objects this package creates for the host.
  */
 export function defineOwn(object: PlainObject, key: string, value: unknown): void {
-  if (key === "__proto__") Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === "__proto__")
+    Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
   else object[key] = value;
 }

@@ -31,7 +31,8 @@ export class Regex extends CustomValue {
   /** Compiles a pattern, or explains why it cannot be used. */
   static compile(source: string): Regex {
     const problem = Regex.problem(source);
-    if (problem !== undefined) throw new LispError("invalid_form", `invalid regex ${JSON.stringify(source)}: ${problem}`);
+    if (problem !== undefined)
+      throw new LispError("invalid_form", `invalid regex ${JSON.stringify(source)}: ${problem}`);
     return new Regex(source, RE2JS.compile(source));
   }
 
@@ -39,7 +40,8 @@ export class Regex extends CustomValue {
   static problem(source: string): string | undefined {
     if (source.length > MAX_PATTERN_LENGTH) return `pattern longer than ${MAX_PATTERN_LENGTH} characters`;
     for (const [pattern, name] of UNSUPPORTED) {
-      if (pattern.test(source)) return `${name} are not supported: the regex engine runs in linear time and has no backtracking`;
+      if (pattern.test(source))
+        return `${name} are not supported: the regex engine runs in linear time and has no backtracking`;
     }
     try {
       RE2JS.compile(source);

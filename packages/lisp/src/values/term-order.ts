@@ -7,11 +7,11 @@ import { CustomValue } from "./custom-value.js";
 import { Keyword } from "./keyword.js";
 import { LispMap } from "./lisp-map.js";
 import { LispSet } from "./lisp-set.js";
+import { mapEntries } from "./map-access.js";
 import { WholeFloat } from "./numbers.js";
 import { isPlainObject } from "./plain-object.js";
-import { mapEntries } from "./map-access.js";
 
-const enum Rank {
+enum Rank {
   Number = 0,
   Atom = 1,
   Function = 2,
@@ -84,11 +84,17 @@ function compareMaps(a: unknown, b: unknown): number {
   // Erlang orders maps by size first, then by keys, then by values.
   if (x.length !== y.length) return x.length < y.length ? -1 : 1;
   for (let i = 0; i < x.length; i++) {
-    const c = compareTerms((x[i] as readonly [unknown, unknown])[0], (y[i] as readonly [unknown, unknown])[0]);
+    const c = compareTerms(
+      (x[i] as readonly [unknown, unknown])[0],
+      (y[i] as readonly [unknown, unknown])[0],
+    );
     if (c !== 0) return c;
   }
   for (let i = 0; i < x.length; i++) {
-    const c = compareTerms((x[i] as readonly [unknown, unknown])[1], (y[i] as readonly [unknown, unknown])[1]);
+    const c = compareTerms(
+      (x[i] as readonly [unknown, unknown])[1],
+      (y[i] as readonly [unknown, unknown])[1],
+    );
     if (c !== 0) return c;
   }
   return 0;

@@ -125,7 +125,8 @@ export abstract class TableVersion<V> {
   private reroot(): void {
     if (this.next === null) return;
     const path: Array<TableVersion<V>> = [];
-    for (let version: TableVersion<V> = this; version.next !== null; version = version.next) path.push(version);
+    for (let version: TableVersion<V> = this; version.next !== null; version = version.next)
+      path.push(version);
     const map = this.store.map;
     // Walk from the version nearest the current one back to `this`, swapping each undo record:
     // after the step, `version` is current and its old neighbour holds the inverse record.
