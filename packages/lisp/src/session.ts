@@ -5,6 +5,7 @@
  */
 import { LispError } from "./errors.js";
 import { print } from "./format/print.js";
+import { pin } from "./values/pin.js";
 import { Namespace } from "./runtime/namespace.js";
 
 /** Each remembered result keeps about this many characters of text, as in the reference. */
@@ -43,7 +44,7 @@ export class Session {
 
   /** @internal Called by run when a program succeeds. */
   remember(value: unknown): void {
-    this.results = [bounded(value), ...this.results].slice(0, 3);
+    this.results = [pin(bounded(value)), ...this.results].slice(0, 3);
   }
 
   /** @internal Marks the session as running a program; two programs may not interleave on it. */

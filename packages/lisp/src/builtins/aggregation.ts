@@ -19,6 +19,7 @@ import { LispSet } from "../values/lisp-set.js";
 import { isMap, mapEntries } from "../values/map-access.js";
 import { isNumber, type LispNumber } from "../values/numbers.js";
 import { compareTerms } from "../values/term-order.js";
+import { detachAccumulator } from "../values/pin.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
 import { add, divide } from "./numeric.js";
 import { callbackOf, collectionOf, describeValue, keyFunctionOf, vectorBytes } from "./support/hof-common.js";
@@ -36,7 +37,8 @@ function reduce(...args: unknown[]): MaybePromise<unknown> {
   let acc: unknown;
   let start = 0;
   if (withInit) {
-    acc = args[1];
+    // Detached, so that the caller's hold on the initial map does not keep every version alive.
+    acc = detachAccumulator(args[1]);
   } else {
     // Unlike Clojure, (reduce f []) does not call (f): it is nil.
     if (items.length === 0) return null;

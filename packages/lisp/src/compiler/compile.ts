@@ -29,6 +29,7 @@ import { LispMap, MapBuilder } from "../values/lisp-map.js";
 import { LispSet } from "../values/lisp-set.js";
 import { getField, isMap, lookup } from "../values/map-access.js";
 import { VarRef } from "../values/var-ref.js";
+import { pin } from "../values/pin.js";
 import { type Code, isTruthy } from "./code.js";
 import { type CodegenEnvironment, compileUnit } from "./codegen.js";
 import { type Binder, compilePattern } from "./destructure.js";
@@ -301,9 +302,11 @@ export class Compiler {
     return (frame) => {
       if (once && (cell.bound || active.branchDefs?.has(name) === true)) return ref;
       return after(value(frame), (result) => {
+        // Defined values outlive the program: pinned onto storage of their own (values/pin.ts).
+        const kept = pin(result);
         const branch = active.branchDefs;
-        if (branch !== undefined) branch.set(name, result);
-        else active.namespace.define(cell, result);
+        if (branch !== undefined) branch.set(name, kept);
+        else active.namespace.define(cell, kept);
         return ref;
       });
     };

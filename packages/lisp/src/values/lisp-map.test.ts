@@ -126,3 +126,27 @@ describe("LispSet", () => {
     expect(base.has(1)).toBe(true);
   });
 });
+
+describe("pinning and detaching", () => {
+  test("a pinned map is never derived in place: it links to no later version", () => {
+    const base = LispMap.from([["a", 1]]).pinned();
+    let derived = base;
+    for (let i = 0; i < 100; i++) derived = derived.assoc(`k${i}`, i);
+    expect(base.entries()).toEqual([["a", 1]]);
+    expect(derived.size).toBe(101);
+    // White-box: the pinned version holds no undo record, so it keeps no later version alive.
+    expect((base as unknown as { next: unknown }).next).toBeNull();
+  });
+
+  test("a detached copy starts a lineage of its own", () => {
+    const original = LispMap.from([["a", 1]]);
+    const copy = original.detached();
+    const changed = copy.assoc("b", 2);
+    expect((original as unknown as { next: unknown }).next).toBeNull();
+    expect(original.entries()).toEqual([["a", 1]]);
+    expect(changed.entries()).toEqual([
+      ["a", 1],
+      ["b", 2],
+    ]);
+  });
+});

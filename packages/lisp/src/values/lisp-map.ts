@@ -81,6 +81,16 @@ export class LispMap extends TableVersion<unknown> {
     return this.tableDelete(hashKey(key));
   }
 
+  /** An equal map in a store of its own: deriving from it never touches this map's lineage. */
+  detached(): LispMap {
+    return this.tableDetached();
+  }
+
+  /** An equal map that is never derived in place (for values that outlive a run). */
+  pinned(): LispMap {
+    return this.tablePinned();
+  }
+
   /** Entries in key order. The array is shared: never mutate it. */
   entries(): ReadonlyArray<MapEntry> {
     if (this.sorted === undefined) {

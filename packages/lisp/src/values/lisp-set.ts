@@ -49,6 +49,16 @@ export class LispSet extends TableVersion<unknown> {
     return this.tableDelete(hashKey(member));
   }
 
+  /** An equal set in a store of its own. */
+  detached(): LispSet {
+    return this.tableDetached();
+  }
+
+  /** An equal set that is never derived in place (for values that outlive a run). */
+  pinned(): LispSet {
+    return this.tablePinned();
+  }
+
   /** Members in term order. The array is shared: never mutate it. */
   members(): readonly unknown[] {
     if (this.sorted === undefined) {

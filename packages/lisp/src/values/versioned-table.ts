@@ -15,6 +15,13 @@
  * goes through `snapshot()`, a copied array, so a table can be iterated while new versions are
  * derived from it (the store changes under a live Map iterator otherwise).
  *
+ * The price of shallow binding: an old version points to the newer one, so while an old version
+ * stays reachable, so does every version derived after it. Two things keep that bounded:
+ * - a version that outlives its program (a `def`, a session's `*1`) is *pinned*: copied into a
+ *   store of its own and never given an undo record; deriving from it copies first;
+ * - builtins that thread an accumulator (`reduce`) start from a detached copy of the initial
+ *   value, so the caller's reference to it does not hold the whole history alive.
+ *
  * This module must never expose the store or let a caller mutate a version.
  */
 
@@ -38,6 +45,8 @@ export abstract class TableVersion<V> {
   private undoKey: unknown = undefined;
   private undoSlot: Slot<V> = ABSENT;
   private cachedSnapshot: Array<[unknown, V]> | undefined;
+  /** Pinned versions are never derived in place (see above). */
+  private isPinned = false;
 
   /**
    * `entries` starts a new lineage that owns that Map from now on; null builds a version derived
@@ -80,8 +89,25 @@ export abstract class TableVersion<V> {
     return this.store.map.has(hashKey);
   }
 
+  /** A version with the same contents in a store of its own (O(size)). */
+  protected tableDetached(): this {
+    this.reroot();
+    const copy = this.derive(this.size);
+    copy.store = { map: new Map(this.store.map), current: copy };
+    return copy;
+  }
+
+  /** Like tableDetached, and the copy is never derived in place: for values that outlive a run. */
+  protected tablePinned(): this {
+    if (this.isPinned) return this;
+    const copy = this.tableDetached();
+    copy.isPinned = true;
+    return copy;
+  }
+
   /** The version with `hashKey` set to `value`. */
   protected tableSet(hashKey: unknown, value: V): this {
+    if (this.isPinned) return this.tableDetached().tableSet(hashKey, value);
     this.reroot();
     const map = this.store.map;
     const had = map.has(hashKey);
@@ -99,6 +125,7 @@ export abstract class TableVersion<V> {
 
   /** The version without `hashKey`. */
   protected tableDelete(hashKey: unknown): this {
+    if (this.isPinned) return this.tableDetached().tableDelete(hashKey);
     this.reroot();
     const map = this.store.map;
     if (!map.has(hashKey)) return this;
