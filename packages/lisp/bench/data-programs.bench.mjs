@@ -46,18 +46,29 @@ function normalize(value) {
   return value;
 }
 
-/** Median time of `fn` in ms, repeated until about `budgetMs` is spent (at least 5 runs). */
-async function measure(fn, budgetMs) {
-  for (let i = 0; i < 3; i++) await fn(); // warm up the JIT
-  const times = [];
-  const start = performance.now();
-  while (times.length < 5 || (performance.now() - start < budgetMs && times.length < 200)) {
-    const t0 = performance.now();
-    await fn();
-    times.push(performance.now() - t0);
+const median = (times) => [...times].sort((x, y) => x - y)[Math.floor(times.length / 2)];
+
+/**
+ * Median times of `lisp` and `js` in ms. The two alternate, run after run, until about `budgetMs`
+ * is spent (at least 7 runs each), so that drift in machine load hits both sides alike.
+ */
+async function measurePair(lisp, js, budgetMs) {
+  for (let i = 0; i < 3; i++) {
+    await lisp(); // warm up the JIT on both sides
+    js();
   }
-  times.sort((x, y) => x - y);
-  return times[Math.floor(times.length / 2)];
+  const lispTimes = [];
+  const jsTimes = [];
+  const start = performance.now();
+  while (lispTimes.length < 7 || (performance.now() - start < budgetMs && lispTimes.length < 300)) {
+    let t0 = performance.now();
+    await lisp();
+    lispTimes.push(performance.now() - t0);
+    t0 = performance.now();
+    js();
+    jsTimes.push(performance.now() - t0);
+  }
+  return { lispMs: median(lispTimes), jsMs: median(jsTimes) };
 }
 
 const results = [];
@@ -81,9 +92,12 @@ for (const rows of sizes) {
       );
       continue;
     }
-    const budget = rows >= 100000 ? 1500 : 600;
-    const lispMs = await measure(() => run(source, { context: data, limits }), budget);
-    const jsMs = await measure(() => benchCase.js(data, rows), budget);
+    const budget = rows >= 100000 ? 3000 : 1200;
+    const { lispMs, jsMs } = await measurePair(
+      () => run(source, { context: data, limits }),
+      () => benchCase.js(data, rows),
+      budget,
+    );
     const ratio = lispMs / jsMs;
     ratios.push(ratio);
     results.push({ rows, case: benchCase.name, lispMs, jsMs, ratio });

@@ -95,8 +95,9 @@ function notAssociative(who: string, value: unknown, key: unknown): LispError {
 }
 
 function get(coll: unknown, key: unknown, fallback?: unknown): unknown {
-  if (coll instanceof LispMap && key instanceof Keyword) {
-    const exact = coll.getHashed(key);
+  // Fast path: an exact key in a program map (a join through an index map does this per row).
+  if (coll instanceof LispMap) {
+    const exact = key instanceof Keyword ? coll.getHashed(key) : coll.get(key);
     if (exact !== undefined) return exact;
   }
   if (isNil(coll)) return fallback === undefined ? null : fallback;

@@ -75,6 +75,7 @@ export const codegenRuntime = {
   site: callSite,
   P: pureMode,
   NOT_PURE,
+  INFO: FUNCTION_INFO,
   add,
   subtract,
   multiply,

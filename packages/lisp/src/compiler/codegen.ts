@@ -169,7 +169,7 @@ class Generator {
     const source = [
       '"use strict";',
       "const S = $.site, P = $.P, NOT_PURE = $.NOT_PURE;",
-      "const add = $.add, subtract = $.subtract, multiply = $.multiply, call1 = $.call1, call2 = $.call2;",
+      "const add = $.add, subtract = $.subtract, multiply = $.multiply, call1 = $.call1, call2 = $.call2, INFO = $.INFO;",
       "return function unit(frame) {",
       "const ctx = $.ctx();",
       ...reads,
@@ -259,8 +259,13 @@ class Generator {
         return this.literal(node.value);
       case "local":
         return this.nameOf(node.slot);
-      case "var":
-        return `$.readVar(${this.constant(this.environment.varSpec(node.name, node.position, node.soft === true))})`;
+      case "var": {
+        // The common case inline: a bound var outside any pmap branch.
+        const spec = this.constant(this.environment.varSpec(node.name, node.position, node.soft === true));
+        return this.bind(
+          `${this.contextName}.branchDefs === undefined && ${spec}.cell.bound ? ${spec}.cell.value : $.readVar(${spec})`,
+        );
+      }
       case "builtin":
         return this.constant(this.requireBuiltin(node.name));
       case "data":
@@ -362,6 +367,9 @@ class Generator {
     if (callee.kind === "const" && callee.value instanceof Keyword && node.args.length === 1) {
       return this.field(this.value(node.args[0] as Node), callee.value);
     }
+    if (callee.kind === "builtin" && node.args.length === 1 && (callee.name === "inc" || callee.name === "dec")) {
+      return this.arithmetic(callee.name === "inc" ? "+" : "-", callee.name === "inc" ? "add" : "subtract", this.value(node.args[0] as Node), "1");
+    }
     if (callee.kind === "builtin") {
       const fn = this.requireBuiltin(callee.name);
       const info = fn[FUNCTION_INFO];
@@ -375,8 +383,10 @@ class Generator {
     const fn = this.value(callee);
     const args = node.args.map((arg) => this.value(arg));
     this.site(node.position);
-    if (args.length === 1) return this.bind(`call1(${fn}, ${args[0]})`);
-    if (args.length === 2) return this.bind(`call2(${fn}, ${args[0]}, ${args[1]})`);
+    // A PTC-Lisp closure is called directly; anything else (keywords, maps, builtins) through call1/2.
+    const closure = `typeof ${fn} === "function" && ${fn}[INFO]?.builtin === false`;
+    if (args.length === 1) return this.bind(`${closure} ? ${fn}(${args[0]}) : call1(${fn}, ${args[0]})`);
+    if (args.length === 2) return this.bind(`${closure} ? ${fn}(${args[0]}, ${args[1]}) : call2(${fn}, ${args[0]}, ${args[1]})`);
     return this.bind(`$.callN(${fn}, [${args.join(", ")}])`);
   }
 
