@@ -85,6 +85,7 @@ export function vectorWith(vector: readonly unknown[], index: number, value: unk
 function putSlot(container: unknown, slot: unknown, value: unknown): unknown {
   if (Array.isArray(container)) return vectorWith(container, slot as number, value);
   active.allocate(MAP_ENTRY_BYTES);
+  if (container instanceof LispMap) return container.assoc(slot, value);
   return mapAssoc(container as AnyMap, slot, value);
 }
 
@@ -149,6 +150,9 @@ function updateStep(
       throw outOfBounds(who, key, current.length);
     slot = index;
     next = current[index];
+  } else if (current instanceof LispMap && (next = current.get(key)) !== undefined) {
+    // Fast path: the exact key is there (one lookup instead of resolve + read).
+    slot = key;
   } else if (isMap(current)) {
     slot = writeKey(current, key);
     next = mapGetExact(current, slot);
