@@ -445,9 +445,13 @@ describe("values kept by a session", () => {
   test("a defined map is unaffected by programs deriving from it", async () => {
     const session = createSession();
     await evaluate("(def base {:n 0})", { session });
-    expect(await evaluate("(reduce (fn [m i] (assoc m i i)) base (range 5))", { session })).toBe("{0 0 1 1 2 2 3 3 4 4 :n 0}");
+    expect(await evaluate("(reduce (fn [m i] (assoc m i i)) base (range 5))", { session })).toBe(
+      "{0 0 1 1 2 2 3 3 4 4 :n 0}",
+    );
     expect(await evaluate("base", { session })).toBe("{:n 0}");
-    expect(await evaluate("(count (reduce (fn [m i] (assoc m i i)) base (range 50)))", { session })).toBe("51");
+    expect(await evaluate("(count (reduce (fn [m i] (assoc m i i)) base (range 50)))", { session })).toBe(
+      "51",
+    );
     expect(await evaluate("[base *3]", { session })).toBe("[{:n 0} {0 0 1 1 2 2 3 3 4 4 :n 0}]");
   });
 });

@@ -168,3 +168,30 @@ describe("no way out to the host", () => {
     }
   });
 });
+
+describe("the deadline holds inside long builtins", () => {
+  const huge = Array.from({ length: 2_000_000 }, (_, i) => (i * 7919) % 1_000_003);
+  const generous = { maxMemoryBytes: 4_000_000_000, maxIterations: Number.POSITIVE_INFINITY };
+
+  test.each([
+    ["sort", "(count (sort data/xs))"],
+    ["sort with a comparator", "(count (sort > data/xs))"],
+    ["sort-by", "(count (sort-by - data/xs))"],
+    ["range", "(count (range 100000000))"],
+  ])("%s stops at the timeout", async (_name, source) => {
+    const error = await failure(source, { context: { xs: huge }, limits: { ...generous, timeoutMs: 20 } });
+    expect(error.reason).toBe("timeout");
+  });
+
+  test("the same sorts finish and are right with time to spare", async () => {
+    const sorted = [...huge].sort((a, b) => a - b);
+    const result = await run(
+      "[(= (sort data/xs) data/sorted) (= (sort-by - data/xs) (reverse data/sorted))]",
+      {
+        context: { xs: huge, sorted },
+        limits: { ...generous, timeoutMs: 60_000 },
+      },
+    );
+    expect(result.ok && format(result.value)).toBe("[true true]");
+  });
+});

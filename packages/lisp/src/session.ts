@@ -5,8 +5,8 @@
  */
 import { LispError } from "./errors.js";
 import { print } from "./format/print.js";
-import { pin } from "./values/pin.js";
 import { Namespace } from "./runtime/namespace.js";
+import { pin } from "./values/pin.js";
 
 /** Each remembered result keeps about this many characters of text, as in the reference. */
 const HISTORY_CHARS = 1024;

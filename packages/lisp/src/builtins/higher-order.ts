@@ -9,11 +9,13 @@
  * program order. `map`, `filter` and `remove` are hot paths and get hand-written loops; the rest
  * use `eachResult`. sort-by's key function and comparator must answer synchronously.
  */
+
 import { LispError } from "../errors.js";
 import { print } from "../format/print.js";
 import { after, eachResult, type MaybePromise, settle } from "../runtime/async.js";
 import { type Callable, callNow } from "../runtime/call.js";
 import { active } from "../runtime/context.js";
+import { sortInSlices } from "../runtime/interruptible.js";
 import { itemsOf } from "../runtime/sequences.js";
 import { equals } from "../values/equality.js";
 import { Keyword } from "../values/keyword.js";
@@ -432,14 +434,15 @@ function sortBy(...args: unknown[]): unknown[] {
   for (let i = 0; i < n; i++) order[i] = i;
   if (n > 1) active.work(n * Math.ceil(Math.log2(n)));
   // Array.prototype.sort is stable: items with equal keys keep their order.
+  // Sorted in slices, so the run's deadline holds inside a huge sort (runtime/interruptible.ts).
   if (direction === "asc") {
-    if (numeric) order.sort((x, y) => (keys[x] as number) - (keys[y] as number));
-    else order.sort((x, y) => compareTerms(keys[x], keys[y]));
+    if (numeric) sortInSlices(order, (x, y) => (keys[x] as number) - (keys[y] as number));
+    else sortInSlices(order, (x, y) => compareTerms(keys[x], keys[y]));
   } else if (direction === "desc") {
-    if (numeric) order.sort((x, y) => (keys[y] as number) - (keys[x] as number));
-    else order.sort((x, y) => compareTerms(keys[y], keys[x]));
+    if (numeric) sortInSlices(order, (x, y) => (keys[y] as number) - (keys[x] as number));
+    else sortInSlices(order, (x, y) => compareTerms(keys[y], keys[x]));
   } else {
-    order.sort((x, y) => compare(keys[x], keys[y]));
+    sortInSlices(order, (x, y) => compare(keys[x], keys[y]));
   }
   const out = new Array<unknown>(n);
   for (let i = 0; i < n; i++) out[i] = items[order[i] as number];

@@ -367,8 +367,17 @@ class Generator {
     if (callee.kind === "const" && callee.value instanceof Keyword && node.args.length === 1) {
       return this.field(this.value(node.args[0] as Node), callee.value);
     }
-    if (callee.kind === "builtin" && node.args.length === 1 && (callee.name === "inc" || callee.name === "dec")) {
-      return this.arithmetic(callee.name === "inc" ? "+" : "-", callee.name === "inc" ? "add" : "subtract", this.value(node.args[0] as Node), "1");
+    if (
+      callee.kind === "builtin" &&
+      node.args.length === 1 &&
+      (callee.name === "inc" || callee.name === "dec")
+    ) {
+      return this.arithmetic(
+        callee.name === "inc" ? "+" : "-",
+        callee.name === "inc" ? "add" : "subtract",
+        this.value(node.args[0] as Node),
+        "1",
+      );
     }
     if (callee.kind === "builtin") {
       const fn = this.requireBuiltin(callee.name);
@@ -386,7 +395,8 @@ class Generator {
     // A PTC-Lisp closure is called directly; anything else (keywords, maps, builtins) through call1/2.
     const closure = `typeof ${fn} === "function" && ${fn}[INFO]?.builtin === false`;
     if (args.length === 1) return this.bind(`${closure} ? ${fn}(${args[0]}) : call1(${fn}, ${args[0]})`);
-    if (args.length === 2) return this.bind(`${closure} ? ${fn}(${args[0]}, ${args[1]}) : call2(${fn}, ${args[0]}, ${args[1]})`);
+    if (args.length === 2)
+      return this.bind(`${closure} ? ${fn}(${args[0]}, ${args[1]}) : call2(${fn}, ${args[0]}, ${args[1]})`);
     return this.bind(`$.callN(${fn}, [${args.join(", ")}])`);
   }
 

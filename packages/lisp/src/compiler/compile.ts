@@ -28,8 +28,8 @@ import { brandFunction, FUNCTION_INFO, type LispFunction } from "../values/lisp-
 import { LispMap, MapBuilder } from "../values/lisp-map.js";
 import { LispSet } from "../values/lisp-set.js";
 import { getField, isMap, lookup } from "../values/map-access.js";
-import { VarRef } from "../values/var-ref.js";
 import { pin } from "../values/pin.js";
+import { VarRef } from "../values/var-ref.js";
 import { type Code, isTruthy } from "./code.js";
 import { type CodegenEnvironment, compileUnit } from "./codegen.js";
 import { type Binder, compilePattern } from "./destructure.js";

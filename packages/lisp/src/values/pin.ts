@@ -21,7 +21,9 @@ export function pin(value: unknown): unknown {
   }
   if (value instanceof LispSet) {
     const members = value.members().map(pin);
-    return (members.some((member, index) => member !== value.members()[index]) ? LispSet.from(members) : value).pinned();
+    return (
+      members.some((member, index) => member !== value.members()[index]) ? LispSet.from(members) : value
+    ).pinned();
   }
   if (Array.isArray(value)) {
     let copy: unknown[] | undefined;

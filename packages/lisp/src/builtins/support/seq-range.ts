@@ -6,7 +6,9 @@
  * element keeps the start's type (`(range 1 2 0.25)` is [1 1.25 1.5 1.75]) and float steps
  * accumulate rounding as they would there.
  */
+
 import { active } from "../../runtime/context.js";
+import { fillInSlices } from "../../runtime/interruptible.js";
 import { isNumber, type LispNumber, toDouble } from "../../values/numbers.js";
 import { add, compareNumbers } from "../numeric.js";
 import { vectorBytes } from "./seq-common.js";
@@ -31,9 +33,10 @@ function integerRange(start: number, end: number, step: number): number[] {
   const count =
     step > 0 ? Math.max(0, Math.ceil((end - start) / step)) : Math.max(0, Math.ceil((start - end) / -step));
   active.allocate(vectorBytes(count));
-  active.work(count);
   const out = new Array<number>(count);
-  for (let i = 0, value = start; i < count; i++, value += step) out[i] = value;
+  fillInSlices(count, (i) => {
+    out[i] = start + i * step;
+  });
   return out;
 }
 

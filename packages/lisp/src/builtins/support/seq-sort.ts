@@ -8,8 +8,10 @@
  *
  * Sorting is stable: elements the order considers equal keep their input order.
  */
+
 import { typeError } from "../../errors.js";
 import { type Callable, callNow, toCallable } from "../../runtime/call.js";
+import { sortInSlices, sortNumbersInSlices } from "../../runtime/interruptible.js";
 import { Keyword } from "../../values/keyword.js";
 import { FUNCTION_INFO, type LispFunction } from "../../values/lisp-function.js";
 import { compareTerms } from "../../values/term-order.js";
@@ -96,9 +98,9 @@ function allStrings(items: readonly unknown[]): boolean {
 /** Plain numbers sort fastest as a typed array (numeric order, no comparator calls). */
 function sortNumbersInto(out: unknown[], descending: boolean): void {
   const n = out.length;
-  const values = new Float64Array(n);
+  let values = new Float64Array(n);
   for (let i = 0; i < n; i++) values[i] = out[i] as number;
-  values.sort();
+  values = sortNumbersInSlices(values);
   if (descending) for (let i = 0; i < n; i++) out[i] = values[n - 1 - i];
   else for (let i = 0; i < n; i++) out[i] = values[i];
 }
@@ -112,14 +114,19 @@ export function sortedCopy(items: readonly unknown[], compare: Compare | undefin
   if (compare === undefined || compare === compareTerms) {
     if (allPlainNumbers(out)) sortNumbersInto(out, false);
     // The default order of Array#sort on strings is code-unit order, the same as compareTerms.
-    else if (allStrings(out)) out.sort();
-    else out.sort(compareTerms);
+    else if (allStrings(out)) sortInSlices(out, compareStrings);
+    else sortInSlices(out, compareTerms);
     return out;
   }
   if (compare === descending && allPlainNumbers(out)) {
     sortNumbersInto(out, true);
     return out;
   }
-  out.sort(compare);
+  sortInSlices(out, compare);
   return out;
+}
+
+/** Code-unit order, what Array#sort does to strings by default. */
+function compareStrings(a: unknown, b: unknown): number {
+  return (a as string) < (b as string) ? -1 : (a as string) > (b as string) ? 1 : 0;
 }
