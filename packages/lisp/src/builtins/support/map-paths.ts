@@ -150,9 +150,10 @@ function updateStep(
       throw outOfBounds(who, key, current.length);
     slot = index;
     next = current[index];
-  } else if (current instanceof LispMap && (next = current.get(key)) !== undefined) {
-    // Fast path: the exact key is there (one lookup instead of resolve + read).
+  } else if (current instanceof LispMap && current.has(key)) {
+    // Fast path: the exact key is there (no flexible resolution needed).
     slot = key;
+    next = current.get(key);
   } else if (isMap(current)) {
     slot = writeKey(current, key);
     next = mapGetExact(current, slot);
