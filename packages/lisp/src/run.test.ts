@@ -455,3 +455,27 @@ describe("values kept by a session", () => {
     expect(await evaluate("[base *3]", { session })).toBe("[{:n 0} {0 0 1 1 2 2 3 3 4 4 :n 0}]");
   });
 });
+
+describe("no promise per evaluation step", () => {
+  async function promisesDuring(source: string, engine: "fast" | "general"): Promise<number> {
+    const { createHook } = await import("node:async_hooks");
+    let created = 0;
+    const hook = createHook({
+      init(_id, type) {
+        if (type === "PROMISE") created++;
+      },
+    }).enable();
+    try {
+      await run(source, { engine, limits: { maxIterations: 100_000 } });
+    } finally {
+      hook.disable();
+    }
+    return created;
+  }
+
+  test.each(["fast", "general"] as const)("pure work creates as many promises for 10 steps as for 10,000 (%s)", async (engine) => {
+    const small = await promisesDuring("(loop [i 0 acc 0] (if (< i 10) (recur (inc i) (+ acc (count (filter odd? (range i))))) acc))", engine);
+    const large = await promisesDuring("(loop [i 0 acc 0] (if (< i 200) (recur (inc i) (+ acc (count (filter odd? (range i))))) acc))", engine);
+    expect(large).toBe(small);
+  });
+});
