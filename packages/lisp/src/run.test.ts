@@ -473,9 +473,18 @@ describe("no promise per evaluation step", () => {
     return created;
   }
 
-  test.each(["fast", "general"] as const)("pure work creates as many promises for 10 steps as for 10,000 (%s)", async (engine) => {
-    const small = await promisesDuring("(loop [i 0 acc 0] (if (< i 10) (recur (inc i) (+ acc (count (filter odd? (range i))))) acc))", engine);
-    const large = await promisesDuring("(loop [i 0 acc 0] (if (< i 200) (recur (inc i) (+ acc (count (filter odd? (range i))))) acc))", engine);
-    expect(large).toBe(small);
-  });
+  test.each(["fast", "general"] as const)(
+    "pure work creates as many promises for 10 steps as for 10,000 (%s)",
+    async (engine) => {
+      const small = await promisesDuring(
+        "(loop [i 0 acc 0] (if (< i 10) (recur (inc i) (+ acc (count (filter odd? (range i))))) acc))",
+        engine,
+      );
+      const large = await promisesDuring(
+        "(loop [i 0 acc 0] (if (< i 200) (recur (inc i) (+ acc (count (filter odd? (range i))))) acc))",
+        engine,
+      );
+      expect(large).toBe(small);
+    },
+  );
 });

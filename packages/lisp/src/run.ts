@@ -19,6 +19,7 @@ import { enter, RunContext, type ToolCallRecord, type ToolFunction } from "./run
 import { type Limits, resolveLimits } from "./runtime/limits.js";
 import { Namespace } from "./runtime/namespace.js";
 import { FailSignal, RECUR, ReturnSignal } from "./runtime/signals.js";
+import { normalizeTools } from "./runtime/tool-options.js";
 import type { Session } from "./session.js";
 import { isPlainObject, type PlainObject } from "./values/plain-object.js";
 import { Regex } from "./values/regex.js";
@@ -108,23 +109,6 @@ function countSymbols(forms: readonly Form[], limit: number): number {
   };
   for (const form of forms) walk(form);
   return names.size;
-}
-
-function normalizeTools(tools: RunOptions["tools"]): Map<string, ToolFunction> {
-  const map = new Map<string, ToolFunction>();
-  if (tools === undefined) return map;
-  const entries =
-    tools instanceof Map ? [...tools.entries()] : Object.entries(tools as Record<string, ToolFunction>);
-  for (const [name, fn] of entries) {
-    if (typeof fn !== "function") {
-      throw new LispError(
-        "invalid_options",
-        `tool "${name}" must be a function of one argument object, got ${typeof fn}`,
-      );
-    }
-    map.set(name, fn);
-  }
-  return map;
 }
 
 function checkContext(context: unknown): PlainObject {

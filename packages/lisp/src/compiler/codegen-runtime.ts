@@ -31,6 +31,7 @@ import { WholeFloat } from "../values/numbers.js";
 import { compareTerms } from "../values/term-order.js";
 import { restToMap } from "./compile.js";
 import { sequentialItems } from "./destructure.js";
+import { order } from "./intrinsics.js";
 
 /** A var read by generated code. */
 export interface VarSpec {
@@ -47,19 +48,6 @@ export interface SlowFunctionSpec {
   readonly make: (outer: unknown[]) => LispFunction;
   /** Outer slot of each captured value, in the order generated code passes them. */
   readonly outerSlots: readonly number[];
-}
-
-function isNaNValue(value: unknown): boolean {
-  return (
-    (typeof value === "number" && Number.isNaN(value)) ||
-    (value instanceof WholeFloat && Number.isNaN(value.value))
-  );
-}
-
-/** Ordered comparison of non-number operands, as the `<` family does. */
-function order(a: unknown, b: unknown): number {
-  if (isNaNValue(a) || isNaNValue(b)) return Number.NaN;
-  return compareTerms(a, b);
 }
 
 /** Errors that are the same wherever they happen: no point running again to locate them. */

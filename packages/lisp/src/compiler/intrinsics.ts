@@ -15,14 +15,15 @@ import { compareTerms } from "../values/term-order.js";
 type Binary = (a: unknown, b: unknown) => unknown;
 type Unary = (a: unknown) => unknown;
 
-function isNaNValue(value: unknown): boolean {
+export function isNaNValue(value: unknown): boolean {
   return (
     (typeof value === "number" && Number.isNaN(value)) ||
     (value instanceof WholeFloat && Number.isNaN(value.value))
   );
 }
 
-function order(a: unknown, b: unknown): number {
+/** Ordering for the `<` family: numbers by value, else term order; NaN for a NaN operand. */
+export function order(a: unknown, b: unknown): number {
   if (isNaNValue(a) || isNaNValue(b)) return Number.NaN;
   if (
     (typeof a === "number" || a instanceof WholeFloat) &&

@@ -12,7 +12,9 @@ import { Worker } from "node:worker_threads";
 import { LispError } from "../errors.js";
 import type { RunOptions, RunResult } from "../run.js";
 import type { ToolCallRecord, ToolFunction } from "../runtime/context.js";
+import { errorText } from "../runtime/error-text.js";
 import { type Limits, resolveLimits } from "../runtime/limits.js";
+import { normalizeTools } from "../runtime/tool-options.js";
 import { isPlainObject } from "../values/plain-object.js";
 import { decodeValue, encodeValue } from "../values/transfer.js";
 import type { HostMessage, ToolCallRequest, WorkerMessage, WorkerSetup } from "./protocol.js";
@@ -52,33 +54,6 @@ function now(): number {
 /** Time the worker gets past its limit to report its own timeout before it is terminated. */
 function graceMs(timeoutMs: number): number {
   return Math.min(1000, Math.max(100, timeoutMs / 10));
-}
-
-function errorText(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  if (typeof error === "string") return error;
-  try {
-    return JSON.stringify(error) ?? String(error);
-  } catch {
-    return String(error);
-  }
-}
-
-function normalizeTools(tools: RunOptions["tools"]): Map<string, ToolFunction> {
-  const map = new Map<string, ToolFunction>();
-  if (tools === undefined) return map;
-  const entries =
-    tools instanceof Map ? [...tools.entries()] : Object.entries(tools as Record<string, ToolFunction>);
-  for (const [name, fn] of entries) {
-    if (typeof fn !== "function") {
-      throw new LispError(
-        "invalid_options",
-        `tool "${name}" must be a function of one argument object, got ${typeof fn}`,
-      );
-    }
-    map.set(name, fn);
-  }
-  return map;
 }
 
 /**

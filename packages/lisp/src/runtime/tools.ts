@@ -7,21 +7,12 @@ import { LispError } from "../errors.js";
 import type { Position } from "../reader/form.js";
 import { settle } from "./async.js";
 import { active, type RunContext } from "./context.js";
+import { errorText } from "./error-text.js";
 import { assertEffectsAllowed } from "./pure-mode.js";
 import { toToolArgs } from "./tool-boundary.js";
 
 function now(): number {
   return typeof performance !== "undefined" ? performance.now() : Date.now();
-}
-
-function errorText(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  if (typeof error === "string") return error;
-  try {
-    return JSON.stringify(error) ?? String(error);
-  } catch {
-    return String(error);
-  }
 }
 
 function toolFailed(name: string, error: unknown, position: Position): LispError {
