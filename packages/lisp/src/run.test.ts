@@ -488,3 +488,30 @@ describe("no promise per evaluation step", () => {
     },
   );
 });
+
+describe("compiled programs are reused", () => {
+  test("running the same program again gives the same results, output and tool calls", async () => {
+    const source = '(println "start") (mapv #(:v (tool/echo {:v %})) [1 2 3])';
+    const tools = { echo: (args: Record<string, unknown>) => args };
+    const first = await run(source, { tools });
+    const second = await run(source, { tools });
+    expect(second).toMatchObject({ ok: true, prints: ["start"] });
+    expect(format((second as { value: unknown }).value)).toBe(format((first as { value: unknown }).value));
+    expect(second.toolCalls).toHaveLength(3);
+  });
+
+  test("what the analysis depends on is part of the key: tools and reader limits", async () => {
+    const source = "(tool/a {})";
+    expect((await run(source, { tools: { a: () => 1 } })).ok).toBe(true);
+    expect((await failure(source, { tools: { b: () => 1 } })).reason).toBe("unknown_tool");
+    const deep = `${"[".repeat(10)}${"]".repeat(10)}`;
+    expect((await run(deep)).ok).toBe(true);
+    expect((await failure(deep, { limits: { maxNesting: 5 } })).reason).toBe("parse_error");
+  });
+
+  test("programs that define names are compiled for each run", async () => {
+    const source = "(def n (count data/xs)) n";
+    expect(await evaluate(source, { context: { xs: [1, 2] } })).toBe("2");
+    expect(await evaluate(source, { context: { xs: [1, 2, 3] } })).toBe("3");
+  });
+});

@@ -8,6 +8,7 @@ import { analyzeProgram } from "./analyzer/analyze.js";
 import { runDiscovery } from "./builtins/discovery.js";
 import { registry } from "./builtins/index.js";
 import { codegenAvailable } from "./compiler/codegen.js";
+import { type CompiledProgram, cachedProgram, programKey, rememberProgram } from "./compiler/program-cache.js";
 import { Compiler } from "./compiler/compile.js";
 import { type ErrorReason, LispError } from "./errors.js";
 import { print } from "./format/print.js";
@@ -82,10 +83,14 @@ export type RunResult = RunSuccess | RunFailure;
 /** Where this platform allows it, pure code runs as generated JS unless a run asks otherwise. */
 const generalByDefault = typeof process !== "undefined" && process.env?.PTC_LISP_ENGINE === "general";
 
-const compiler = (namespace: Namespace, engine: RunOptions["engine"]) =>
+/** Whether pure code of a run is compiled to JavaScript. */
+const fastFor = (engine: RunOptions["engine"]): boolean =>
+  codegenAvailable && (engine === undefined ? !generalByDefault : engine === "fast");
+
+const compiler = (namespace: Namespace, fast: boolean) =>
   new Compiler({
     builtin: (name) => registry.get(name),
-    fast: codegenAvailable && (engine === undefined ? !generalByDefault : engine === "fast"),
+    fast,
     namespace,
     discovery: runDiscovery,
   });
@@ -155,15 +160,17 @@ function toRunError(thrown: unknown): RunError {
   };
 }
 
-/** Reads, checks and compiles a program; throws LispError on any static problem. */
+/** Reads, checks and compiles a program (or finds it compiled); throws LispError on any static problem. */
 function prepare(
   source: string,
   limits: Limits,
   namespace: Namespace,
   toolNames: ReadonlySet<string>,
   engine: RunOptions["engine"],
-) {
-  if (source.length > limits.maxProgramBytes / 3 || utf8Length(source) > limits.maxProgramBytes) {
+  inSession: boolean,
+): CompiledProgram {
+  // A UTF-8 byte count needs a pass over the text; only long texts can be too large.
+  if (source.length * 3 > limits.maxProgramBytes) {
     const size = utf8Length(source);
     if (size > limits.maxProgramBytes) {
       throw new LispError(
@@ -172,6 +179,12 @@ function prepare(
       );
     }
   }
+  const fast = fastFor(engine);
+  const key = inSession
+    ? undefined
+    : programKey(source, [fast, limits.maxNesting, limits.maxSymbols, [...toolNames].sort().join(",")]);
+  const cached = key === undefined ? undefined : cachedProgram(key);
+  if (cached !== undefined) return cached;
   const forms = read(source, { maxNesting: limits.maxNesting });
   const symbols = countSymbols(forms, limits.maxSymbols);
   if (symbols > limits.maxSymbols) {
@@ -186,8 +199,9 @@ function prepare(
     toolNames,
     checkRegex: (pattern) => Regex.problem(pattern),
   });
-  const code = compiler(namespace, engine).compile(analyzed.body);
-  return { code, frameSize: analyzed.frameSize };
+  const compiled = { code: compiler(namespace, fast).compile(analyzed.body), frameSize: analyzed.frameSize };
+  if (key !== undefined && !analyzed.defines) rememberProgram(key, compiled);
+  return compiled;
 }
 
 /** Runs a PTC-Lisp program. Never rejects for a program's own failure; see RunResult. */
@@ -237,7 +251,7 @@ export async function run(source: string, options: RunOptions = {}): Promise<Run
     enter(context);
     let value: unknown;
     try {
-      const { code, frameSize } = prepare(source, limits, namespace, new Set(tools.keys()), options.engine);
+      const { code, frameSize } = prepare(source, limits, namespace, new Set(tools.keys()), options.engine, session !== undefined);
       value = code(new Array(frameSize));
       if (value instanceof Promise) value = await settle(value);
     } catch (thrown) {

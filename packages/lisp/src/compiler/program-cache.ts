@@ -1,0 +1,42 @@
+/**
+ * Compiled programs by source text. Running the same program again (a host that applies one
+ * program to many batches, a retry, a benchmark) skips reading, analysis and compilation, and
+ * keeps the machine code V8 optimized for it.
+ *
+ * Only programs whose compiled code depends on nothing but their text are cached: no session
+ * (whose earlier definitions change what names mean) and no def/defn/defonce of their own (whose
+ * code is tied to the namespace of the run). The key holds everything else analysis depends on:
+ * the engine, the tool names and the reader limits.
+ */
+import type { Code } from "./code.js";
+
+export interface CompiledProgram {
+  readonly code: Code;
+  readonly frameSize: number;
+}
+
+const MAX_PROGRAMS = 256;
+/** Longer programs are rare and big: not worth keeping. */
+const MAX_SOURCE_LENGTH = 64 * 1024;
+
+const programs = new Map<string, CompiledProgram>();
+
+export function programKey(source: string, parts: readonly unknown[]): string | undefined {
+  if (source.length > MAX_SOURCE_LENGTH) return undefined;
+  return `${parts.join("\u0001")}\u0000${source}`;
+}
+
+export function cachedProgram(key: string): CompiledProgram | undefined {
+  const found = programs.get(key);
+  if (found !== undefined) {
+    // Most recently used last: eviction takes the oldest first.
+    programs.delete(key);
+    programs.set(key, found);
+  }
+  return found;
+}
+
+export function rememberProgram(key: string, program: CompiledProgram): void {
+  if (programs.size >= MAX_PROGRAMS) programs.delete(programs.keys().next().value as string);
+  programs.set(key, program);
+}
