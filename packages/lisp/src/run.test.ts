@@ -509,9 +509,21 @@ describe("compiled programs are reused", () => {
     expect((await failure(deep, { limits: { maxNesting: 5 } })).reason).toBe("parse_error");
   });
 
-  test("programs that define names are compiled for each run", async () => {
-    const source = "(def n (count data/xs)) n";
-    expect(await evaluate(source, { context: { xs: [1, 2] } })).toBe("2");
-    expect(await evaluate(source, { context: { xs: [1, 2, 3] } })).toBe("3");
+  test("a reused program that defines names binds them in each run's own namespace", async () => {
+    const source = "(def n (count data/xs)) (defn twice [x] (* 2 x)) (twice n)";
+    expect(await evaluate(source, { context: { xs: [1, 2] } })).toBe("4");
+    expect(await evaluate(source, { context: { xs: [1, 2, 3] } })).toBe("6");
+    const one = createSession();
+    const two = createSession();
+    await evaluate(source, { context: { xs: [1] }, session: one });
+    await evaluate(source, { context: { xs: [1, 2, 3, 4] }, session: two });
+    expect([one.get("n"), two.get("n")]).toEqual([1, 4]);
+  });
+
+  test("in a session, names defined since change what a reused text means", async () => {
+    const session = createSession();
+    expect((await failure("(helper 1)", { session })).reason).toBe("unbound_var");
+    await evaluate("(defn helper [x] (+ x 100))", { session });
+    expect(await evaluate("(helper 1)", { session })).toBe("101");
   });
 });

@@ -8,8 +8,13 @@ import { analyzeProgram } from "./analyzer/analyze.js";
 import { runDiscovery } from "./builtins/discovery.js";
 import { registry } from "./builtins/index.js";
 import { codegenAvailable } from "./compiler/codegen.js";
-import { type CompiledProgram, cachedProgram, programKey, rememberProgram } from "./compiler/program-cache.js";
 import { Compiler } from "./compiler/compile.js";
+import {
+  type CompiledProgram,
+  cachedProgram,
+  programKey,
+  rememberProgram,
+} from "./compiler/program-cache.js";
 import { type ErrorReason, LispError } from "./errors.js";
 import { print } from "./format/print.js";
 import type { Form } from "./reader/form.js";
@@ -87,11 +92,10 @@ const generalByDefault = typeof process !== "undefined" && process.env?.PTC_LISP
 const fastFor = (engine: RunOptions["engine"]): boolean =>
   codegenAvailable && (engine === undefined ? !generalByDefault : engine === "fast");
 
-const compiler = (namespace: Namespace, fast: boolean) =>
+const compiler = (fast: boolean) =>
   new Compiler({
     builtin: (name) => registry.get(name),
     fast,
-    namespace,
     discovery: runDiscovery,
   });
 
@@ -167,7 +171,6 @@ function prepare(
   namespace: Namespace,
   toolNames: ReadonlySet<string>,
   engine: RunOptions["engine"],
-  inSession: boolean,
 ): CompiledProgram {
   // A UTF-8 byte count needs a pass over the text; only long texts can be too large.
   if (source.length * 3 > limits.maxProgramBytes) {
@@ -180,9 +183,15 @@ function prepare(
     }
   }
   const fast = fastFor(engine);
-  const key = inSession
-    ? undefined
-    : programKey(source, [fast, limits.maxNesting, limits.maxSymbols, [...toolNames].sort().join(",")]);
+  // Names a session defined earlier change what symbols mean, so they are part of the key.
+  const userNames = namespace.names();
+  const key = programKey(source, [
+    fast,
+    limits.maxNesting,
+    limits.maxSymbols,
+    [...toolNames].sort().join(","),
+    userNames.join(","),
+  ]);
   const cached = key === undefined ? undefined : cachedProgram(key);
   if (cached !== undefined) return cached;
   const forms = read(source, { maxNesting: limits.maxNesting });
@@ -195,12 +204,12 @@ function prepare(
   }
   const analyzed = analyzeProgram(forms, {
     isBuiltin: (name) => registry.has(name),
-    userNames: new Set(namespace.names()),
+    userNames: new Set(userNames),
     toolNames,
     checkRegex: (pattern) => Regex.problem(pattern),
   });
-  const compiled = { code: compiler(namespace, fast).compile(analyzed.body), frameSize: analyzed.frameSize };
-  if (key !== undefined && !analyzed.defines) rememberProgram(key, compiled);
+  const compiled = { code: compiler(fast).compile(analyzed.body), frameSize: analyzed.frameSize };
+  if (key !== undefined) rememberProgram(key, compiled);
   return compiled;
 }
 
@@ -251,7 +260,7 @@ export async function run(source: string, options: RunOptions = {}): Promise<Run
     enter(context);
     let value: unknown;
     try {
-      const { code, frameSize } = prepare(source, limits, namespace, new Set(tools.keys()), options.engine, session !== undefined);
+      const { code, frameSize } = prepare(source, limits, namespace, new Set(tools.keys()), options.engine);
       value = code(new Array(frameSize));
       if (value instanceof Promise) value = await settle(value);
     } catch (thrown) {

@@ -38,8 +38,6 @@ export interface AnalyzedProgram {
   readonly dataKeys: ReadonlySet<string>;
   /** Tools the program can call. */
   readonly toolsUsed: ReadonlySet<string>;
-  /** Whether the program binds names with def/defn/defonce (its code then depends on a namespace). */
-  readonly defines: boolean;
 }
 
 const SPECIAL_FORMS = new Set([
@@ -952,5 +950,5 @@ export function analyzeProgram(forms: readonly Form[], environment: AnalyzerEnvi
         ? analyzer.analyze(forms[0] as Form, place)
         : { kind: "do", body: forms.map((form) => analyzer.analyze(form, place)), position };
   analyzer.finish();
-  return { body, frameSize: top.frameSize, dataKeys: analyzer.dataKeys, toolsUsed: analyzer.toolsUsed, defines: defined.size > 0 };
+  return { body, frameSize: top.frameSize, dataKeys: analyzer.dataKeys, toolsUsed: analyzer.toolsUsed };
 }

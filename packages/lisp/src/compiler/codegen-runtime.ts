@@ -11,10 +11,10 @@ import { callValue } from "../runtime/call.js";
 import { callSite } from "../runtime/call-site.js";
 import { active, loopLimitError, type RunContext } from "../runtime/context.js";
 import { typeName } from "../runtime/describe.js";
-import type { Cell } from "../runtime/namespace.js";
 import { NOT_PURE, pureMode } from "../runtime/pure-mode.js";
 import { itemsOf } from "../runtime/sequences.js";
 import { FailSignal, ReturnSignal } from "../runtime/signals.js";
+import { cellOf, type VarSpec } from "../runtime/var-cell.js";
 import { equals } from "../values/equality.js";
 import { hashKey } from "../values/hash-key.js";
 import type { Keyword } from "../values/keyword.js";
@@ -32,15 +32,6 @@ import { compareTerms } from "../values/term-order.js";
 import { restToMap } from "./compile.js";
 import { sequentialItems } from "./destructure.js";
 import { order } from "./intrinsics.js";
-
-/** A var read by generated code. */
-export interface VarSpec {
-  readonly cell: Cell;
-  readonly name: string;
-  readonly position: Position;
-  /** Reads as nil while unbound (an `or` operand; see the analyzer). */
-  readonly soft: boolean;
-}
 
 /** How to rebuild a generated function on the general evaluator, for a deoptimization. */
 export interface SlowFunctionSpec {
@@ -92,7 +83,8 @@ export const codegenRuntime = {
   readVar(spec: VarSpec): unknown {
     const branch = active.branchDefs;
     if (branch?.has(spec.name)) return branch.get(spec.name);
-    if (!spec.cell.bound) {
+    const cell = cellOf(spec, active.namespace);
+    if (!cell.bound) {
       if (spec.soft) return null;
       throw new LispError(
         "unbound_var",
@@ -100,7 +92,7 @@ export const codegenRuntime = {
         spec.position,
       );
     }
-    return spec.cell.value;
+    return cell.value;
   },
 
   data(context: RunContext, key: string): unknown {

@@ -16,20 +16,16 @@
  */
 import type { Binding, ForClause, Node, Pattern, RecurTarget } from "../analyzer/ast.js";
 import type { Position } from "../reader/form.js";
+import { varSpec } from "../runtime/var-cell.js";
 import { Keyword } from "../values/keyword.js";
 import { FUNCTION_INFO, type LispFunction } from "../values/lisp-function.js";
 import type { Code } from "./code.js";
-import {
-  type CodegenRuntime,
-  codegenRuntime,
-  type SlowFunctionSpec,
-  type VarSpec,
-} from "./codegen-runtime.js";
+import { type CodegenRuntime, codegenRuntime, type SlowFunctionSpec } from "./codegen-runtime.js";
 import { binaryIntrinsic } from "./intrinsics.js";
 
 export interface CodegenEnvironment {
   readonly builtin: (name: string) => LispFunction | undefined;
-  readonly varSpec: (name: string, position: Position, soft: boolean) => VarSpec;
+
   /** The general evaluator's closure maker for a fn node (for deoptimization). */
   readonly slowFunction: (node: Extract<Node, { kind: "fn" }>) => (outer: unknown[]) => LispFunction;
 }
@@ -261,9 +257,12 @@ class Generator {
         return this.nameOf(node.slot);
       case "var": {
         // The common case inline: a bound var outside any pmap branch.
-        const spec = this.constant(this.environment.varSpec(node.name, node.position, node.soft === true));
+        const spec = this.constant(varSpec(node.name, node.position, node.soft === true));
+        const context = this.contextName;
+        // The cell of the running program's namespace, remembered on the spec (runtime/var-cell.ts).
+        const cell = this.bind(`${spec}.namespace === ${context}.namespace ? ${spec}.cell : null`);
         return this.bind(
-          `${this.contextName}.branchDefs === undefined && ${spec}.cell.bound ? ${spec}.cell.value : $.readVar(${spec})`,
+          `${context}.branchDefs === undefined && ${cell} !== null && ${cell}.bound ? ${cell}.value : $.readVar(${spec})`,
         );
       }
       case "builtin":
@@ -766,7 +765,6 @@ export function generateUnitSource(
 ): string {
   const environment: CodegenEnvironment = {
     builtin: (name) => registryLookup?.(name),
-    varSpec: (name, position, soft) => ({ cell: namespace.cell(name), name, position, soft }),
     slowFunction: () => () => {
       throw new Error("not for running");
     },

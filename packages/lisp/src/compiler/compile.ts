@@ -16,12 +16,12 @@ import { callValue, checkBuiltinArity } from "../runtime/call.js";
 import { callSite } from "../runtime/call-site.js";
 import { active, loopLimitError } from "../runtime/context.js";
 import { typeName } from "../runtime/describe.js";
-import type { Cell, Namespace } from "../runtime/namespace.js";
 import { runParallelCalls, runParallelMap } from "../runtime/parallel.js";
 import { assertEffectsAllowed } from "../runtime/pure-mode.js";
 import { itemsOf } from "../runtime/sequences.js";
 import { FailSignal, RECUR, ReturnSignal } from "../runtime/signals.js";
 import { callTool } from "../runtime/tools.js";
+import { cellOf, varSpec } from "../runtime/var-cell.js";
 import { hashKey } from "../values/hash-key.js";
 import { Keyword } from "../values/keyword.js";
 import { brandFunction, FUNCTION_INFO, type LispFunction } from "../values/lisp-function.js";
@@ -40,7 +40,6 @@ export interface CompilerEnvironment {
   readonly builtin: (name: string) => LispFunction | undefined;
   /** Compile pure code to JS source (the fast tier) when the platform allows it. */
   readonly fast: boolean;
-  readonly namespace: Namespace;
   /** Runs a discovery form (doc, dir, apropos...). */
   readonly discovery: (operation: string, args: readonly unknown[]) => unknown;
 }
@@ -98,7 +97,6 @@ export class Compiler {
   constructor(private readonly environment: CompilerEnvironment) {
     this.fastEnvironment = {
       builtin: environment.builtin,
-      varSpec: (name, position, soft) => ({ cell: environment.namespace.cell(name), name, position, soft }),
       slowFunction: (node) => this.general(() => this.compileFn(node)) as (outer: unknown[]) => LispFunction,
     };
   }
@@ -180,7 +178,7 @@ export class Compiler {
         return (frame) => after(args(frame), (value) => callTool(name, value, position));
       }
       case "def":
-        return this.compileDef(node.name, this.compile(node.value), node.once);
+        return this.compileDef(node.name, this.compile(node.value), node.once, node.position);
       case "and":
         return this.compileAndOr(
           node.items.map((item) => this.compile(item)),
@@ -284,10 +282,12 @@ export class Compiler {
   // ---------------------------------------------------------------- variables
 
   private compileVar(name: string, position: { line: number; column: number }, soft: boolean): Code {
-    const cell: Cell = this.environment.namespace.cell(name);
+    const spec = varSpec(name, position, soft);
     return () => {
-      const branch = active.branchDefs;
+      const context = active;
+      const branch = context.branchDefs;
       if (branch?.has(name)) return branch.get(name);
+      const cell = cellOf(spec, context.namespace);
       if (!cell.bound) {
         if (soft) return null;
         throw unboundVar(name).at(position);
@@ -296,12 +296,13 @@ export class Compiler {
     };
   }
 
-  private compileDef(name: string, value: Code, once: boolean): Code {
-    const cell = this.environment.namespace.cell(name);
+  private compileDef(name: string, value: Code, once: boolean, position: Position): Code {
+    const spec = varSpec(name, position, false);
     const ref = new VarRef(name);
     return (frame) => {
-      if (once && (cell.bound || active.branchDefs?.has(name) === true)) return ref;
+      if (once && (cellOf(spec, active.namespace).bound || active.branchDefs?.has(name) === true)) return ref;
       return after(value(frame), (result) => {
+        const cell = cellOf(spec, active.namespace);
         // Defined values outlive the program: pinned onto storage of their own (values/pin.ts).
         const kept = pin(result);
         const branch = active.branchDefs;

@@ -3,10 +3,10 @@
  * program to many batches, a retry, a benchmark) skips reading, analysis and compilation, and
  * keeps the machine code V8 optimized for it.
  *
- * Only programs whose compiled code depends on nothing but their text are cached: no session
- * (whose earlier definitions change what names mean) and no def/defn/defonce of their own (whose
- * code is tied to the namespace of the run). The key holds everything else analysis depends on:
- * the engine, the tool names and the reader limits.
+ * Compiled code depends on the text and on what analysis saw: the engine, the tool names, the
+ * reader limits and the names a session had defined; the key holds all of them. It does not
+ * depend on the namespace itself: vars find their cell in the running program's namespace
+ * (runtime/var-cell.ts).
  */
 import type { Code } from "./code.js";
 
