@@ -110,8 +110,10 @@ export abstract class TableVersion<V> {
     if (this.isPinned) return this.tableDetached().tableSet(hashKey, value);
     this.reroot();
     const map = this.store.map;
-    const had = map.has(hashKey);
-    const previous = had ? (map.get(hashKey) as V) : ABSENT;
+    // Stored values are never undefined (nil is null), so one lookup tells presence too.
+    const found = map.get(hashKey);
+    const had = found !== undefined;
+    const previous = had ? (found as V) : ABSENT;
     if (had && previous === value) return this;
     const derived = this.derive(had ? this.size : this.size + 1);
     derived.store = this.store;
