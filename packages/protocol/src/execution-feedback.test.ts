@@ -159,3 +159,21 @@ describe("renderSuccessFromStep", () => {
     });
   });
 });
+
+describe("buildExecutionFeedback snapshots", () => {
+  it("a full turn: prints, a long value and changed memory", async () => {
+    const session = createSession();
+    await run("(def seen 1)", { session });
+    const previousMemory = session.bindings();
+    const result = await run(
+      '(def seen 2) (def rows (vec (range 80))) (println "rows:" (count rows)) {:first (first rows) :all rows :note "x"}',
+      { session, limits: { maxIterations: 10_000 } },
+    );
+    if (!result.ok) throw new Error(result.error.message);
+    const execution = buildExecutionFeedback(
+      { value: result.value, prints: result.prints, memory: session.bindings() },
+      { previousMemory, maxTurns: 5 },
+    );
+    expect(execution).toMatchSnapshot();
+  });
+});
