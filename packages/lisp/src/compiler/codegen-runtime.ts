@@ -27,9 +27,7 @@ import {
 import { LispMap, MapBuilder } from "../values/lisp-map.js";
 import { LispSet } from "../values/lisp-set.js";
 import { getField, isMap, lookup } from "../values/map-access.js";
-import { WholeFloat } from "../values/numbers.js";
-import { compareTerms } from "../values/term-order.js";
-import { restToMap } from "./compile.js";
+import { restToMap } from "./closures.js";
 import { sequentialItems } from "./destructure.js";
 import { order } from "./intrinsics.js";
 

@@ -9,7 +9,6 @@ import { analyzeProgram } from "../analyzer/analyze.js";
 import { registry } from "../builtins/index.js";
 import { format, type RunOptions, type RunResult, run } from "../index.js";
 import { read } from "../reader/reader.js";
-import { Namespace } from "../runtime/namespace.js";
 import { Regex } from "../values/regex.js";
 import { generateUnitSource } from "./codegen.js";
 
@@ -118,7 +117,7 @@ describe("generated source", () => {
       toolNames: new Set(),
       checkRegex: (pattern) => Regex.problem(pattern),
     });
-    const generated = generateUnitSource(analyzed.body, new Namespace());
+    const generated = generateUnitSource(analyzed.body);
     for (const fragment of [
       "process",
       "exit",

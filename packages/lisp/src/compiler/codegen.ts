@@ -759,10 +759,7 @@ function factoryFor(source: string): Factory {
 }
 
 /** The JS source the fast tier generates for a node (for tests and inspection). */
-export function generateUnitSource(
-  node: Node,
-  namespace: { cell(name: string): import("../runtime/namespace.js").Cell },
-): string {
+export function generateUnitSource(node: Node): string {
   const environment: CodegenEnvironment = {
     builtin: (name) => registryLookup?.(name),
     slowFunction: () => () => {

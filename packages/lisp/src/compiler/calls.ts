@@ -1,0 +1,188 @@
+/**
+ * Calls on the general evaluator: to known builtins (checked arity, fixed-arity paths, binary
+ * intrinsics with operands read inline), to keywords (`(:k m)`), and to any value. Each argument
+ * that waits on a tool is awaited before the next argument is evaluated.
+ */
+import type { Node } from "../analyzer/ast.js";
+import type { Position } from "../reader/form.js";
+import { after } from "../runtime/async.js";
+import { callValue, checkBuiltinArity } from "../runtime/call.js";
+import { callSite } from "../runtime/call-site.js";
+import { Keyword } from "../values/keyword.js";
+import { FUNCTION_INFO, type LispFunction } from "../values/lisp-function.js";
+import { getField } from "../values/map-access.js";
+import type { Code } from "./code.js";
+import { evaluateAll, invoke, resume } from "./evaluation.js";
+import { binaryIntrinsic, binaryNode, type Operand, operandCode } from "./intrinsics.js";
+
+export function compileCall(
+  compile: (node: Node) => Code,
+  requireBuiltin: (name: string, position: Position) => LispFunction,
+
+  calleeNode: Node,
+  argNodes: readonly Node[],
+  position: { line: number; column: number },
+): Code {
+  if (calleeNode.kind === "builtin") {
+    const intrinsic = argNodes.length === 2 ? binaryIntrinsic(calleeNode.name) : undefined;
+    if (intrinsic !== undefined)
+      return compileBinaryIntrinsic(compile, intrinsic, argNodes[0] as Node, argNodes[1] as Node, position);
+    return compileBuiltinCall(
+      requireBuiltin(calleeNode.name, calleeNode.position),
+      argNodes.map((arg) => compile(arg)),
+      position,
+    );
+  }
+  const args = argNodes.map((arg) => compile(arg));
+  if (calleeNode.kind === "const" && calleeNode.value instanceof Keyword && args.length === 1) {
+    return compileKeywordLookup(calleeNode.value, args[0] as Code);
+  }
+  const callee = compile(calleeNode);
+  const count = args.length;
+  if (count === 1) {
+    const a0 = args[0] as Code;
+    const codes = [callee, a0];
+    const finish = (values: unknown): unknown =>
+      invoke((values as unknown[])[0], [(values as unknown[])[1]], position);
+    return (frame) => {
+      const fn = callee(frame);
+      if (fn instanceof Promise) return after(resume(codes, frame, [], 0, fn), finish);
+      const v0 = a0(frame);
+      if (v0 instanceof Promise) return after(resume(codes, frame, [fn], 1, v0), finish);
+      callSite.current = position;
+      if (typeof fn === "function" && (fn as Partial<LispFunction>)[FUNCTION_INFO]?.builtin === false)
+        return fn(v0);
+      return callValue(fn, [v0]);
+    };
+  }
+  if (count === 2) {
+    const a0 = args[0] as Code;
+    const a1 = args[1] as Code;
+    const codes = [callee, a0, a1];
+    const finish = (values: unknown): unknown => {
+      const list = values as unknown[];
+      return invoke(list[0], [list[1], list[2]], position);
+    };
+    return (frame) => {
+      const fn = callee(frame);
+      if (fn instanceof Promise) return after(resume(codes, frame, [], 0, fn), finish);
+      const v0 = a0(frame);
+      if (v0 instanceof Promise) return after(resume(codes, frame, [fn], 1, v0), finish);
+      const v1 = a1(frame);
+      if (v1 instanceof Promise) return after(resume(codes, frame, [fn, v0], 2, v1), finish);
+      callSite.current = position;
+      if (typeof fn === "function" && (fn as Partial<LispFunction>)[FUNCTION_INFO]?.builtin === false)
+        return fn(v0, v1);
+      return callValue(fn, [v0, v1]);
+    };
+  }
+  const all = [callee, ...args];
+  return (frame) =>
+    after(evaluateAll(all, frame, new Array(all.length), 0), (values) => {
+      const list = values as unknown[];
+      return invoke(list[0], list.slice(1), position);
+    });
+}
+
+/** How a call argument is read: locals and constants inline (see intrinsics.ts). */
+function operand(compile: (node: Node) => Code, node: Node): Operand {
+  if (node.kind === "local") return { kind: "local", slot: node.slot };
+  if (node.kind === "const") return { kind: "const", value: node.value };
+  return { kind: "code", code: compile(node) };
+}
+
+function compileBinaryIntrinsic(
+  compile: (node: Node) => Code,
+
+  op: (a: unknown, b: unknown) => unknown,
+  left: Node,
+  right: Node,
+  position: { line: number; column: number },
+): Code {
+  const a = operand(compile, left);
+  const b = operand(compile, right);
+  const codes = [operandCode(a), operandCode(b)];
+  const finish = (values: unknown): unknown => {
+    callSite.current = position;
+    return op((values as unknown[])[0], (values as unknown[])[1]);
+  };
+  // Called when operand `index` returned a promise; `first` is operand 0 when index is 1.
+  const slow = (frame: unknown[], index: number, first: unknown, pending: Promise<unknown>) =>
+    after(resume(codes, frame, index === 0 ? [] : [first], index, pending), finish);
+  return binaryNode(op, a, b, slow, position);
+}
+
+export function compileBuiltinCall(fn: LispFunction, args: readonly Code[], position: Position): Code {
+  const count = args.length;
+  const info = fn[FUNCTION_INFO];
+  if (count < info.minArity || count > info.maxArity) {
+    return (frame) =>
+      after(evaluateAll(args, frame, new Array(count), 0), () => {
+        callSite.current = position;
+        checkBuiltinArity(fn, count);
+        return null;
+      });
+  }
+  const spread = (values: unknown): unknown => {
+    callSite.current = position;
+    return fn(...(values as unknown[]));
+  };
+  switch (count) {
+    case 0:
+      return () => {
+        callSite.current = position;
+        return fn();
+      };
+    case 1: {
+      const a0 = args[0] as Code;
+      return (frame) => {
+        const v0 = a0(frame);
+        if (v0 instanceof Promise) return after(v0, (resolved) => spread([resolved]));
+        callSite.current = position;
+        return fn(v0);
+      };
+    }
+    case 2: {
+      const a0 = args[0] as Code;
+      const a1 = args[1] as Code;
+      return (frame) => {
+        const v0 = a0(frame);
+        if (v0 instanceof Promise) return after(resume(args, frame, [], 0, v0), spread);
+        const v1 = a1(frame);
+        if (v1 instanceof Promise) return after(resume(args, frame, [v0], 1, v1), spread);
+        callSite.current = position;
+        return fn(v0, v1);
+      };
+    }
+    case 3: {
+      const a0 = args[0] as Code;
+      const a1 = args[1] as Code;
+      const a2 = args[2] as Code;
+      return (frame) => {
+        const v0 = a0(frame);
+        if (v0 instanceof Promise) return after(resume(args, frame, [], 0, v0), spread);
+        const v1 = a1(frame);
+        if (v1 instanceof Promise) return after(resume(args, frame, [v0], 1, v1), spread);
+        const v2 = a2(frame);
+        if (v2 instanceof Promise) return after(resume(args, frame, [v0, v1], 2, v2), spread);
+        callSite.current = position;
+        return fn(v0, v1, v2);
+      };
+    }
+    default:
+      return (frame) => after(evaluateAll(args, frame, new Array(count), 0), spread);
+  }
+}
+
+/** `(:k m)`: the commonest call in data programs, specialized. */
+function compileKeywordLookup(keyword: Keyword, target: Code): Code {
+  return (frame) => {
+    const value = target(frame);
+    if (value instanceof Promise) return after(value, (resolved) => keywordGet(keyword, resolved));
+    return keywordGet(keyword, value);
+  };
+}
+
+export function keywordGet(keyword: Keyword, value: unknown): unknown {
+  return getField(value, keyword);
+}

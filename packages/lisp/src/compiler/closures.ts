@@ -1,0 +1,151 @@
+/**
+ * Closures of the general evaluator. A closure copies the values it captures when it is created
+ * (locals never change, so this is exact), gets a fresh frame per call, counts recursion depth and
+ * fuel, loops on `recur`, and refuses to run in pure mode (it might have effects; pure-mode.ts).
+ */
+import type { Node } from "../analyzer/ast.js";
+import { LispError } from "../errors.js";
+import { after } from "../runtime/async.js";
+import { active } from "../runtime/context.js";
+import { assertEffectsAllowed } from "../runtime/pure-mode.js";
+import { RECUR } from "../runtime/signals.js";
+import { brandFunction, type LispFunction } from "../values/lisp-function.js";
+import { MapBuilder } from "../values/lisp-map.js";
+import { isMap } from "../values/map-access.js";
+import type { Code } from "./code.js";
+import { iterateAt } from "./evaluation.js";
+
+/**
+ * A fn node as a maker of closures: given the frame where the fn expression is evaluated, a
+ * branded JS function with fixed-arity entry points (0, 1, 2 parameters) and a general one.
+ */
+export function compileClosure(node: Extract<Node, { kind: "fn" }>, body: Code): Code {
+  // Destructuring parameters are bound by the `let` the analyzer wraps around the body.
+  const rebind = undefined as ((frame: unknown[]) => void) | undefined;
+  const captures = node.captures;
+  const frameSize = node.frameSize;
+  const selfSlot = node.selfSlot;
+  const raw = node.target.rawSlots;
+  const fixed = node.params.length;
+  const variadic = node.rest !== undefined;
+  const restAsMap = node.restAsMap;
+  const info = {
+    name: node.name,
+    signature: node.signature,
+    builtin: false,
+    minArity: fixed,
+    maxArity: variadic ? Number.POSITIVE_INFINITY : fixed,
+  };
+  const position = node.position;
+  const label = node.name ?? "fn";
+
+  const arityError = (count: number): LispError =>
+    new LispError(
+      "arity_mismatch",
+      `${label} expects ${variadic ? `${fixed}+` : fixed} argument(s), got ${count}`,
+      position,
+    );
+
+  /** Runs the body with the frame filled, looping on recur, counting depth. */
+  const enter = (frame: unknown[]): unknown => {
+    // Fast code (pure mode) may not run this closure: it could have effects. See pure-mode.ts.
+    assertEffectsAllowed();
+    const context = active;
+    if (++context.depth > context.limits.maxDepth) {
+      throw new LispError(
+        "recursion_limit_exceeded",
+        `recursion depth exceeded ${context.limits.maxDepth} nested calls. Use loop/recur or reduce instead of deep recursion`,
+        position,
+      );
+    }
+    if (--context.fuel <= 0) context.refuel();
+    let result: unknown;
+    for (;;) {
+      if (rebind !== undefined) rebind(frame);
+      result = body(frame);
+      if (result !== RECUR) break;
+      iterateAt(position);
+    }
+    context.depth--;
+    if (result instanceof Promise) {
+      return after(result, function resume(resolved): unknown {
+        if (resolved !== RECUR) return resolved;
+        iterateAt(position);
+        if (rebind !== undefined) rebind(frame);
+        return after(body(frame), resume);
+      });
+    }
+    return result;
+  };
+
+  return (outer) => {
+    const env = new Array<unknown>(captures.length);
+    for (let i = 0; i < captures.length; i++) env[i] = outer[(captures[i] as { outer: number }).outer];
+    const prepare = (): unknown[] => {
+      const frame = new Array<unknown>(frameSize);
+      for (let i = 0; i < captures.length; i++) frame[(captures[i] as { inner: number }).inner] = env[i];
+      return frame;
+    };
+    let closure: LispFunction;
+    if (!variadic && fixed === 0) {
+      closure = brandFunction(function zero(this: unknown): unknown {
+        // biome-ignore lint/complexity/noArguments: the only way to see extra arguments without a rest array
+        if (arguments.length !== 0) throw arityError(arguments.length);
+        const frame = prepare();
+        if (selfSlot !== undefined) frame[selfSlot] = closure;
+        return enter(frame);
+      }, info);
+    } else if (!variadic && fixed === 1) {
+      const r0 = raw[0] as number;
+      closure = brandFunction(function one(this: unknown, a: unknown): unknown {
+        // biome-ignore lint/complexity/noArguments: the only way to see extra arguments without a rest array
+        if (arguments.length !== 1) throw arityError(arguments.length);
+        const frame = prepare();
+        if (selfSlot !== undefined) frame[selfSlot] = closure;
+        frame[r0] = a === undefined ? null : a;
+        return enter(frame);
+      }, info);
+    } else if (!variadic && fixed === 2) {
+      const r0 = raw[0] as number;
+      const r1 = raw[1] as number;
+      closure = brandFunction(function two(this: unknown, a: unknown, b: unknown): unknown {
+        // biome-ignore lint/complexity/noArguments: the only way to see extra arguments without a rest array
+        if (arguments.length !== 2) throw arityError(arguments.length);
+        const frame = prepare();
+        if (selfSlot !== undefined) frame[selfSlot] = closure;
+        frame[r0] = a === undefined ? null : a;
+        frame[r1] = b === undefined ? null : b;
+        return enter(frame);
+      }, info);
+    } else {
+      closure = brandFunction(function many(this: unknown, ...args: unknown[]): unknown {
+        if (variadic ? args.length < fixed : args.length !== fixed) throw arityError(args.length);
+        const frame = prepare();
+        if (selfSlot !== undefined) frame[selfSlot] = closure;
+        for (let i = 0; i < fixed; i++) frame[raw[i] as number] = args[i] ?? null;
+        if (variadic) {
+          const rest = args.length > fixed ? args.slice(fixed) : [];
+          frame[raw[fixed] as number] = restAsMap ? restToMap(rest, position) : rest;
+        }
+        return enter(frame);
+      }, info);
+    }
+    return closure;
+  };
+}
+
+/** `[& {:keys [a]}]`: rest arguments read as alternating keys and values. */
+export function restToMap(rest: readonly unknown[], position: { line: number; column: number }): unknown {
+  if (rest.length === 0) return null;
+  if (rest.length === 1 && isMap(rest[0])) return rest[0];
+  if (rest.length % 2 !== 0) {
+    throw new LispError(
+      "destructure_error",
+      `keyword arguments must come in pairs, got an odd count (${rest.length})`,
+      position,
+    );
+  }
+  const builder = new MapBuilder();
+  for (let i = 0; i < rest.length; i += 2) builder.set(rest[i], rest[i + 1]);
+  return builder.build();
+}

@@ -1,0 +1,113 @@
+/**
+ * `for` and `doseq` on the general evaluator: nested iteration over binding clauses with :let,
+ * :when and :while, every produced element counted against the iteration budget.
+ */
+import type { ForClause, Node, Pattern } from "../analyzer/ast.js";
+import { LispError } from "../errors.js";
+import { print } from "../format/print.js";
+import type { Position } from "../reader/form.js";
+import { after } from "../runtime/async.js";
+import { active } from "../runtime/context.js";
+import { typeName } from "../runtime/describe.js";
+import { itemsOf } from "../runtime/sequences.js";
+import { type Code, isTruthy } from "./code.js";
+import type { Binder } from "./destructure.js";
+import { iterateAt } from "./evaluation.js";
+
+export function compileComprehension(
+  compile: (node: Node) => Code,
+  binder: (pattern: Pattern) => Binder,
+
+  clauseNodes: readonly ForClause[],
+  bodyNode: Node,
+  collect: boolean,
+  position: Position,
+): Code {
+  type Step =
+    | { kind: "bind"; init: Code; bind: Binder; name: string; position: { line: number; column: number } }
+    | { kind: "when" | "while"; test: Code }
+    | { kind: "let"; inits: Code[]; binders: Binder[] };
+  const steps: Step[] = clauseNodes.map((clause) => {
+    switch (clause.kind) {
+      case "bind": {
+        const pattern = clause.pattern as Pattern;
+        return {
+          kind: "bind",
+          init: compile(clause.init as Node),
+          bind: binder(pattern),
+          name: pattern.kind === "bind" ? pattern.name : "pattern",
+          position: clause.position,
+        };
+      }
+      case "let":
+        return {
+          kind: "let",
+          inits: (clause.bindings ?? []).map((binding) => compile(binding.init)),
+          binders: (clause.bindings ?? []).map((binding) => binder(binding.pattern)),
+        };
+      default:
+        return { kind: clause.kind, test: compile(clause.test as Node) };
+    }
+  });
+  const body = compile(bodyNode);
+  const STOP = Symbol("stop");
+
+  // Runs steps[index..] for the current bindings; returns STOP when a :while fails.
+  const run = (frame: unknown[], index: number, out: unknown[]): unknown => {
+    if (index === steps.length) {
+      iterateAt(position);
+      return after(body(frame), (value) => {
+        if (collect) out.push(value);
+        return undefined;
+      });
+    }
+    const step = steps[index] as Step;
+    switch (step.kind) {
+      case "when":
+        return after(step.test(frame), (value) => (isTruthy(value) ? run(frame, index + 1, out) : undefined));
+      case "while":
+        return after(step.test(frame), (value) => (isTruthy(value) ? run(frame, index + 1, out) : STOP));
+      case "let": {
+        const bindFrom = (i: number): unknown => {
+          if (i === step.inits.length) return run(frame, index + 1, out);
+          return after((step.inits[i] as Code)(frame), (value) => {
+            (step.binders[i] as Binder)(frame, value);
+            return bindFrom(i + 1);
+          });
+        };
+        return bindFrom(0);
+      }
+      case "bind":
+        return after(step.init(frame), (collection) => {
+          const items = itemsOf(collection);
+          if (items === undefined) {
+            throw new LispError(
+              "type_error",
+              `for binding '${step.name}' expected a collection, got: ${print(collection, { maxChars: 60 })} (${typeName(collection)})`,
+              step.position,
+            );
+          }
+          const each = (i: number): unknown => {
+            for (; i < items.length; i++) {
+              step.bind(frame, items[i]);
+              const result = run(frame, index + 1, out);
+              if (result instanceof Promise) {
+                return after(result, (resolved) => (resolved === STOP ? undefined : each(i + 1)));
+              }
+              if (result === STOP) return undefined;
+            }
+            return undefined;
+          };
+          return each(0);
+        });
+    }
+  };
+  return (frame) => {
+    const out: unknown[] = [];
+    return after(run(frame, 0, out), () => {
+      if (!collect) return null;
+      active.allocate(16 + 8 * out.length);
+      return out;
+    });
+  };
+}
