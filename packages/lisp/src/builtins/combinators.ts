@@ -8,7 +8,12 @@ import { LispError } from "../errors.js";
 import { after, type MaybePromise, settle } from "../runtime/async.js";
 import { type Callable, callValue, toCallable } from "../runtime/call.js";
 import { active } from "../runtime/context.js";
-import { brandFunction, FUNCTION_INFO, type FunctionInfo, type LispFunction } from "../values/lisp-function.js";
+import {
+  brandFunction,
+  FUNCTION_INFO,
+  type FunctionInfo,
+  type LispFunction,
+} from "../values/lisp-function.js";
 import { LispSet } from "../values/lisp-set.js";
 import { isMap, mapEntries } from "../values/map-access.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
