@@ -180,49 +180,37 @@ const whenLet: MacroExpander = (args, form) => {
   );
 };
 
-const ifSome: MacroExpander = (args, form) => {
-  const usage = "(if-some [name expr] then else)";
-  if (args.length !== 3) {
-    if (args[0]?.type === "vector" && args[0].items.length !== 2)
-      singleBinding("if-some", args, usage, form, false);
-    throw arityError(`expected ${usage}`, form);
-  }
-  const { target, init } = singleBinding("if-some", args, usage, form, false);
-  const b = at(form);
-  const temp = gensym("test");
-  return b.list(
-    b.core("let"),
-    b.vector(b.sym(temp), init),
-    b.list(
-      b.core("if"),
-      b.list(b.core("nil?"), b.sym(temp)),
-      args[2] ?? b.nil(),
-      b.list(b.core("let"), b.vector(target, b.sym(temp)), args[1] as Form),
-    ),
-  );
-};
+/**
+ * if-some and when-some: bind the value only when it is not nil (false still binds).
+ * `exact`: if-some takes exactly binding, then and else; when-some a binding and any body.
+ */
+function someBinding(name: "if-some" | "when-some", usage: string, exact: boolean): MacroExpander {
+  return (args, form) => {
+    if (exact ? args.length !== 3 : args.length < 2) {
+      if (args[0]?.type === "vector" && args[0].items.length !== 2)
+        singleBinding(name, args, usage, form, false);
+      throw arityError(`expected ${usage}`, form);
+    }
+    const { target, init } = singleBinding(name, args, usage, form, false);
+    const b = at(form);
+    const temp = gensym("test");
+    const body = exact ? [args[1] as Form] : args.slice(1);
+    const otherwise = exact ? (args[2] ?? b.nil()) : b.nil();
+    return b.list(
+      b.core("let"),
+      b.vector(b.sym(temp), init),
+      b.list(
+        b.core("if"),
+        b.list(b.core("nil?"), b.sym(temp)),
+        otherwise,
+        b.list(b.core("let"), b.vector(target, b.sym(temp)), ...body),
+      ),
+    );
+  };
+}
 
-const whenSome: MacroExpander = (args, form) => {
-  const usage = "(when-some [name expr] body ...)";
-  if (args.length < 2) {
-    if (args[0]?.type === "vector" && args[0].items.length !== 2)
-      singleBinding("when-some", args, usage, form, false);
-    throw arityError(`expected ${usage}`, form);
-  }
-  const { target, init } = singleBinding("when-some", args, usage, form, false);
-  const b = at(form);
-  const temp = gensym("test");
-  return b.list(
-    b.core("let"),
-    b.vector(b.sym(temp), init),
-    b.list(
-      b.core("if"),
-      b.list(b.core("nil?"), b.sym(temp)),
-      b.nil(),
-      b.list(b.core("let"), b.vector(target, b.sym(temp)), ...args.slice(1)),
-    ),
-  );
-};
+const ifSome = someBinding("if-some", "(if-some [name expr] then else)", true);
+const whenSome = someBinding("when-some", "(when-some [name expr] body ...)", false);
 
 const whenFirst: MacroExpander = (args, form) => {
   const usage = "(when-first [name expr] body ...)";

@@ -113,25 +113,21 @@ function getInPath(coll: unknown, path: unknown, fallback?: unknown): unknown {
   return isNil(found) ? (fallback === undefined ? null : fallback) : found;
 }
 
-function keys(map: unknown): unknown[] | null {
-  const m = requireMapOrNil(map, "keys");
-  if (m === null) return null;
-  const entries = mapEntries(m);
-  chargeVector(entries.length);
-  const out = new Array<unknown>(entries.length);
-  for (let i = 0; i < entries.length; i++) out[i] = (entries[i] as readonly unknown[])[0];
-  return out;
+/** One column of a map's entries (0: keys, 1: values), in the map's order. */
+function entryColumn(who: string, index: 0 | 1) {
+  return (map: unknown): unknown[] | null => {
+    const m = requireMapOrNil(map, who);
+    if (m === null) return null;
+    const entries = mapEntries(m);
+    chargeVector(entries.length);
+    const out = new Array<unknown>(entries.length);
+    for (let i = 0; i < entries.length; i++) out[i] = (entries[i] as readonly unknown[])[index];
+    return out;
+  };
 }
 
-function vals(map: unknown): unknown[] | null {
-  const m = requireMapOrNil(map, "vals");
-  if (m === null) return null;
-  const entries = mapEntries(m);
-  chargeVector(entries.length);
-  const out = new Array<unknown>(entries.length);
-  for (let i = 0; i < entries.length; i++) out[i] = (entries[i] as readonly unknown[])[1];
-  return out;
-}
+const keys = entryColumn("keys", 0);
+const vals = entryColumn("vals", 1);
 
 function entries(map: unknown): unknown[] | null {
   const m = requireMapOrNil(map, "entries");
