@@ -126,45 +126,31 @@ async function selectRest(
 
 // ---------------------------------------------------------------- keep, indexed variants, mapcat
 
-function keep(fnArg: unknown, coll: unknown): MaybePromise<unknown[]> {
-  const items = collectionOf(coll, "keep", "(keep f coll)");
-  const f = callbackOf(fnArg, 1, "keep");
-  active.work(items.length);
-  const out: unknown[] = [];
-  const done = eachResult(
-    0,
-    items.length,
-    (i) => f(items[i]),
-    (_i, result) => {
-      if (result !== null && result !== undefined) out.push(result);
-      return true;
-    },
-  );
-  return after(done, () => {
-    active.allocate(vectorBytes(out.length));
-    return out;
-  });
+/** keep and keep-indexed: the non-nil results of f, called with the item (or index and item). */
+function keepResults(name: "keep" | "keep-indexed", usage: string, indexed: boolean) {
+  return (fnArg: unknown, coll: unknown): MaybePromise<unknown[]> => {
+    const items = collectionOf(coll, name, usage);
+    const f = callbackOf(fnArg, indexed ? 2 : 1, name);
+    active.work(items.length);
+    const out: unknown[] = [];
+    const done = eachResult(
+      0,
+      items.length,
+      indexed ? (i) => f(i, items[i]) : (i) => f(items[i]),
+      (_i, result) => {
+        if (result !== null && result !== undefined) out.push(result);
+        return true;
+      },
+    );
+    return after(done, () => {
+      active.allocate(vectorBytes(out.length));
+      return out;
+    });
+  };
 }
 
-function keepIndexed(fnArg: unknown, coll: unknown): MaybePromise<unknown[]> {
-  const items = collectionOf(coll, "keep-indexed", "(keep-indexed (fn [i x] ...) coll)");
-  const f = callbackOf(fnArg, 2, "keep-indexed");
-  active.work(items.length);
-  const out: unknown[] = [];
-  const done = eachResult(
-    0,
-    items.length,
-    (i) => f(i, items[i]),
-    (_i, result) => {
-      if (result !== null && result !== undefined) out.push(result);
-      return true;
-    },
-  );
-  return after(done, () => {
-    active.allocate(vectorBytes(out.length));
-    return out;
-  });
-}
+const keep = keepResults("keep", "(keep f coll)", false);
+const keepIndexed = keepResults("keep-indexed", "(keep-indexed (fn [i x] ...) coll)", true);
 
 function mapIndexed(fnArg: unknown, coll: unknown): MaybePromise<unknown[]> {
   const items = collectionOf(coll, "map-indexed", "(map-indexed (fn [i x] ...) coll)");
