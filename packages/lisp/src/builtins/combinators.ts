@@ -19,29 +19,30 @@ import { isMap, mapEntries } from "../values/map-access.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
 import { callbackOf, describeValue, drive, truthy, vectorBytes } from "./support/hof-common.js";
 
-// biome-ignore lint/suspicious/noExplicitAny: combinator results take values of any type
-function made<F extends (...args: any[]) => unknown>(
-  name: string,
-  fn: F,
-  minArity = 0,
-  maxArity = Number.POSITIVE_INFINITY,
-): F & LispFunction {
-  return brandFunction(fn, infoFor(name, minArity, maxArity));
+/**
+ * The info record of the functions one combinator makes. Records are immutable, so every function
+ * a combinator makes shares its one: `(fnil + 0)` inside a reduce over 100,000 rows makes 100,000
+ * functions but no new records.
+ */
+function infoOf(name: string, minArity = 0, maxArity = Number.POSITIVE_INFINITY): FunctionInfo {
+  return Object.freeze({ name, signature: undefined, builtin: true, minArity, maxArity });
 }
 
-/**
- * Info records are immutable, so functions made by the same combinator with the same arity share
- * one: `(fnil + 0)` inside a reduce over 100,000 rows makes 100,000 functions, not 100,000 records.
- */
-const infos = new Map<string, FunctionInfo>();
-function infoFor(name: string, minArity: number, maxArity: number): FunctionInfo {
-  const key = `${name}/${minArity}/${maxArity}`;
-  let info = infos.get(key);
-  if (info === undefined) {
-    info = Object.freeze({ name, signature: undefined, builtin: true, minArity, maxArity });
-    infos.set(key, info);
-  }
-  return info;
+const MADE = {
+  identity: infoOf("identity", 1, 1),
+  comp: infoOf("comp"),
+  partial: infoOf("partial"),
+  complement: infoOf("complement"),
+  constantly: infoOf("constantly"),
+  everyPred: infoOf("every-pred"),
+  someFn: infoOf("some-fn"),
+  fnil: infoOf("fnil"),
+  juxt: infoOf("juxt"),
+};
+
+// biome-ignore lint/suspicious/noExplicitAny: combinator results take values of any type
+function made<F extends (...args: any[]) => unknown>(info: FunctionInfo, fn: F): F & LispFunction {
+  return brandFunction(fn, info);
 }
 
 function callableOf(value: unknown, who: string): Callable {
@@ -88,7 +89,7 @@ function apply(fn: unknown, ...rest: unknown[]): unknown {
 
 // ---------------------------------------------------------------- comp, partial, complement, constantly
 
-const identity = made("identity", (x: unknown) => x, 1, 1);
+const identity = made(MADE.identity, (x: unknown) => x);
 
 function composeFrom(calls: readonly Callable[], index: number, value: unknown): unknown {
   let current = value;
@@ -108,22 +109,22 @@ function comp(...fns: unknown[]): unknown {
   const calls = fns.map((f) => callableOf(f, "comp"));
   const last = calls[calls.length - 1] as Callable;
   const start = calls.length - 2;
-  return made("comp", (...args: unknown[]) => composeFrom(calls, start, last(...args)));
+  return made(MADE.comp, (...args: unknown[]) => composeFrom(calls, start, last(...args)));
 }
 
 function partial(fn: unknown, ...fixed: unknown[]): unknown {
   const call = callableOf(fn, "partial");
-  if (fixed.length === 0) return made("partial", (...args: unknown[]) => call(...args));
-  return made("partial", (...args: unknown[]) => call(...fixed, ...args));
+  if (fixed.length === 0) return made(MADE.partial, (...args: unknown[]) => call(...args));
+  return made(MADE.partial, (...args: unknown[]) => call(...fixed, ...args));
 }
 
 function complement(fn: unknown): unknown {
   const call = callableOf(fn, "complement");
-  return made("complement", (...args: unknown[]) => after(call(...args), (result) => !truthy(result)));
+  return made(MADE.complement, (...args: unknown[]) => after(call(...args), (result) => !truthy(result)));
 }
 
 function constantly(value: unknown): unknown {
-  return made("constantly", () => value);
+  return made(MADE.constantly, () => value);
 }
 
 // ---------------------------------------------------------------- every-pred, some-fn
@@ -142,7 +143,7 @@ function* everyPredicate(
 
 function everyPred(...preds: unknown[]): unknown {
   const calls = preds.map((p) => callbackOf(p, 1, "every-pred", "predicate"));
-  return made("every-pred", (...values: unknown[]) => drive(everyPredicate(calls, values)));
+  return made(MADE.everyPred, (...values: unknown[]) => drive(everyPredicate(calls, values)));
 }
 
 function* firstTruthy(
@@ -162,7 +163,7 @@ function* firstTruthy(
 
 function someFn(...fns: unknown[]): unknown {
   const calls = fns.map((f) => callbackOf(f, 1, "some-fn"));
-  return made("some-fn", (...values: unknown[]) => drive(firstTruthy(calls, values)));
+  return made(MADE.someFn, (...values: unknown[]) => drive(firstTruthy(calls, values)));
 }
 
 // ---------------------------------------------------------------- fnil, juxt
@@ -170,7 +171,7 @@ function someFn(...fns: unknown[]): unknown {
 function fnil(fn: unknown, ...defaults: unknown[]): unknown {
   callableOf(fn, "fnil");
   const count = defaults.length;
-  return made("fnil", (...args: unknown[]) => {
+  return made(MADE.fnil, (...args: unknown[]) => {
     const n = Math.min(count, args.length);
     for (let i = 0; i < n; i++) if (args[i] === null || args[i] === undefined) args[i] = defaults[i];
     // callValue checks a builtin's arity and spreads the arguments once.
@@ -198,7 +199,7 @@ function juxt(...fns: unknown[]): unknown {
   const unary = fns.map((f) => callbackOf(f, 1, "juxt"));
   const general = fns.map((f) => callableOf(f, "juxt"));
   const n = fns.length;
-  return made("juxt", (...args: unknown[]): MaybePromise<unknown[]> => {
+  return made(MADE.juxt, (...args: unknown[]): MaybePromise<unknown[]> => {
     const calls = args.length === 1 ? unary : general;
     active.allocate(vectorBytes(n));
     const out = new Array<unknown>(n);
