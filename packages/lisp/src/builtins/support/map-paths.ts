@@ -150,10 +150,10 @@ function updateStep(
       throw outOfBounds(who, key, current.length);
     slot = index;
     next = current[index];
-  } else if (current instanceof LispMap && current.has(key)) {
-    // Fast path: the exact key is there (no flexible resolution needed).
+  } else if (current instanceof LispMap && (next = current.get(key)) !== undefined) {
+    // Fast path: the exact key is there (stored values are never undefined), so one lookup
+    // serves and no flexible resolution is needed.
     slot = key;
-    next = current.get(key);
   } else if (isMap(current)) {
     slot = writeKey(current, key);
     next = mapGetExact(current, slot);
