@@ -23,6 +23,12 @@ export class Keyword {
   reads = 0;
   /** @internal */
   reader: FieldReader | undefined | null = undefined;
+  /**
+   * @internal The keyword as a one-argument lookup function, made once: builtins such as map and
+   * sum-by then call the same function in every program, and V8 keeps their optimized code
+   * instead of discarding it whenever it meets a new closure.
+   */
+  lookup: ((item: unknown) => unknown) | undefined = undefined;
 
   private constructor(name: string) {
     this.name = name;

@@ -28,6 +28,16 @@ export function fieldOf(item: unknown, key: unknown): unknown {
   return getField(item, key);
 }
 
+/** The keyword as a lookup function: one per keyword, shared by every program (see Keyword.lookup). */
+export function keywordLookup(keyword: Keyword): (item: unknown) => unknown {
+  let lookup = keyword.lookup;
+  if (lookup === undefined) {
+    lookup = (item: unknown) => getField(item, keyword);
+    keyword.lookup = lookup;
+  }
+  return lookup;
+}
+
 /** `(get-in item path)` with flexible keys: maps by key, vectors by integer index, nil otherwise. */
 export function pathOf(item: unknown, path: readonly unknown[]): unknown {
   let current = item;
@@ -80,7 +90,7 @@ export function callbackOf(value: unknown, count: number, who: string, role = "f
     return toCallable(value);
   }
   if (count === 1) {
-    if (value instanceof Keyword) return (item: unknown) => fieldOf(item, value);
+    if (value instanceof Keyword) return keywordLookup(value);
     if (value instanceof LispSet) return (item: unknown) => (value.has(item) ? value.find(item) : null);
     if (value !== null && value !== undefined && typeof value === "object" && isMap(value)) {
       const map = value;
@@ -115,7 +125,8 @@ export function isFieldKey(key: unknown): boolean {
  * else is called.
  */
 export function keyFunctionOf(key: unknown, who: string): Callable {
-  if (key instanceof Keyword || typeof key === "string") return (item: unknown) => fieldOf(item, key);
+  if (key instanceof Keyword) return keywordLookup(key);
+  if (typeof key === "string") return (item: unknown) => fieldOf(item, key);
   if (Array.isArray(key)) {
     const path = key;
     return (item: unknown) => pathOf(item, path);
