@@ -150,13 +150,17 @@ function updateStep(
       throw outOfBounds(who, key, current.length);
     slot = index;
     next = current[index];
-  } else if (current instanceof LispMap && (next = current.get(key)) !== undefined) {
-    // Fast path: the exact key is there (stored values are never undefined), so one lookup
-    // serves and no flexible resolution is needed.
-    slot = key;
   } else if (isMap(current)) {
-    slot = writeKey(current, key);
-    next = mapGetExact(current, slot);
+    // Fast path: the exact key is in a LispMap (stored values are never undefined), so one
+    // lookup serves and no flexible resolution is needed.
+    const exact = current instanceof LispMap ? current.get(key) : undefined;
+    if (exact !== undefined) {
+      slot = key;
+      next = exact;
+    } else {
+      slot = writeKey(current, key);
+      next = mapGetExact(current, slot);
+    }
   } else {
     const where = print(path.slice(0, depth), { maxChars: 60 });
     throw new LispError(
