@@ -36,6 +36,14 @@ describe("both evaluators agree", () => {
   const programs = [
     "(defn fib [n] (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2))))) (fib 15)",
     "(loop [i 0 acc 0] (if (< i 100) (recur (inc i) (+ acc (* i i))) acc))",
+    // Integer-only loop arithmetic (integral.ts): floats, overflow and -0 must still come out right.
+    "(loop [x 0 n 0] (if (< n 3) (recur (+ x 0.5) (inc n)) x))",
+    "(loop [i 9007199254740990 n 0] (if (< n 5) (recur (inc i) (inc n)) i))",
+    "(loop [i 0 acc 0] (if (< i 1) (recur (inc i) (* -5 acc)) acc))",
+    "(loop [i 0 acc 1] (if (< i 70) (recur (inc i) (* acc 3)) acc))",
+    "(loop [i 0 j 0] (if (< i 3) (recur (inc i) (if (= i 1) 1.5 j)) j))",
+    "(loop [i 0 n (count [1 2 3])] (if (< i n) (recur (inc i) (dec n)) [i n]))",
+    "(loop [i 0 acc 0] (if (< i 3) (recur (inc i) (loop [j 0 a acc] (if (< j 2) (recur (inc j) (+ a (* i j))) a))) acc))",
     "(loop [[x & more] [1 2 3] total 0] (if x (recur more (+ total x)) total))",
     "(reduce (fn [acc {:keys [a b] :or {b 10}}] (+ acc a b)) 0 [{:a 1} {:a 2 :b 3}])",
     "(->> [1 2 3 4 5 6] (filter even?) (map #(* % %)) (reduce +))",

@@ -21,6 +21,7 @@ import { Keyword } from "../values/keyword.js";
 import { FUNCTION_INFO, type LispFunction } from "../values/lisp-function.js";
 import type { Code } from "./code.js";
 import { type CodegenRuntime, codegenRuntime, type SlowFunctionSpec } from "./codegen-runtime.js";
+import { integralLoopSlots } from "./integral.js";
 import { binaryIntrinsic } from "./intrinsics.js";
 
 export interface CodegenEnvironment {
@@ -72,6 +73,8 @@ class Generator {
   private counter = 0;
   private scope: Scope;
   private readonly loops = new Map<RecurTarget, LoopInfo>();
+  /** JS names known to hold Lisp integers (numbers or bigints, never floats): see integral.ts. */
+  private readonly integral = new Set<string>();
   private contextName = "ctx";
 
   constructor(
@@ -151,6 +154,11 @@ class Generator {
    * general evaluator (it is pure, so that is exact), which reports the error with its position.
    */
   private site(_position: Position): void {}
+
+  /** An integer literal, or a name known to hold integers. */
+  private isIntegral(expression: string): boolean {
+    return this.integral.has(expression) || /^-?\d+$/.test(expression);
+  }
 
   private truthy(expression: string): string {
     return `(${expression} !== null && ${expression} !== false && ${expression} !== undefined)`;
@@ -458,6 +466,15 @@ class Generator {
     this.emit(`let ${result};`);
     this.emit(`if (typeof ${a} === "number" && typeof ${b} === "number") {`);
     this.emit(`${result} = ${a} ${operator} ${b};`);
+    if (this.isIntegral(a) && this.isIntegral(b)) {
+      // Two integers: only an unsafe result needs the full operation (which makes a bigint), and
+      // a product can be -0 in JS, which Lisp integers do not have.
+      this.emit(`if (!Number.isSafeInteger(${result})) ${result} = ${full}(${a}, ${b});`);
+      if (operator === "*") this.emit(`else if (${result} === 0) ${result} = 0;`);
+      this.emit(`} else ${result} = ${full}(${a}, ${b});`);
+      this.integral.add(result);
+      return result;
+    }
     this.emit(
       `if (Number.isInteger(${result}) && !(Number.isSafeInteger(${result}) && Number.isInteger(${a}) && Number.isInteger(${b}))) ${result} = ${full}(${a}, ${b});`,
     );
@@ -541,12 +558,19 @@ class Generator {
   private loop(node: Extract<Node, { kind: "loop" }>, sink: Sink): void {
     const raw = node.bindings.map(() => this.temp("r"));
     const label = this.temp("L");
+    const integralSlots = integralLoopSlots(node, (slot) => {
+      const name = this.scope.names.get(slot);
+      return name !== undefined && this.integral.has(name);
+    });
     const inner = this.block(() => {
       // Bindings are sequential: each init sees the names bound before it.
       node.bindings.forEach((binding, index) => {
         const value = this.value(binding.init);
         this.emit(`let ${raw[index]} = ${value};`);
         this.pattern(binding.pattern, raw[index] as string);
+        // The body binds the same name again from the same raw variable, on every iteration.
+        if (binding.pattern.kind === "bind" && integralSlots.has(binding.pattern.slot))
+          this.integral.add(this.nameOf(binding.pattern.slot));
       });
       this.loops.set(node.target, { label, raw, context: this.contextName, position: node.position });
       const body = this.block(() => {
