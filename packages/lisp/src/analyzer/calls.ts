@@ -85,6 +85,26 @@ function positionalToolArgs(name: string, sample: Form, position: Position): Lis
   );
 }
 
+/** An interop call: the builtin `bridge` gets the member or class name, then the arguments. */
+function interopCall(
+  analyzer: FormAnalyzer,
+  bridge: string,
+  member: string,
+  args: readonly Form[],
+  form: CollectionForm,
+  place: Place,
+): Node {
+  return {
+    kind: "call",
+    callee: { kind: "builtin", name: bridge, position: form },
+    args: [
+      { kind: "const", value: member, position: form },
+      ...args.map((arg) => analyzer.value(arg, place)),
+    ],
+    position: form,
+  };
+}
+
 /** `(.method obj args...)`. */
 export function analyzeMethodCall(
   analyzer: FormAnalyzer,
@@ -93,12 +113,7 @@ export function analyzeMethodCall(
   form: CollectionForm,
   place: Place,
 ): Node {
-  return {
-    kind: "call",
-    callee: { kind: "builtin", name: "invoke-method", position: form },
-    args: [{ kind: "const", value: name, position: form }, ...args.map((arg) => analyzer.value(arg, place))],
-    position: form,
-  };
+  return interopCall(analyzer, "invoke-method", name, args, form, place);
 }
 
 /** `(Class. args...)`. */
@@ -109,13 +124,5 @@ export function analyzeConstructor(
   form: CollectionForm,
   place: Place,
 ): Node {
-  return {
-    kind: "call",
-    callee: { kind: "builtin", name: "invoke-constructor", position: form },
-    args: [
-      { kind: "const", value: name.slice(0, -1), position: form },
-      ...args.map((arg) => analyzer.value(arg, place)),
-    ],
-    position: form,
-  };
+  return interopCall(analyzer, "invoke-constructor", name.slice(0, -1), args, form, place);
 }

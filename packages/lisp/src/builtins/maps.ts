@@ -370,45 +370,33 @@ function swappedMapFunction(who: string, map: unknown, f: unknown): void {
   }
 }
 
-function updateVals(map: unknown, f: unknown): MaybePromise<LispMap | null> {
-  swappedMapFunction("update-vals", map, f);
-  const m = requireMapOrNil(map, "update-vals");
-  const fn = toCallable(f, "update-vals function");
-  if (m === null) return null;
-  const list = mapEntries(m);
-  chargeMap(list.length);
-  const builder = new MapBuilder();
-  const done = eachResult(
-    0,
-    list.length,
-    (i) => fn((list[i] as readonly unknown[])[1]),
-    (i, value) => {
-      builder.set((list[i] as readonly unknown[])[0], value);
-      return true;
-    },
-  );
-  return done === undefined ? builder.build() : after(done, () => builder.build());
+/** update-vals (side 1) and update-keys (side 0): f applied to one side of every entry. */
+function updateSide(who: "update-vals" | "update-keys", side: 0 | 1) {
+  return (map: unknown, f: unknown): MaybePromise<LispMap | null> => {
+    swappedMapFunction(who, map, f);
+    const m = requireMapOrNil(map, who);
+    const fn = toCallable(f, `${who} function`);
+    if (m === null) return null;
+    const list = mapEntries(m);
+    chargeMap(list.length);
+    const builder = new MapBuilder();
+    const done = eachResult(
+      0,
+      list.length,
+      (i) => fn((list[i] as readonly unknown[])[side]),
+      (i, result) => {
+        const entry = list[i] as readonly unknown[];
+        if (side === 1) builder.set(entry[0], result);
+        else builder.set(result, entry[1]);
+        return true;
+      },
+    );
+    return done === undefined ? builder.build() : after(done, () => builder.build());
+  };
 }
 
-function updateKeys(map: unknown, f: unknown): MaybePromise<LispMap | null> {
-  swappedMapFunction("update-keys", map, f);
-  const m = requireMapOrNil(map, "update-keys");
-  const fn = toCallable(f, "update-keys function");
-  if (m === null) return null;
-  const list = mapEntries(m);
-  chargeMap(list.length);
-  const builder = new MapBuilder();
-  const done = eachResult(
-    0,
-    list.length,
-    (i) => fn((list[i] as readonly unknown[])[0]),
-    (i, key) => {
-      builder.set(key, (list[i] as readonly unknown[])[1]);
-      return true;
-    },
-  );
-  return done === undefined ? builder.build() : after(done, () => builder.build());
-}
+const updateVals = updateSide("update-vals", 1);
+const updateKeys = updateSide("update-keys", 0);
 
 // ---------------------------------------------------------------- building
 
