@@ -35,6 +35,7 @@ export type ErrorReason =
   | "pcalls_error"
   | "parallel_capacity_exceeded"
   | "timeout"
+  | "aborted"
   | "memory_exceeded"
   | "recursion_limit_exceeded"
   | "program_too_large"

@@ -19,6 +19,7 @@ export { run } from "./run.js";
 export type { ToolCallRecord, ToolFunction } from "./runtime/context.js";
 export type { Limits } from "./runtime/limits.js";
 export { DEFAULT_LIMITS } from "./runtime/limits.js";
+export type { SessionInit } from "./session.js";
 export { createSession, Session } from "./session.js";
 export { equals } from "./values/equality.js";
 export { Keyword } from "./values/keyword.js";

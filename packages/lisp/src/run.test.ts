@@ -1,4 +1,5 @@
 /** The evaluator through the public API: special forms, closures, recursion, tools, sessions. */
+import { getEventListeners } from "node:events";
 import { describe, expect, test } from "vitest";
 import { createSession, format, LispError, run } from "./index.js";
 import { evaluate, failure } from "./test-support.js";
@@ -525,5 +526,148 @@ describe("compiled programs are reused", () => {
     expect((await failure("(helper 1)", { session })).reason).toBe("unbound_var");
     await evaluate("(defn helper [x] (+ x 100))", { session });
     expect(await evaluate("(helper 1)", { session })).toBe("101");
+  });
+});
+
+describe("cancelling a run with an AbortSignal", () => {
+  const ABORTED = { reason: "aborted", message: "the run was cancelled (its AbortSignal fired)" };
+
+  /** A tool that reports when it is entered and never answers. */
+  function hangingTool() {
+    let entered: () => void = () => undefined;
+    const waiting = new Promise<void>((resolve) => (entered = resolve));
+    const hang = () => {
+      entered();
+      return new Promise(() => undefined);
+    };
+    return { waiting, hang };
+  }
+
+  test("an already-aborted signal stops the run before it starts", async () => {
+    let called = false;
+    const result = await run('(println "started") (tool/t {}) 1', {
+      signal: AbortSignal.abort(),
+      tools: { t: () => (called = true) },
+    });
+    expect(result).toMatchObject({ ok: false, error: ABORTED, prints: [], toolCalls: [] });
+    expect(result.ok === false && "line" in result.error).toBe(false);
+    expect(called).toBe(false);
+  });
+
+  test("a signal fired by a tool stops the program before its next tool call", async () => {
+    const controller = new AbortController();
+    const calls: string[] = [];
+    const tools = {
+      cancel: () => {
+        calls.push("cancel");
+        controller.abort();
+        return 1;
+      },
+      next: () => calls.push("next"),
+    };
+    const result = await run("(tool/cancel {}) (tool/next {})", { signal: controller.signal, tools });
+    expect(result).toMatchObject({ ok: false, error: ABORTED });
+    expect(calls).toEqual(["cancel"]);
+  });
+
+  test("a run cancelled by its last step still ends aborted, and its defs are rolled back", async () => {
+    const controller = new AbortController();
+    const session = createSession();
+    const tools = { cancel: () => controller.abort() };
+    const result = await run("(def x 1) (tool/cancel {})", { signal: controller.signal, tools, session });
+    expect(result).toMatchObject({ ok: false, error: ABORTED });
+    expect(session.names()).toEqual([]);
+    expect(session.history()).toEqual([]);
+  });
+
+  test.each(["fast", "general"] as const)(
+    "a loop running when the signal fires stops at its next evaluation step (%s)",
+    async (engine) => {
+      const controller = new AbortController();
+      const tools = { cancel: () => controller.abort() };
+      // Without the stop, the loop would run into its iteration limit instead.
+      const result = await run("(tool/cancel {}) (loop [i 0] (if (< i 5000000) (recur (inc i)) i))", {
+        signal: controller.signal,
+        tools,
+        engine,
+        limits: { maxIterations: 1_000_000, timeoutMs: 60_000 },
+      });
+      expect(result).toMatchObject({ ok: false, error: ABORTED });
+    },
+  );
+
+  test("a tool that never answers is abandoned when the signal fires", async () => {
+    const controller = new AbortController();
+    const { waiting, hang } = hangingTool();
+    const pending = run('(tool/hang {}) (println "never")', {
+      signal: controller.signal,
+      tools: { hang },
+      limits: { timeoutMs: 60_000 },
+    });
+    await waiting;
+    controller.abort();
+    const result = await pending;
+    expect(result).toMatchObject({ ok: false, error: ABORTED, prints: [] });
+    expect(result.toolCalls.map((call) => [call.name, call.error])).toEqual([["hang", ABORTED.message]]);
+  });
+
+  test("branches of pmap waiting on tools are abandoned too", async () => {
+    const controller = new AbortController();
+    const { waiting, hang } = hangingTool();
+    const pending = run("(pmap (fn [i] (tool/hang {:i i})) [1 2 3])", {
+      signal: controller.signal,
+      tools: { hang },
+      limits: { timeoutMs: 60_000, parallelTimeoutMs: 60_000 },
+    });
+    await waiting;
+    controller.abort();
+    expect(await pending).toMatchObject({ ok: false, error: { reason: "aborted" } });
+  });
+
+  test("the run removes its abort listener when it ends, however it ends", async () => {
+    const controller = new AbortController();
+    const { signal } = controller;
+    expect((await run("(+ 1 2)", { signal })).ok).toBe(true);
+    expect((await run("(/ 1 0)", { signal })).ok).toBe(false);
+    expect((await run("(tool/t {})", { signal, tools: { t: async () => 1 } })).ok).toBe(true);
+    expect(getEventListeners(signal, "abort")).toHaveLength(0);
+    const { waiting, hang } = hangingTool();
+    const pending = run("(tool/hang {})", { signal, tools: { hang } });
+    await waiting;
+    expect(getEventListeners(signal, "abort")).toHaveLength(1);
+    controller.abort();
+    await pending;
+    expect(getEventListeners(signal, "abort")).toHaveLength(0);
+  });
+
+  test("a signal that never fires changes nothing", async () => {
+    const result = await run("(reduce + (range 10))", { signal: new AbortController().signal });
+    expect(result).toMatchObject({ ok: true, value: 45 });
+  });
+
+  test("a signal that is not an AbortSignal is a programmer error", async () => {
+    await expect(run("1", { signal: {} as never })).rejects.toMatchObject({
+      code: "PTC_LISP_INVALID_OPTIONS",
+      message: expect.stringMatching(/signal must be an AbortSignal/),
+    });
+  });
+});
+
+describe("step summaries", () => {
+  test("a successful run returns what step-done recorded, in order", async () => {
+    const result = await run(
+      '(step-done "fetch" "got 3 rows") (step-done "__proto__" "odd id") (step-done "sum" 6)',
+    );
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(Object.entries(result.summaries)).toEqual([
+      ["fetch", "got 3 rows"],
+      ["__proto__", "odd id"],
+      ["sum", "6"],
+    ]);
+  });
+
+  test("a run without step-done has no summaries", async () => {
+    expect(await run("1")).toMatchObject({ ok: true, summaries: {} });
   });
 });

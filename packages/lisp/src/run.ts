@@ -24,6 +24,7 @@ import { locate } from "./runtime/call-site.js";
 import { enter, RunContext, type ToolCallRecord, type ToolFunction } from "./runtime/context.js";
 import { type Limits, resolveLimits } from "./runtime/limits.js";
 import { Namespace } from "./runtime/namespace.js";
+import { checkSignal } from "./runtime/signal-option.js";
 import { FailSignal, RECUR, ReturnSignal } from "./runtime/signals.js";
 import { normalizeTools } from "./runtime/tool-options.js";
 import type { Session } from "./session.js";
@@ -48,6 +49,13 @@ export interface RunOptions {
    * forbids `new Function` (a strict Content-Security-Policy), "general" is used automatically.
    */
   readonly engine?: "fast" | "general";
+  /**
+   * Cancels the run. When it fires (or has fired already), the program stops at its next
+   * evaluation step, or at once while it waits on a tool, and the run resolves with reason
+   * "aborted", a failure like any other (a session's defs and *1 *2 *3 stay as they were). A tool
+   * that is still working is not told: give your tools the same signal to stop their work too.
+   */
+  readonly signal?: AbortSignal;
 }
 
 export interface RunError {
@@ -76,6 +84,11 @@ export interface RunSuccess extends RunOutput {
   readonly returned: boolean;
   /** Names the program bound with def/defn/defonce, sorted. */
   readonly defined: string[];
+  /**
+   * What `(step-done "id" "summary")` recorded: step id to summary, in the order the steps were
+   * first marked done (as with any object, integer-like ids come first).
+   */
+  readonly summaries: Record<string, string>;
 }
 
 export interface RunFailure extends RunOutput {
@@ -226,6 +239,7 @@ export async function run(source: string, options: RunOptions = {}): Promise<Run
   const limits = resolveLimits(options.limits);
   const tools = normalizeTools(options.tools);
   const data = checkContext(options.context);
+  const signal = checkSignal(options.signal);
   const session = options.session;
   const namespace = session?.namespace ?? new Namespace();
 
@@ -238,9 +252,14 @@ export async function run(source: string, options: RunOptions = {}): Promise<Run
     history: session?.history() ?? [],
     budget: options.budget,
     journal: session?.journal,
+    signal,
   });
   const finish = (outcome: { value: unknown; returned: boolean } | { error: RunError }): RunResult => {
     context.dispose();
+    // Cancelled after its last step (say, by the last tool it called): the run still counts as
+    // cancelled, so the host never has to wonder whether it was.
+    if (!("error" in outcome) && context.abortReason?.reason === "aborted")
+      outcome = { error: toRunError(context.abortReason) };
     const output: RunOutput = {
       prints: context.prints,
       toolCalls: context.toolCalls,
@@ -252,7 +271,8 @@ export async function run(source: string, options: RunOptions = {}): Promise<Run
     }
     const defined = namespace.commit();
     session?.remember(outcome.value);
-    return { ok: true, value: outcome.value, returned: outcome.returned, defined, ...output };
+    const summaries = Object.fromEntries(context.stepSummaries);
+    return { ok: true, value: outcome.value, returned: outcome.returned, defined, summaries, ...output };
   };
 
   try {
@@ -260,6 +280,7 @@ export async function run(source: string, options: RunOptions = {}): Promise<Run
     enter(context);
     let value: unknown;
     try {
+      if (context.abortReason !== undefined) throw context.abortReason;
       const { code, frameSize } = prepare(source, limits, namespace, new Set(tools.keys()), options.engine);
       value = code(new Array(frameSize));
       if (value instanceof Promise) value = await settle(value);

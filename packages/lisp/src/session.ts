@@ -1,15 +1,35 @@
 /**
  * Sessions: state that lasts across programs, as in a multi-turn agent. A session keeps the user
  * namespace (def/defn/defonce), the last three results (*1 *2 *3) and the task journal. A program
- * that fails leaves all of it exactly as it was.
+ * that fails leaves all of it exactly as it was. A host can start a session from saved state
+ * (`createSession(init)`), e.g. to resume an agent or to fork one.
  */
 import { LispError } from "./errors.js";
 import { print } from "./format/print.js";
+import { read } from "./reader/reader.js";
 import { Namespace } from "./runtime/namespace.js";
 import { pin } from "./values/pin.js";
+import { isPlainObject } from "./values/plain-object.js";
 
-/** Each remembered result keeps about this many characters of text, as in the reference. */
+/** Each remembered result keeps at most this many characters of text, as in the reference. */
 const HISTORY_CHARS = 1024;
+/** What a cut string ends with; it counts toward HISTORY_CHARS. */
+const ELLIPSIS = "...";
+/** *1, *2, *3. */
+const HISTORY_SIZE = 3;
+
+/** State to start a session with, e.g. what another session's accessors returned. */
+export interface SessionInit {
+  /**
+   * Names bound as if each had been `def`ed, e.g. another session's `bindings()`. Functions from
+   * another session stay callable, and names they refer to are looked up in this session.
+   */
+  readonly bindings?: Readonly<Record<string, unknown>>;
+  /** *1 *2 *3, newest first (e.g. another session's `history()`); only the first three are kept. */
+  readonly history?: readonly unknown[];
+  /** The task journal: task id to the task's result (e.g. another session's `journalEntries()`). */
+  readonly journal?: Readonly<Record<string, unknown>> | ReadonlyMap<string, unknown>;
+}
 
 export class Session {
   /** @internal */
@@ -42,9 +62,26 @@ export class Session {
     return this.results;
   }
 
+  /** The task journal: each `(task "id" ...)` that completed, id to result, in the order recorded. */
+  journalEntries(): Record<string, unknown> {
+    return Object.fromEntries(this.journal);
+  }
+
+  /** @internal Fills a new session with checked state (see createSession). */
+  seed(init: {
+    bindings: readonly [string, unknown][];
+    history: readonly unknown[];
+    journal: readonly [string, unknown][];
+  }): void {
+    for (const [name, value] of init.bindings)
+      this.namespace.define(this.namespace.cell(name), pin(nilIfUndefined(value)));
+    this.results = init.history.map((value) => pin(bounded(nilIfUndefined(value))));
+    for (const [id, value] of init.journal) this.journal.set(id, nilIfUndefined(value));
+  }
+
   /** @internal Called by run when a program succeeds. */
   remember(value: unknown): void {
-    this.results = [pin(bounded(value)), ...this.results].slice(0, 3);
+    this.results = [pin(bounded(value)), ...this.results].slice(0, HISTORY_SIZE);
   }
 
   /** @internal Marks the session as running a program; two programs may not interleave on it. */
@@ -67,7 +104,9 @@ export class Session {
 /** Keeps a remembered value small: long strings are cut, large collections are cut to a prefix. */
 function bounded(value: unknown): unknown {
   if (typeof value === "string")
-    return value.length > HISTORY_CHARS ? `${value.slice(0, HISTORY_CHARS)}...` : value;
+    return value.length > HISTORY_CHARS
+      ? `${value.slice(0, HISTORY_CHARS - ELLIPSIS.length)}${ELLIPSIS}`
+      : value;
   if (Array.isArray(value) && print(value, { maxChars: HISTORY_CHARS + 1 }).length > HISTORY_CHARS) {
     const kept: unknown[] = [];
     let size = 2;
@@ -81,6 +120,95 @@ function bounded(value: unknown): unknown {
   return value;
 }
 
-export function createSession(): Session {
-  return new Session();
+/** A host value as a program value: `undefined` is nil, as for tool results. */
+const nilIfUndefined = (value: unknown): unknown => (value === undefined ? null : value);
+
+/** Whether `name` reads as one plain symbol that `def` could bind. */
+function isBindableName(name: string): boolean {
+  try {
+    const forms = read(name);
+    const form = forms[0];
+    return (
+      forms.length === 1 &&
+      form?.type === "symbol" &&
+      form.name === name &&
+      (name === "/" || !name.includes("/"))
+    );
+  } catch {
+    return false;
+  }
+}
+
+function checkInit(init: unknown): {
+  bindings: [string, unknown][];
+  history: unknown[];
+  journal: [string, unknown][];
+} {
+  if (init !== undefined && !isPlainObject(init)) {
+    throw new LispError(
+      "invalid_options",
+      "createSession takes an optional plain object { bindings, history, journal }",
+    );
+  }
+  const { bindings, history, journal } = (init ?? {}) as Record<string, unknown>;
+  for (const key of Object.keys(init ?? {})) {
+    if (key !== "bindings" && key !== "history" && key !== "journal") {
+      throw new LispError(
+        "invalid_options",
+        `unknown createSession option "${key}"; the options are bindings, history and journal`,
+      );
+    }
+  }
+  if (bindings !== undefined && !isPlainObject(bindings)) {
+    throw new LispError(
+      "invalid_options",
+      "bindings must be a plain object of name to value (e.g. another session's bindings())",
+    );
+  }
+  const bindingEntries = Object.entries(bindings ?? {});
+  for (const [name] of bindingEntries) {
+    if (!isBindableName(name)) {
+      throw new LispError(
+        "invalid_options",
+        `binding name ${JSON.stringify(name)} is not a plain symbol name that def could bind (no spaces, no namespace, not a literal such as nil)`,
+      );
+    }
+  }
+  if (history !== undefined && !Array.isArray(history)) {
+    throw new LispError(
+      "invalid_options",
+      "history must be an array of results, newest first (e.g. another session's history())",
+    );
+  }
+  let journalEntries: [string, unknown][];
+  if (journal === undefined) journalEntries = [];
+  else if (journal instanceof Map) {
+    journalEntries = [...journal.entries()];
+    const bad = journalEntries.find(([id]) => typeof id !== "string");
+    if (bad !== undefined) {
+      throw new LispError("invalid_options", `journal task ids must be strings, got ${typeof bad[0]}`);
+    }
+  } else if (isPlainObject(journal)) journalEntries = Object.entries(journal);
+  else {
+    throw new LispError(
+      "invalid_options",
+      "journal must be a plain object or a Map of task id to result (e.g. another session's journalEntries())",
+    );
+  }
+  return {
+    bindings: bindingEntries,
+    history: (history ?? []).slice(0, HISTORY_SIZE),
+    journal: journalEntries,
+  };
+}
+
+/**
+ * A new session, empty or seeded from `init` (checked first: bad input throws a LispError with
+ * code PTC_LISP_INVALID_OPTIONS and no session is made).
+ */
+export function createSession(init?: SessionInit): Session {
+  const checked = checkInit(init);
+  const session = new Session();
+  session.seed(checked);
+  return session;
 }

@@ -86,7 +86,7 @@ describe("createTool", () => {
     });
     expect(tool.parametersJsonSchema).not.toHaveProperty("$schema");
     expect(tool.signature).toBe("(limit :int?, query :string) -> :any");
-    expect(await tool.execute({ query: "x" })).toEqual(["x"]);
+    expect(await tool.execute({ query: "x" }, {})).toEqual(["x"]);
   });
 
   it("prefers an explicit signature over the derived one", () => {

@@ -53,6 +53,8 @@ export function createTool<Args extends ToolArgs, Result>(
       expose: undefined,
       cache: false,
       nativeResult: undefined,
+      timeoutMs: undefined,
+      maxCachedBytes: undefined,
     };
   }
   if (!isPlainObject(definition)) {
@@ -85,6 +87,12 @@ export function createTool<Args extends ToolArgs, Result>(
     );
   }
   const cache = options.cache ?? false;
+  for (const key of ["timeoutMs", "maxCachedBytes"] as const) {
+    const value = options[key];
+    if (value !== undefined && (typeof value !== "number" || Number.isNaN(value) || !(value > 0))) {
+      throw invalid(name, key, `tool "${name}": ${key} must be a positive number, got ${describeValue(value)}`);
+    }
+  }
   validateExpose(name, options.expose);
   const nativeResult = resolveNativeResult(name, options.nativeResult, options.expose, cache);
 
@@ -122,6 +130,8 @@ export function createTool<Args extends ToolArgs, Result>(
     expose: options.expose,
     cache,
     nativeResult,
+    timeoutMs: options.timeoutMs,
+    maxCachedBytes: options.maxCachedBytes,
   };
 }
 

@@ -66,6 +66,7 @@ export type {
   Tool,
   ToolArgs,
   ToolDefinition,
+  ToolExecutionOptions,
   ToolFunction,
   ToolOptions,
 } from "./tool-types.js";

@@ -9,8 +9,15 @@ import type { Signature } from "./signature/types.js";
 /** Arguments always arrive as a string-keyed object (PTC-Lisp keywords are already strings). */
 export type ToolArgs = Record<string, unknown>;
 
+/** What a tool receives besides its arguments. */
+export interface ToolExecutionOptions {
+  /** Aborts when the run is cancelled or the call overruns its `timeoutMs`: stop work early. */
+  readonly signal?: AbortSignal;
+}
+
 export type ToolFunction<Args extends ToolArgs = ToolArgs, Result = unknown> = (
   args: Args,
+  options: ToolExecutionOptions,
 ) => Result | Promise<Result>;
 
 /** Which layer may call a tool: the provider's native tool calling, PTC-Lisp programs, or both. */
@@ -48,6 +55,10 @@ export interface ToolOptions<Args extends ToolArgs = ToolArgs, Result = unknown>
   readonly cache?: boolean;
   /** Only with `expose: "both"` and `cache: true`. */
   readonly nativeResult?: NativeResultOptions;
+  /** Milliseconds a call may take; past it the call fails (and its signal aborts). */
+  readonly timeoutMs?: number;
+  /** With `cache: true`: results larger than this (bytes of JSON) are not kept in an agent's cache. */
+  readonly maxCachedBytes?: number;
 }
 
 /** A bare function, or the object form. */
@@ -70,4 +81,6 @@ export interface Tool {
   readonly expose: ExposeLayer | undefined;
   readonly cache: boolean;
   readonly nativeResult: ResolvedNativeResult | undefined;
+  readonly timeoutMs: number | undefined;
+  readonly maxCachedBytes: number | undefined;
 }

@@ -42,6 +42,7 @@ export interface SlowFunctionSpec {
 /** Errors that are the same wherever they happen: no point running again to locate them. */
 const LIMIT_REASONS = new Set([
   "timeout",
+  "aborted",
   "memory_exceeded",
   "loop_limit_exceeded",
   "recursion_limit_exceeded",

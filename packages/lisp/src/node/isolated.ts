@@ -78,9 +78,11 @@ class WorkerSession implements IsolatedSession {
       const why =
         stopped === "timeout"
           ? "an earlier program ran past its time limit and its worker was terminated"
-          : stopped === "memory_exceeded"
-            ? "an earlier program exceeded the worker's heap cap and its worker was stopped"
-            : `its worker stopped unexpectedly${this.host.crash === undefined ? "" : ` (${this.host.crash.message})`}`;
+          : stopped === "aborted"
+            ? "an earlier program was cancelled and did not stop in time, so its worker was terminated"
+            : stopped === "memory_exceeded"
+              ? "an earlier program exceeded the worker's heap cap and its worker was stopped"
+              : `its worker stopped unexpectedly${this.host.crash === undefined ? "" : ` (${this.host.crash.message})`}`;
       throw new LispError(
         "execution_error",
         `this isolated session lost its state: ${why}, taking its defs and *1 *2 *3 with it. Call session.restart() (or createIsolatedSession()) to continue with an empty session`,
@@ -90,7 +92,9 @@ class WorkerSession implements IsolatedSession {
     if (
       !result.ok &&
       this.host.stopped !== undefined &&
-      (result.error.reason === "timeout" || result.error.reason === "memory_exceeded")
+      (result.error.reason === "timeout" ||
+        result.error.reason === "aborted" ||
+        result.error.reason === "memory_exceeded")
     ) {
       return {
         ...result,

@@ -3,7 +3,9 @@
  * turns every way it can die into a RunResult. A run that outlives its wall-clock limit (plus a
  * small grace for the worker's own, cooperative timeout to answer first) is stopped by
  * `terminate()`, which works even while the worker is stuck inside one long builtin call; a run
- * that outgrows the heap cap is stopped by V8 itself. Either way the host process carries on.
+ * that outgrows the heap cap is stopped by V8 itself. A run whose AbortSignal fires is asked to
+ * stop (the worker's own run sees a signal), and terminated like a late one if it does not answer
+ * within the grace. Either way the host process carries on.
  *
  * This module must never let a worker's death reject a run's promise (it is a program outcome),
  * and never answer a tool call for a run that has already ended.
@@ -12,8 +14,10 @@ import { Worker } from "node:worker_threads";
 import { LispError } from "../errors.js";
 import type { RunOptions, RunResult } from "../run.js";
 import type { ToolCallRecord, ToolFunction } from "../runtime/context.js";
+import { abortedError } from "../runtime/context.js";
 import { errorText } from "../runtime/error-text.js";
 import { type Limits, resolveLimits } from "../runtime/limits.js";
+import { checkSignal } from "../runtime/signal-option.js";
 import { normalizeTools } from "../runtime/tool-options.js";
 import { isPlainObject } from "../values/plain-object.js";
 import { decodeValue, encodeValue } from "../values/transfer.js";
@@ -32,7 +36,7 @@ export interface WorkerOptions {
 }
 
 /** Why a worker stopped before its run could answer. */
-export type StopReason = "timeout" | "memory_exceeded" | "crashed" | "closed";
+export type StopReason = "timeout" | "aborted" | "memory_exceeded" | "crashed" | "closed";
 
 interface ActiveRun {
   readonly id: number;
@@ -43,6 +47,12 @@ interface ActiveRun {
   readonly startedAt: number;
   started: boolean;
   timer: ReturnType<typeof setTimeout> | undefined;
+  /** Set once the run's signal fired. */
+  cancelled: boolean;
+  /** Terminates the worker when a cancelled run does not answer within the grace. */
+  abortTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Removes the run's abort listener from its signal. */
+  detach: (() => void) | undefined;
   resolve(result: RunResult): void;
   reject(error: unknown): void;
 }
@@ -140,9 +150,21 @@ export class IsolationHost {
         "context must be a plain object whose keys are the data/ names (e.g. { orders: [...] })",
       );
     }
+    const signal = checkSignal(options.signal);
     const context = encodeValue(options.context ?? undefined);
     const budget = encodeValue(options.budget);
     if (this.stopped !== undefined) throw new Error("internal: run on a stopped worker");
+    if (signal?.aborted) {
+      // Cancelled before it began: the worker (and a session's state in it) is not disturbed.
+      const { reason, message } = abortedError();
+      return Promise.resolve({
+        ok: false,
+        error: { reason, message },
+        prints: [],
+        toolCalls: [],
+        durationMs: 0,
+      });
+    }
 
     const id = ++this.nextRun;
     return new Promise<RunResult>((resolve, reject) => {
@@ -154,9 +176,18 @@ export class IsolationHost {
         startedAt: now(),
         started: false,
         timer: undefined,
+        cancelled: false,
+        abortTimer: undefined,
+        detach: undefined,
         resolve,
         reject,
       };
+      const run = this.active;
+      if (signal !== undefined) {
+        const onAbort = () => this.cancel(run);
+        signal.addEventListener("abort", onAbort, { once: true });
+        run.detach = () => signal.removeEventListener("abort", onAbort);
+      }
       this.worker.ref();
       this.post({
         type: "run",
@@ -202,10 +233,12 @@ export class IsolationHost {
           const delay = run.limits.timeoutMs + graceMs(run.limits.timeoutMs);
           run.timer = setTimeout(() => this.kill("timeout"), delay);
         }
+        if (run.cancelled) this.armAbortTimer(run);
         return;
       case "finished":
         // The program is done; copying a large result out must not count as running too long.
         if (run.timer !== undefined) clearTimeout(run.timer);
+        if (run.abortTimer !== undefined) clearTimeout(run.abortTimer);
         run.timer = undefined;
         return;
       case "tool-call":
@@ -298,7 +331,26 @@ export class IsolationHost {
     this.finishKilled(this.stopped);
   }
 
-  private kill(reason: "timeout"): void {
+  /**
+   * Asks the worker to stop the run (it answers "aborted" at its next step or tool wait), and
+   * terminates it if it is still busy past the grace: stuck in a builtin, or in a loop that only
+   * a refuel would stop, where it cannot read the message.
+   */
+  private cancel(run: ActiveRun): void {
+    if (this.active !== run || run.cancelled) return;
+    run.cancelled = true;
+    this.post({ type: "abort", run: run.id });
+    // A worker still starting up is not late yet: its grace begins when the run does.
+    if (run.started) this.armAbortTimer(run);
+  }
+
+  private armAbortTimer(run: ActiveRun): void {
+    run.abortTimer = setTimeout(() => {
+      if (this.active === run) this.kill("aborted");
+    }, graceMs(run.limits.timeoutMs));
+  }
+
+  private kill(reason: "timeout" | "aborted"): void {
     this.stopped ??= reason;
     this.finishKilled(reason);
     void this.worker.terminate();
@@ -327,6 +379,8 @@ export class IsolationHost {
         return `execution exceeded ${run.limits.timeoutMs}ms limit and the program was stopped (its isolated worker was terminated). Reduce the work: filter before mapping, avoid repeated passes over large data, or split the task across programs`;
       case "memory_exceeded":
         return `the program exceeded the isolated worker's heap cap of ${this.heapMb} MB and was stopped. Build less data: select fewer fields, filter earlier, or aggregate instead of collecting (the host can raise heapMb)`;
+      case "aborted":
+        return "the run was cancelled (its AbortSignal fired) and, as the program did not stop in time, its isolated worker was terminated";
       case "closed":
         return "the isolated worker was closed while the program was running";
       default:
@@ -338,6 +392,8 @@ export class IsolationHost {
     if (this.active !== run) return;
     this.active = undefined;
     if (run.timer !== undefined) clearTimeout(run.timer);
+    if (run.abortTimer !== undefined) clearTimeout(run.abortTimer);
+    run.detach?.();
     if (this.stopped === undefined) this.worker.unref();
     action();
   }

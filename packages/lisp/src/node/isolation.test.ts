@@ -75,6 +75,19 @@ const unlimited = {
   timeoutMs: 60_000,
 };
 
+const ABORTED_MESSAGE = "the run was cancelled (its AbortSignal fired)";
+
+/** A tool that reports when it is entered and never answers. */
+function hangingTool() {
+  let entered: () => void = () => undefined;
+  const waiting = new Promise<void>((resolve) => (entered = resolve));
+  const hang = () => {
+    entered();
+    return new Promise(() => undefined);
+  };
+  return { waiting, hang };
+}
+
 async function expectHostHealthy(): Promise<void> {
   expect(successValue(await run("(+ 1 2)"))).toBe(3);
   expect(successValue(await runIsolated("(* 6 7)", { workerUrl }))).toBe(42);
@@ -191,6 +204,31 @@ describe("runIsolated: tools run in the host", () => {
     expect(successValue(result)).toBe("x");
   });
 
+  it("does not start a run whose signal has already fired", async () => {
+    let called = false;
+    const result = await runIsolated("(tool/t {})", {
+      signal: AbortSignal.abort(),
+      tools: { t: () => (called = true) },
+    });
+    expect(result).toMatchObject({ ok: false, error: { reason: "aborted", message: ABORTED_MESSAGE } });
+    expect(called).toBe(false);
+  });
+
+  it("stops waiting on a tool when the signal fires, cooperatively", async () => {
+    const controller = new AbortController();
+    const { waiting, hang } = hangingTool();
+    const pending = runIsolated("(tool/hang {})", {
+      signal: controller.signal,
+      tools: { hang },
+      limits: { timeoutMs: 60_000 },
+    });
+    await waiting;
+    controller.abort();
+    const result = await pending;
+    expect(result).toMatchObject({ ok: false, error: { reason: "aborted", message: ABORTED_MESSAGE } });
+    expect(result.toolCalls.map((call) => call.name)).toEqual(["hang"]);
+  });
+
   it("times out a tool that never answers, cooperatively", async () => {
     const tools = { hang: () => new Promise(() => undefined) };
     const result = await runIsolated("(tool/hang {})", { tools, limits: { timeoutMs: 50 } });
@@ -239,6 +277,27 @@ describe("runIsolated: hard stops", () => {
     });
     expect(!result.ok && result.error.reason).toBe("timeout");
     expect(result.toolCalls.map((call) => [call.name, call.result])).toEqual([["ping", "pong"]]);
+  });
+});
+
+describe("runIsolated: cancelling a busy worker", () => {
+  it("terminates a program that is too busy to see the abort", async () => {
+    const controller = new AbortController();
+    // The abort reaches the worker only after it is back in a loop that never yields.
+    const tools = {
+      go: () => {
+        setImmediate(() => controller.abort());
+        return "go";
+      },
+    };
+    const result = await runIsolated("(tool/go {}) (loop [i 0] (recur (inc i)))", {
+      signal: controller.signal,
+      tools,
+      limits: unlimited,
+    });
+    expect(!result.ok && result.error.reason).toBe("aborted");
+    expect(!result.ok && result.error.message).toMatch(/cancelled .*worker was terminated/);
+    await expectHostHealthy();
   });
 });
 
@@ -327,6 +386,32 @@ describe("createIsolatedSession", () => {
     }
     expect(session.status).toBe("closed");
     await expect(session.run("1")).rejects.toThrow(/closed/);
+  });
+
+  it("a run cancelled while it waits on a tool leaves the session ready, with its state", async () => {
+    const session = createIsolatedSession({ workerUrl });
+    try {
+      await session.run("(def kept 1)");
+      const controller = new AbortController();
+      const { waiting, hang } = hangingTool();
+      const pending = session.run("(def kept 2) (tool/hang {})", {
+        signal: controller.signal,
+        tools: { hang },
+      });
+      await waiting;
+      controller.abort();
+      expect(await pending).toMatchObject({
+        ok: false,
+        error: { reason: "aborted", message: ABORTED_MESSAGE },
+      });
+      expect(session.status).toBe("ready");
+      expect(successValue(await session.run("kept"))).toBe(1);
+      const late = await session.run("(def kept 3)", { signal: controller.signal });
+      expect(!late.ok && late.error.reason).toBe("aborted");
+      expect(successValue(await session.run("kept"))).toBe(1);
+    } finally {
+      await session.close();
+    }
   });
 
   it("loses its state after a heap blow-up too", async () => {

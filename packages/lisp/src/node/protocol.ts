@@ -37,7 +37,13 @@ export type ToolCallReply =
       readonly reason?: ErrorReason;
     };
 
-export type HostMessage = RunRequest | ToolCallReply;
+/** Host to worker: the run's AbortSignal fired; stop it cooperatively. */
+export interface AbortRequest {
+  readonly type: "abort";
+  readonly run: number;
+}
+
+export type HostMessage = RunRequest | ToolCallReply | AbortRequest;
 
 /** Worker to host: the run has begun (its clock starts now). */
 export interface RunStarted {

@@ -26,6 +26,8 @@ interface PendingCall {
 }
 
 const pendingCalls = new Map<number, PendingCall>();
+/** The cancel switch of each run in progress, fired by the host's "abort" message. */
+const cancellers = new Map<number, AbortController>();
 let nextCall = 0;
 
 function send(message: WorkerMessage): void {
@@ -77,6 +79,8 @@ function encodeResult(result: RunResult): unknown {
 async function execute(request: RunRequest): Promise<void> {
   const tools: Record<string, ToolFunction> = Object.create(null);
   for (const name of request.tools) tools[name] = hostTool(request.run, name);
+  const canceller = new AbortController();
+  cancellers.set(request.run, canceller);
   let result: RunResult;
   try {
     const context = decodeValue(request.context) as Record<string, unknown> | undefined;
@@ -88,6 +92,7 @@ async function execute(request: RunRequest): Promise<void> {
       ...(request.limits === undefined ? {} : { limits: request.limits }),
       ...(session === undefined ? {} : { session }),
       tools,
+      signal: canceller.signal,
     });
   } catch (error) {
     send({
@@ -97,6 +102,8 @@ async function execute(request: RunRequest): Promise<void> {
       message: error instanceof Error ? error.message : String(error),
     });
     return;
+  } finally {
+    cancellers.delete(request.run);
   }
   send({ type: "finished", run: request.run });
   send({ type: "result", run: request.run, result: encodeResult(result) });
@@ -105,4 +112,5 @@ async function execute(request: RunRequest): Promise<void> {
 port.on("message", (message: HostMessage) => {
   if (message.type === "run") void execute(message);
   else if (message.type === "tool-result") settleCall(message);
+  else if (message.type === "abort") cancellers.get(message.run)?.abort();
 });

@@ -11,10 +11,11 @@ import type { Position } from "../reader/form.js";
 export const callSite: { current: Position | undefined } = { current: undefined };
 
 /**
- * Budget errors (time, memory) happen wherever the budget runs out, which says nothing useful
- * about the program; they carry no position. Loop and recursion limits carry their form's.
+ * Budget errors (time, memory) happen wherever the budget runs out, and a cancelled run stops
+ * wherever it happens to be; that says nothing useful about the program, so they carry no
+ * position. Loop and recursion limits carry their form's.
  */
-const UNLOCATED = new Set(["timeout", "memory_exceeded"]);
+const UNLOCATED = new Set(["timeout", "memory_exceeded", "aborted"]);
 
 /** Gives an error without a position the position of the last call made. */
 export function locate(error: unknown): unknown {

@@ -38,6 +38,8 @@ export interface ContextInit {
   readonly history: readonly unknown[];
   readonly budget: unknown;
   readonly journal: Map<string, unknown> | undefined;
+  /** The host's cancel switch: when it fires, the run stops at its next step or tool wait. */
+  readonly signal?: AbortSignal | undefined;
 }
 
 export class RunContext {
@@ -59,7 +61,10 @@ export class RunContext {
   printsDropped = 0;
   readonly toolCalls: ToolCallRecord[] = [];
   readonly stepSummaries = new Map<string, string>();
-  /** Set when the run must stop (deadline passed while waiting); checked at every refuel. */
+  /**
+   * Set when the run must stop (deadline passed while waiting, the host's signal fired, the run
+   * ended); checked at every refuel and before every tool call. See `stop`.
+   */
   abortReason: LispError | undefined;
   /** Inside a pmap/pcalls branch: its own defs, and prints are dropped. */
   branchDefs: Map<string, unknown> | undefined;
@@ -69,7 +74,12 @@ export class RunContext {
   private iterationsAtBranch = 0;
   private memoryAtBranch = 0;
   private deadlineTimer: ReturnType<typeof setTimeout> | undefined;
-  private deadlinePromise: Promise<never> | undefined;
+  private interruptPromise: Promise<never> | undefined;
+  private rejectInterrupt: ((error: LispError) => void) | undefined;
+  /** The run's own context: branches share its abort flag, interrupt promise and listener. */
+  private readonly root: RunContext;
+  private readonly signal: AbortSignal | undefined;
+  private readonly onAbort: (() => void) | undefined;
 
   constructor(init: ContextInit) {
     this.limits = init.limits;
@@ -81,6 +91,15 @@ export class RunContext {
     this.journal = init.journal;
     this.startedAt = now();
     this.deadline = this.startedAt + init.limits.timeoutMs;
+    this.root = this;
+    this.signal = init.signal;
+    if (init.signal !== undefined) {
+      if (init.signal.aborted) this.stop(abortedError());
+      else {
+        this.onAbort = () => this.stop(abortedError());
+        init.signal.addEventListener("abort", this.onAbort, { once: true });
+      }
+    }
   }
 
   /**
@@ -146,28 +165,43 @@ export class RunContext {
     return now() - this.startedAt;
   }
 
-  /** Rejects when the run's deadline passes: raced against every await of a tool. */
-  deadlineReached(): Promise<never> {
-    if (this.deadlinePromise === undefined) {
-      const remaining = Math.max(0, this.deadline - now());
-      this.deadlinePromise = new Promise<never>((_, reject) => {
-        this.deadlineTimer = setTimeout(() => {
-          const error = timeoutError(this.limits.timeoutMs);
-          this.abortReason = error;
-          reject(error);
-        }, remaining);
-        // A pending deadline must never keep the host process alive.
-        (this.deadlineTimer as { unref?: () => void }).unref?.();
-      });
-      // Nobody may be listening when it fires; that is fine.
-      this.deadlinePromise.catch(() => undefined);
-    }
-    return this.deadlinePromise;
+  /**
+   * Stops the run: code still running stops at its next step (refuel, the next tool call), and a
+   * wait on a tool ends at once. The first reason wins.
+   */
+  stop(error: LispError): void {
+    const root = this.root;
+    root.abortReason ??= error;
+    root.rejectInterrupt?.(root.abortReason);
   }
 
-  /** Releases the deadline timer; called when the run ends. */
+  /**
+   * Rejects when the run must stop (its deadline passes, or `stop` is called): raced against
+   * every await of a tool.
+   */
+  interrupted(): Promise<never> {
+    const root = this.root;
+    if (root.interruptPromise === undefined) {
+      root.interruptPromise = new Promise<never>((_, reject) => {
+        root.rejectInterrupt = reject;
+      });
+      // Nobody may be listening when it fires; that is fine.
+      root.interruptPromise.catch(() => undefined);
+      if (root.abortReason !== undefined) root.rejectInterrupt?.(root.abortReason);
+      else {
+        const remaining = Math.max(0, root.deadline - now());
+        root.deadlineTimer = setTimeout(() => root.stop(timeoutError(root.limits.timeoutMs)), remaining);
+        // A pending deadline must never keep the host process alive.
+        (root.deadlineTimer as { unref?: () => void }).unref?.();
+      }
+    }
+    return root.interruptPromise;
+  }
+
+  /** Releases the deadline timer and the signal listener; called when the run ends. */
   dispose(): void {
     if (this.deadlineTimer !== undefined) clearTimeout(this.deadlineTimer);
+    if (this.onAbort !== undefined) this.signal?.removeEventListener("abort", this.onAbort);
   }
 }
 
@@ -176,6 +210,10 @@ export function timeoutError(limitMs: number): LispError {
     "timeout",
     `execution exceeded ${limitMs}ms limit. Reduce the work: filter before mapping, avoid repeated passes over large data, or split the task across programs`,
   );
+}
+
+export function abortedError(): LispError {
+  return new LispError("aborted", "the run was cancelled (its AbortSignal fired)");
 }
 
 export function memoryError(limitBytes: number): LispError {

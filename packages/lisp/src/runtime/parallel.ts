@@ -118,7 +118,7 @@ async function continueAsync(
   try {
     for (let index = start; index < count; index++) {
       while (pending.size >= parent.limits.parallelConcurrency) {
-        await settle(Promise.race([...pending, timeout, parent.deadlineReached()]));
+        await settle(Promise.race([...pending, timeout, parent.interrupted()]));
       }
       const { context, result } = runBranch(parent, () => body(index));
       if (result instanceof Promise) {
@@ -135,7 +135,7 @@ async function continueAsync(
       }
     }
     while (pending.size > 0)
-      await settle(Promise.race([Promise.all(pending), timeout, parent.deadlineReached()]));
+      await settle(Promise.race([Promise.all(pending), timeout, parent.interrupted()]));
     parent.allocate(16 + 8 * count);
     return results;
   } catch (error) {

@@ -1,7 +1,8 @@
 /**
  * Calling a host tool from a program: the boundary conversion of arguments, the call limit, the
- * call log (name, args, result or error, duration), and the run's deadline raced against tools
- * that never answer. A tool that throws or rejects fails the program with tool_error.
+ * call log (name, args, result or error, duration), and the run's deadline (or the host's cancel
+ * signal) raced against tools that never answer. A tool that throws or rejects fails the program
+ * with tool_error.
  */
 import { LispError } from "../errors.js";
 import type { Position } from "../reader/form.js";
@@ -16,7 +17,10 @@ function now(): number {
 }
 
 function toolFailed(name: string, error: unknown, position: Position): LispError {
-  if (error instanceof LispError && (error.reason === "timeout" || error.reason === "memory_exceeded"))
+  if (
+    error instanceof LispError &&
+    (error.reason === "timeout" || error.reason === "memory_exceeded" || error.reason === "aborted")
+  )
     return error;
   return new LispError("tool_error", `Tool '${name}' failed: ${JSON.stringify(errorText(error))}`, position, {
     cause: error,
@@ -73,7 +77,7 @@ export function callTool(name: string, argsValue: unknown, position: Position): 
     throw toolFailed(name, error, position);
   }
   if (isThenable(result)) {
-    const pending = Promise.race([Promise.resolve(result), context.deadlineReached()]);
+    const pending = Promise.race([Promise.resolve(result), context.interrupted()]);
     return settle(pending).then(
       (value) => {
         record(context, name, args, started, { result: value === undefined ? null : value });
