@@ -1,0 +1,85 @@
+/**
+ * @ptc/agent: the programmatic tool calling agent. It talks to a model, runs the PTC-Lisp programs
+ * the model writes (fenced in replies, or over the native `lisp_eval` tool), calls tools, keeps
+ * budgets, validates the answer and reports everything it did as a Step and as typed events.
+ * Text and combined modes answer in text and escalate to programs when results are too large.
+ *
+ * Model adapters live in subpaths (`@ptc/agent/openai`, `@ptc/agent/ai-sdk`), as do the scripted
+ * test model (`@ptc/agent/testing`) and the OpenTelemetry bridge (`@ptc/agent/otel`).
+ */
+export type {
+  AgentOptions,
+  AgentOutput,
+  AgentToolDefinition,
+  CompactionOptions,
+  CompletionMode,
+  FormatOptions,
+  LanguageSpecContext,
+  LlmRetryOptions,
+  MemoryStrategy,
+  PlanItem,
+  ProgressFunction,
+  ProgressInput,
+  PtcTransport,
+  SystemPromptOption,
+  SystemPromptParts,
+} from "./agent/agent-options.js";
+export type { Agent, ResolvedCompaction, ResolvedFormatOptions } from "./agent/agent-types.js";
+export { createAgent } from "./agent/create-agent.js";
+export { AgentError, type AgentErrorCode, type AgentErrorOptions, isAgentError } from "./errors.js";
+export type {
+  AgentEvent,
+  AgentEventType,
+  CompactionEvent,
+  EventBase,
+  EventListener,
+  LlmCallEndEvent,
+  LlmCallStartEvent,
+  NativePreviewFallbackEvent,
+  RunEndEvent,
+  RunStartEvent,
+  ToolCallEndEvent,
+  ToolCallStartEvent,
+  TurnEndEvent,
+  TurnStartEvent,
+} from "./events/event-types.js";
+export { ModelCallError, type ModelCallErrorOptions, type ModelErrorKind } from "./model/model-error.js";
+export type {
+  Message,
+  MessageToolCall,
+  ModelErrorFields,
+  ModelFunction,
+  ModelRequest,
+  ModelResponse,
+  ModelResponseObject,
+  ModelToolCall,
+  RequestToolSchema,
+  StreamChunk,
+  TokenCounts,
+} from "./model/model-types.js";
+export {
+  buildNativePreview,
+  cacheHint,
+  type NativePreviewFallback,
+  type NativePreviewOptions,
+  type NativePreviewResult,
+} from "./native-preview/index.js";
+export { type ChatOptions, type ChatReply, type ChatState, chat } from "./run/chat.js";
+export { type PromptPreview, previewPrompt, type ToolSummary } from "./run/preview-prompt.js";
+export { type RunPromptOptions, run, runOrThrow } from "./run/run.js";
+export type { BudgetUsage, ContinuationDecision, GuardState, RunOptions } from "./run/run-options.js";
+export type {
+  CompactionStats,
+  ExposureLayer,
+  FailReason,
+  RunResult,
+  Step,
+  StepFail,
+  ToolCache,
+  ToolCacheEntry,
+  ToolCallRecord,
+  Turn,
+  TurnType,
+  Usage,
+} from "./step/step-types.js";
+export { type AgentTool, type AsToolOptions, asTool, isAgentTool } from "./tools/agent-tool.js";

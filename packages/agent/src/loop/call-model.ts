@@ -1,0 +1,171 @@
+/**
+ * One model call of a turn, with everything around it: `llm-call-start`/`-end` events, retries
+ * per `llmRetry` (only while nothing has been streamed yet, so a reader never sees text twice),
+ * cancellation (the run's signal and its mission deadline end a call even when the model function
+ * ignores them), streaming deltas to `onChunk`, and token accounting.
+ */
+import { newSpanId } from "../events/event-sink.js";
+import { classifyModelError, describeModelError, retryDelay } from "../model/model-retry.js";
+import type { ModelRequest } from "../model/model-types.js";
+import { type NormalizedResponse, normalizeResponse } from "../model/normalize-response.js";
+import type { LoopState, Run } from "./run-types.js";
+
+export type ModelCallResult =
+  | { readonly ok: true; readonly response: NormalizedResponse; readonly streamed: boolean }
+  | { readonly ok: false; readonly kind: "error"; readonly message: string }
+  | { readonly ok: false; readonly kind: "aborted" }
+  | { readonly ok: false; readonly kind: "mission_timeout" };
+
+class Interrupted {
+  constructor(readonly kind: "aborted" | "mission_timeout") {}
+}
+
+/** Resolves with `promise`, or rejects with `Interrupted` when the run is aborted or out of time. */
+export function interruptible<T>(run: Run, promise: Promise<T>): Promise<T> {
+  const racers: Promise<T>[] = [promise];
+  const cleanups: (() => void)[] = [];
+  if (run.signal !== undefined) {
+    const signal = run.signal;
+    racers.push(
+      new Promise<T>((_, reject) => {
+        if (signal.aborted) reject(new Interrupted("aborted"));
+        const onAbort = () => reject(new Interrupted("aborted"));
+        signal.addEventListener("abort", onAbort, { once: true });
+        cleanups.push(() => signal.removeEventListener("abort", onAbort));
+      }),
+    );
+  }
+  if (run.deadline !== undefined) {
+    const remaining = Math.max(0, run.deadline - Date.now());
+    racers.push(
+      new Promise<T>((_, reject) => {
+        const timer = setTimeout(() => reject(new Interrupted("mission_timeout")), remaining);
+        (timer as { unref?: () => void }).unref?.();
+        cleanups.push(() => clearTimeout(timer));
+      }),
+    );
+  }
+  if (racers.length === 1) return promise;
+  promise.catch(() => undefined);
+  return Promise.race(racers).finally(() => {
+    for (const cleanup of cleanups) cleanup();
+  });
+}
+
+function sleep(run: Run, ms: number): Promise<void> {
+  return interruptible(
+    run,
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      (timer as { unref?: () => void }).unref?.();
+    }),
+  );
+}
+
+export async function callModel(
+  run: Run,
+  state: LoopState,
+  request: Omit<ModelRequest, "signal" | "stream" | "cache">,
+  parentSpanId: string,
+): Promise<ModelCallResult> {
+  const { events, options } = run;
+  let streamed = false;
+  const onChunk = options.onChunk;
+  const fullRequest: ModelRequest = {
+    ...request,
+    ...(options.cache === undefined ? {} : { cache: options.cache }),
+    ...(run.signal === undefined ? {} : { signal: run.signal }),
+    ...(onChunk === undefined
+      ? {}
+      : {
+          stream: (chunk: string | { delta: string }) => {
+            const delta = typeof chunk === "string" ? chunk : chunk?.delta;
+            if (typeof delta !== "string" || delta === "") return;
+            streamed = true;
+            try {
+              onChunk({ delta });
+            } catch {
+              // A failing consumer must not fail the run.
+            }
+          },
+        }),
+  };
+
+  for (let attempt = 1; ; attempt++) {
+    const spanId = newSpanId();
+    events.emit(spanId, parentSpanId, {
+      type: "llm-call-start",
+      turn: request.turn,
+      attempt,
+      messageCount: request.messages.length,
+      ...(events.payloads ? { system: request.system, messages: request.messages } : {}),
+    });
+    const started = Date.now();
+    let failure: unknown;
+    let raw: unknown;
+    try {
+      raw = await interruptible(
+        run,
+        Promise.resolve().then(() => run.llm(fullRequest)),
+      );
+    } catch (error) {
+      if (error instanceof Interrupted) {
+        events.emit(spanId, parentSpanId, {
+          type: "llm-call-end",
+          turn: request.turn,
+          attempt,
+          ok: false,
+          durationMs: Date.now() - started,
+          error: error.kind === "aborted" ? "aborted" : "mission timeout",
+        });
+        return { ok: false, kind: error.kind };
+      }
+      failure = error;
+    }
+    const normalized = failure === undefined ? normalizeResponse(raw) : undefined;
+    if (normalized?.ok === true) {
+      const { tokens } = normalized.response;
+      if (tokens !== null) {
+        state.tokens.reported = true;
+        state.tokens.input += tokens.input ?? 0;
+        state.tokens.output += tokens.output ?? 0;
+        state.tokens.cacheCreation += tokens.cacheCreation ?? 0;
+        state.tokens.cacheRead += tokens.cacheRead ?? 0;
+      }
+      state.llmRequests += 1;
+      events.emit(spanId, parentSpanId, {
+        type: "llm-call-end",
+        turn: request.turn,
+        attempt,
+        ok: true,
+        durationMs: Date.now() - started,
+        ...(tokens?.input === undefined ? {} : { inputTokens: tokens.input }),
+        ...(tokens?.output === undefined ? {} : { outputTokens: tokens.output }),
+        ...(events.payloads
+          ? { response: { content: normalized.response.content, toolCalls: normalized.response.toolCalls } }
+          : {}),
+      });
+      return { ok: true, response: normalized.response, streamed };
+    }
+    const message =
+      failure === undefined ? (normalized as { error: string }).error : describeModelError(failure);
+    events.emit(spanId, parentSpanId, {
+      type: "llm-call-end",
+      turn: request.turn,
+      attempt,
+      ok: false,
+      durationMs: Date.now() - started,
+      error: message,
+    });
+    const kind = failure === undefined ? "invalid_response" : classifyModelError(failure);
+    const retryable =
+      attempt < run.retry.maxAttempts && !streamed && run.retry.retryableErrors.includes(kind);
+    if (!retryable) return { ok: false, kind: "error", message };
+    try {
+      await sleep(run, retryDelay(run.retry, attempt, failure));
+    } catch (error) {
+      if (error instanceof Interrupted) return { ok: false, kind: error.kind };
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,254 @@
+/**
+ * The one turn loop every multi-turn mode runs on. Per turn: stop checks (cancellation, the
+ * mode's own budget, the shared turn budget, the mission deadline), the request, the model call,
+ * the mode's budget callback, the mode's handling of the response, the turn record and events,
+ * then either the end of the run or the next turn. Modes differ only in the `TurnMode` they give.
+ */
+import { AgentError } from "../errors.js";
+import { newSpanId } from "../events/event-sink.js";
+import type { Message, ModelRequest } from "../model/model-types.js";
+import type { NormalizedResponse } from "../model/normalize-response.js";
+import type { RunResult, ToolCallRecord, TurnType } from "../step/step-types.js";
+import { callModel } from "./call-model.js";
+import { type Ending, type FinishOptions, failure, finish } from "./finish.js";
+import { externalizeMemory } from "./host-value.js";
+import type { LoopState, Run } from "./run-types.js";
+
+/** What the mode learned from one turn, for the turn record. */
+export interface TurnRecord {
+  readonly rawResponse: string;
+  readonly program: string | null;
+  readonly result: unknown;
+  readonly prints: readonly string[];
+  readonly toolCalls: readonly ToolCallRecord[];
+  readonly success: boolean;
+}
+
+export type TurnOutcome =
+  | {
+      readonly kind: "continue";
+      /** Appended to the conversation (assistant message, tool results, feedback). */
+      readonly append: readonly Message[];
+      readonly record: TurnRecord;
+    }
+  | {
+      readonly kind: "stop";
+      readonly ending: Ending;
+      readonly record: TurnRecord;
+      readonly finish?: FinishOptions;
+    };
+
+export interface TurnContext {
+  readonly type: TurnType;
+  readonly spanId: string;
+  readonly streamed: boolean;
+}
+
+export interface TurnMode {
+  /** Ends the run before a turn starts (the mode's own budget), or lets it go on. */
+  beforeTurn(state: LoopState): RunResult | undefined;
+  turnType(state: LoopState): TurnType;
+  /** The request of this turn, minus messages (the driver supplies them). */
+  request(state: LoopState, type: TurnType): Omit<ModelRequest, "messages" | "signal" | "stream" | "cache">;
+  /** Compaction of the messages sent (never of the stored history). */
+  messagesFor?(state: LoopState): readonly Message[];
+  /** Checks budgets after a response arrived, before it is handled. */
+  afterResponse?(state: LoopState): RunResult | undefined;
+  handle(response: NormalizedResponse, state: LoopState, context: TurnContext): Promise<TurnOutcome>;
+  /** Spends the budget of a turn that continues. */
+  advance(state: LoopState): void;
+  /** Whether the run's `continuationGuard` applies (PTC-Lisp loops). */
+  readonly guarded: boolean;
+  readonly toolsCount: (type: TurnType) => number;
+}
+
+export async function driveTurns(run: Run, state: LoopState, mode: TurnMode): Promise<RunResult> {
+  for (;;) {
+    if (isAborted(run)) return aborted(run, state);
+    const early = mode.beforeTurn(state);
+    if (early !== undefined) return early;
+    if (state.remainingTurns <= 0) {
+      return finish(run, state, failure("turn_budget_exhausted", "Turn budget exhausted"), {
+        turns: state.turn - 1,
+      });
+    }
+    if (run.deadline !== undefined && Date.now() >= run.deadline) {
+      return finish(run, state, failure("mission_timeout", "Mission timeout exceeded"), {
+        turns: state.turn - 1,
+      });
+    }
+
+    const type = mode.turnType(state);
+    const spanId = newSpanId();
+    const turnStarted = Date.now();
+    const retryPhase = type === "retry";
+    run.events.emit(spanId, run.spanId, {
+      type: "turn-start",
+      turn: state.turn,
+      turnType: type,
+      toolsCount: mode.toolsCount(type),
+      ...(retryPhase
+        ? { attempt: run.agent.retryTurns - state.retryRemaining + 1, remaining: state.retryRemaining }
+        : {}),
+    });
+    const request = mode.request(state, type);
+    if (state.turn === 1 || state.firstSystemPrompt === undefined) state.firstSystemPrompt ??= request.system;
+    const messages = mode.messagesFor?.(state) ?? state.messages;
+    const tokensBefore = { input: state.tokens.input, output: state.tokens.output };
+    const called = await callModel(run, state, { ...request, messages: [...messages] }, spanId);
+    if (!called.ok) {
+      const ending =
+        called.kind === "aborted"
+          ? abortEnding(run)
+          : called.kind === "mission_timeout"
+            ? failure("mission_timeout", "Mission timeout exceeded")
+            : failure("llm_error", `LLM call failed: ${called.message}`);
+      endTurn(run, state, spanId, type, turnStarted, null, false, tokensBefore);
+      return finish(run, state, ending, { turns: state.turn - 1 });
+    }
+    const budgetStop = mode.afterResponse?.(state);
+    if (budgetStop !== undefined) return budgetStop;
+
+    let outcome: TurnOutcome;
+    try {
+      outcome = await mode.handle(called.response, state, { type, spanId, streamed: called.streamed });
+    } catch (error) {
+      if (error instanceof AgentError) throw error;
+      endTurn(run, state, spanId, type, turnStarted, null, false, tokensBefore);
+      return finish(
+        run,
+        state,
+        failure(
+          "internal_error",
+          `the agent failed while handling turn ${state.turn}: ${(error as Error)?.message ?? String(error)}`,
+        ),
+      );
+    }
+    if (isAborted(run)) {
+      recordTurn(state, type, outcome.record, messages, request.system);
+      endTurn(
+        run,
+        state,
+        spanId,
+        type,
+        turnStarted,
+        outcome.record.program,
+        outcome.record.success,
+        tokensBefore,
+      );
+      if (outcome.kind === "continue") state.messages.push(...outcome.append);
+      return aborted(run, state, state.turn);
+    }
+    recordTurn(state, type, outcome.record, messages, request.system);
+    endTurn(
+      run,
+      state,
+      spanId,
+      type,
+      turnStarted,
+      outcome.record.program,
+      outcome.record.success,
+      tokensBefore,
+    );
+    if (outcome.kind === "stop") return finish(run, state, outcome.ending, outcome.finish);
+
+    const before = mode.guarded ? guardState(state) : undefined;
+    state.messages.push(...outcome.append);
+    mode.advance(state);
+    const guard = run.options.continuationGuard;
+    if (mode.guarded && guard !== undefined && before !== undefined) {
+      const decision = guard(state.turn - 1, before, guardState(state)) as unknown;
+      if (decision !== "continue") {
+        const stop = (
+          decision as {
+            stop?: { ok?: unknown; return?: unknown; fail?: { reason: string; message: string } };
+          } | null
+        )?.stop;
+        if (
+          typeof decision !== "object" ||
+          decision === null ||
+          stop === undefined ||
+          typeof stop.ok !== "boolean"
+        ) {
+          throw new AgentError(
+            "PTC_AGENT_CALLBACK_ERROR",
+            `continuationGuard returned invalid value: ${JSON.stringify(decision)}; return "continue" or { stop: { ok, return | fail } }`,
+            { details: { option: "continuationGuard" } },
+          );
+        }
+        const ending: Ending = stop.ok
+          ? { ok: true, value: stop.return ?? null }
+          : failure(stop.fail?.reason ?? "stopped", stop.fail?.message ?? "stopped by continuationGuard");
+        return finish(run, state, ending, { turns: state.turn - 1 });
+      }
+    }
+  }
+}
+
+/** A function, so that checks after an await are not narrowed away by the one before it. */
+function isAborted(run: Run): boolean {
+  return run.signal?.aborted === true;
+}
+
+function guardState(state: LoopState) {
+  return { turn: state.turn, memory: externalizeMemory(state.memory), messages: [...state.messages] };
+}
+
+function recordTurn(
+  state: LoopState,
+  type: TurnType,
+  record: TurnRecord,
+  messages: readonly Message[],
+  systemPrompt: string,
+): void {
+  state.turns.push({
+    number: state.turn,
+    type,
+    rawResponse: record.rawResponse,
+    program: record.program,
+    result: record.result,
+    prints: record.prints,
+    toolCalls: record.toolCalls,
+    memory: externalizeMemory(state.memory),
+    success: record.success,
+    messages,
+    systemPrompt,
+  });
+  state.toolCalls.push(...record.toolCalls);
+  state.prints.push(...record.prints);
+}
+
+function endTurn(
+  run: Run,
+  state: LoopState,
+  spanId: string,
+  type: TurnType,
+  started: number,
+  program: string | null,
+  success: boolean,
+  tokensBefore: { input: number; output: number },
+): void {
+  const input = state.tokens.input - tokensBefore.input;
+  const output = state.tokens.output - tokensBefore.output;
+  run.events.emit(spanId, run.spanId, {
+    type: "turn-end",
+    turn: state.turn,
+    turnType: type,
+    success,
+    program,
+    durationMs: Date.now() - started,
+    ...(input > 0 ? { inputTokens: input } : {}),
+    ...(output > 0 ? { outputTokens: output } : {}),
+  });
+}
+
+export function abortEnding(run: Run): Ending {
+  const reason = run.signal?.reason;
+  const detail =
+    reason instanceof Error ? `: ${reason.message}` : typeof reason === "string" ? `: ${reason}` : "";
+  return failure("aborted", `The run was aborted${detail}`);
+}
+
+export function aborted(run: Run, state: LoopState, turns = state.turn - 1): RunResult {
+  return finish(run, state, abortEnding(run), { turns });
+}

@@ -1,0 +1,91 @@
+/**
+ * The user-role feedback of PTC-Lisp loops: errors framed as untrusted data with the turn-budget
+ * line after them, the report of a return value that does not match the signature, and the
+ * success feedback of the content transport (result, prints, memory, budget, progress).
+ */
+import { format } from "@ptc/lisp";
+import { buildErrorFeedback, buildExecutionFeedback, type ExecutionFeedback } from "@ptc/protocol";
+import { renderType, type Signature, toLispKey, type ValidationIssue } from "@ptc/tool";
+import { renderProgress } from "../prompt/progress.js";
+import { turnInfo } from "../prompt/turn-info.js";
+import type { LoopState, Run } from "./run-types.js";
+
+export function budgetLine(run: Run, state: LoopState): string {
+  return turnInfo({
+    turn: state.turn,
+    maxTurns: run.agent.maxTurns,
+    retryTurns: run.agent.retryTurns,
+    workRemaining: state.workRemaining,
+    retryRemaining: state.retryRemaining,
+    minimal: run.agent.formatOptions.minimalTurnInfo,
+  });
+}
+
+/** An error for the model: framed, capped, followed by the turn-budget line. */
+export function errorFeedback(run: Run, state: LoopState, message: string): string {
+  return (
+    buildErrorFeedback(message, { feedbackMaxChars: run.agent.formatOptions.feedbackMaxChars }) +
+    budgetLine(run, state)
+  );
+}
+
+/** Why a `(return v)` does not match the signature, in the shape the model is taught to fix. */
+export function returnValidationMessage(
+  signature: Signature,
+  value: unknown,
+  errors: readonly ValidationIssue[],
+): string {
+  const received = format(value);
+  const lines = errors.map((error) => {
+    const path =
+      error.path.length === 0
+        ? "root"
+        : `[${error.path.map((part) => (typeof part === "string" ? toLispKey(part) : String(part))).join(".")}]`;
+    return `- ${path}: ${error.message}`;
+  });
+  return [
+    "Return type validation failed.",
+    `Expected: ${renderType(signature.returns, { keyStyle: "lisp_prompt" })}`,
+    `Received: ${received.length > 200 ? received.slice(0, 200) : received}`,
+    "Errors:",
+    ...lines,
+    "Please fix and call (return ...) with a correctly typed value.",
+  ].join("\n");
+}
+
+export function executionFeedback(
+  run: Run,
+  value: unknown,
+  prints: readonly string[],
+  memory: Readonly<Record<string, unknown>>,
+  previousMemory: Readonly<Record<string, unknown>>,
+): ExecutionFeedback {
+  return buildExecutionFeedback(
+    { value, prints, memory },
+    {
+      previousMemory,
+      maxTurns: run.agent.maxTurns,
+      feedbackMaxChars: run.agent.formatOptions.feedbackMaxChars,
+      previewMaxChars: run.agent.formatOptions.previewMaxChars,
+    },
+  );
+}
+
+/** Success feedback of the content transport: execution feedback, budget line, progress. */
+export function successFeedback(
+  run: Run,
+  state: LoopState,
+  execution: ExecutionFeedback,
+  summaries: Readonly<Record<string, string>>,
+  toolCalls: readonly unknown[],
+): string {
+  let text = execution.feedback + budgetLine(run, state);
+  const progress = renderProgress(
+    run.agent,
+    { plan: run.agent.plan, summaries, toolCalls, turn: state.turn, phase: "continuation" },
+    state.progressState,
+  );
+  state.progressState = progress.state;
+  if (progress.text !== "") text += `\n\n${progress.text}`;
+  return text;
+}

@@ -1,0 +1,106 @@
+/**
+ * Builds the Step a run ends with, from its loop state: the answer or the failure, usage figures,
+ * turns (per `trace`), messages (per `collectMessages`), tool calls, cache, memory. Every ending
+ * goes through here, so nothing gathered before the end is ever dropped.
+ */
+import type { Message } from "../model/model-types.js";
+import type { RunResult, Step, StepFail, Usage } from "../step/step-types.js";
+import { externalizeMemory, memoryBytes } from "./host-value.js";
+import type { LoopState, Run } from "./run-types.js";
+
+export type Ending =
+  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: false; readonly fail: StepFail };
+
+export interface FinishOptions {
+  /** Messages that end the conversation (the final answer and its paired tool message). */
+  readonly finalMessages?: readonly Message[];
+  /** `usage.turns`; default: the current turn. */
+  readonly turns?: number;
+  /** The memory to report; default: the state's. */
+  readonly memory?: Readonly<Record<string, unknown>>;
+  readonly prints?: readonly string[];
+}
+
+function estimateTokens(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  return text === "" ? 0 : Math.max(1, Math.floor(text.length / 4));
+}
+
+export function usageOf(
+  run: Run,
+  state: LoopState,
+  turns: number,
+  memory: Readonly<Record<string, unknown>>,
+): Usage {
+  const { tokens } = state;
+  const usage: Record<string, unknown> = {
+    durationMs: Date.now() - run.startedAt,
+    turns,
+    llmRequests: state.llmRequests,
+    memoryBytes: memoryBytes(memory),
+  };
+  if (tokens.reported) {
+    usage.inputTokens = tokens.input;
+    usage.outputTokens = tokens.output;
+    usage.totalTokens = tokens.input + tokens.output;
+    if (tokens.cacheCreation > 0) usage.cacheCreationTokens = tokens.cacheCreation;
+    if (tokens.cacheRead > 0) usage.cacheReadTokens = tokens.cacheRead;
+    const systemTokens = estimateTokens(state.firstSystemPrompt);
+    if (systemTokens !== undefined) usage.systemPromptTokens = systemTokens;
+  }
+  if (state.fallbackUsed) usage.fallbackUsed = true;
+  if (state.schemaBytes !== undefined) {
+    usage.schemaUsed = true;
+    usage.schemaBytes = state.schemaBytes;
+  }
+  if (state.compaction !== undefined) usage.compaction = { ...state.compaction };
+  return usage as unknown as Usage;
+}
+
+export function finish(run: Run, state: LoopState, ending: Ending, options: FinishOptions = {}): RunResult {
+  const trace = run.options.trace ?? true;
+  const keepTurns = trace === true || (trace === "on_error" && !ending.ok);
+  const memory = options.memory ?? state.memory;
+  const finalMessages = options.finalMessages ?? [];
+  const collect = run.options.collectMessages === true;
+  const messages: Message[] | null = collect
+    ? [{ role: "system", content: state.firstSystemPrompt ?? "" }, ...state.messages, ...finalMessages]
+    : null;
+  const usage = usageOf(run, state, options.turns ?? state.turn, memory);
+  const step: Step = {
+    return: ending.ok ? ending.value : null,
+    fail: ending.ok ? null : ending.fail,
+    memory: externalizeMemory(memory),
+    usage,
+    turns: keepTurns ? [...state.turns] : null,
+    messages,
+    toolCalls: [...state.toolCalls],
+    toolCache: state.toolCache.entries,
+    prints: options.prints === undefined ? [...state.prints] : [...options.prints],
+    journal: state.journal === null ? null : { ...state.journal },
+    summaries: { ...state.summaries },
+    childSteps: [...state.childSteps],
+    name: run.agent.name,
+    signature: run.agent.signature,
+    fieldDescriptions: run.agent.fieldDescriptions,
+    prompt: run.expandedPrompt,
+    originalPrompt: run.agent.prompt,
+  };
+  run.events.emit(run.spanId, run.parentSpanId, {
+    type: "run-end",
+    ok: ending.ok,
+    fail: step.fail,
+    usage,
+    durationMs: usage.durationMs,
+  });
+  return ending.ok ? { ok: true, step } : { ok: false, step };
+}
+
+export function failure(
+  reason: string,
+  message: string,
+  details?: Readonly<Record<string, unknown>>,
+): Ending {
+  return { ok: false, fail: details === undefined ? { reason, message } : { reason, message, details } };
+}

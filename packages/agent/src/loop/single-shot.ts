@@ -1,0 +1,107 @@
+/**
+ * The single-shot path: a one-turn PTC-Lisp agent without tools asks once, runs the one program
+ * it gets, and answers with its value. Everything the model needs, the mission included, is in
+ * the system prompt; the user message is the mission itself.
+ */
+import { format, LispMap, run as runProgram } from "@ptc/lisp";
+import { renderToolNamespace } from "@ptc/protocol";
+import { extractCode } from "../parsing/extract-code.js";
+import { expandTemplate } from "../parsing/template.js";
+import { renderExpectedOutput } from "../prompt/expected-output.js";
+import { LLM_QUERY_NOTE } from "../prompt/first-message.js";
+import { renderNamespaces } from "../prompt/namespaces.js";
+import { outputFormatOf, singleShotSystemPrompt } from "../prompt/system-prompt.js";
+import type { TurnMode } from "./drive-turns.js";
+import { programLimits } from "./execute-program.js";
+import { failure } from "./finish.js";
+import { toHostValue } from "./host-value.js";
+import type { Run } from "./run-types.js";
+
+export function singleShotMode(run: Run): TurnMode {
+  const { agent } = run;
+  const mission = `<mission>\n${expandTemplate(agent.prompt, run.context)}\n</mission>`;
+  const system = singleShotSystemPrompt(agent, [
+    renderNamespaces({
+      tools: [],
+      context: run.context,
+      signature: agent.parsedSignature,
+      descriptions: run.descriptions,
+      memory: {},
+    }) || renderToolNamespace([]),
+    renderExpectedOutput(agent.parsedSignature, agent.fieldDescriptions),
+    agent.llmQuery ? LLM_QUERY_NOTE : undefined,
+    outputFormatOf(agent),
+    mission,
+  ]);
+  return {
+    guarded: false,
+    toolsCount: () => 0,
+    beforeTurn: () => undefined,
+    turnType: () => "normal",
+    request: () => ({ system, output: "ptc_lisp" }),
+    advance: () => undefined,
+    handle: async (response) => {
+      const raw = response.content ?? "";
+      const extracted = extractCode(raw);
+      const finalMessages = [{ role: "assistant" as const, content: raw }];
+      if (!extracted.ok) {
+        return {
+          kind: "stop",
+          ending: failure("no_code_found", "No PTC-Lisp code found in LLM response"),
+          record: {
+            rawResponse: raw,
+            program: null,
+            result: null,
+            prints: [],
+            toolCalls: [],
+            success: false,
+          },
+          finish: { finalMessages },
+        };
+      }
+      const program = extracted.code;
+      const result = await runProgram(program, {
+        context: run.context,
+        limits: programLimits(run),
+        ...(run.signal === undefined ? {} : { signal: run.signal }),
+      });
+      const base = { rawResponse: raw, program, prints: result.prints, toolCalls: [] };
+      if (result.ok) {
+        const value = toHostValue(result.value, agent.floatPrecision);
+        return {
+          kind: "stop",
+          ending: { ok: true, value },
+          record: { ...base, result: value, success: true },
+          finish: { finalMessages, prints: result.prints },
+        };
+      }
+      if (result.error.reason === "fail") {
+        const { reason, message } = failFields(result.error.value);
+        return {
+          kind: "stop",
+          ending: failure(reason, message),
+          record: { ...base, result: { error: { reason, message } }, success: false },
+          finish: { finalMessages, prints: result.prints },
+        };
+      }
+      return {
+        kind: "stop",
+        ending: failure(result.error.reason, result.error.message),
+        record: { ...base, result: { error: result.error }, success: false },
+        finish: { finalMessages, prints: result.prints },
+      };
+    },
+  };
+}
+
+/** `(fail {:reason :not-found :message "..."})` carries its own reason and message. */
+function failFields(value: unknown): { reason: string; message: string } {
+  const host = toHostValue(value, 15);
+  if (value instanceof LispMap || (typeof host === "object" && host !== null && !Array.isArray(host))) {
+    const record = host as Record<string, unknown>;
+    const reason = typeof record.reason === "string" ? record.reason : "failed";
+    const message = typeof record.message === "string" ? record.message : format(value);
+    return { reason, message };
+  }
+  return { reason: "failed", message: format(value) };
+}

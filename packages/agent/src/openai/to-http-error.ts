@@ -1,0 +1,44 @@
+/**
+ * The error for a non-2xx response: the status's kind (`kindOfStatus`, with 408 as `timeout`),
+ * the provider's own message (from `error.message` in the JSON body, else the raw text) and the
+ * wait it asked for.
+ */
+import { kindOfStatus, ModelCallError } from "../model/model-error.js";
+import { isRecord } from "./is-record.js";
+import { parseRetryAfter } from "./parse-retry-after.js";
+import type { Redact } from "./redact-secret.js";
+
+/** Enough of an HTML error page to recognise it without flooding logs. */
+const RAW_TEXT_LIMIT = 1000;
+
+export function toHttpError(response: Response, text: string, redact: Redact): ModelCallError {
+  const { status } = response;
+  const providerMessage = redact(providerMessageOf(text) ?? response.statusText ?? "");
+  const suffix = providerMessage === "" ? "" : `: ${providerMessage}`;
+  const retryAfterMs = parseRetryAfter(response.headers);
+  // 408 is the server timing out the request: retryable like a timeout, unlike other 4xx.
+  const kind = status === 408 ? "timeout" : kindOfStatus(status);
+  return new ModelCallError(kind, `OpenAI request failed with status ${status}${suffix}`, {
+    status,
+    ...(providerMessage === "" ? {} : { providerMessage }),
+    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+  });
+}
+
+function providerMessageOf(text: string): string | undefined {
+  const trimmed = text.trim();
+  if (trimmed === "") return undefined;
+  let body: unknown;
+  try {
+    body = JSON.parse(trimmed);
+  } catch {
+    return trimmed.slice(0, RAW_TEXT_LIMIT);
+  }
+  if (isRecord(body)) {
+    // OpenAI: `{error: {message}}`; some compatible servers: `{error: "..."}` or `{message}`.
+    if (isRecord(body.error) && typeof body.error.message === "string") return body.error.message;
+    if (typeof body.error === "string") return body.error;
+    if (typeof body.message === "string") return body.message;
+  }
+  return trimmed.slice(0, RAW_TEXT_LIMIT);
+}

@@ -1,0 +1,370 @@
+/**
+ * A run from start to end: check the run options, resolve the model, prepare the context (a Step
+ * chains), check depth and the shared turn budget, then hand the run to its mode on the shared
+ * turn loop. Child agents (agent tools, `"self"`, `llm-query`) run through here as well, inside
+ * their parent's budgets.
+ */
+import type { Tool } from "@ptc/tool";
+import { agentIdOf } from "../agent/agent-id.js";
+import type { Agent } from "../agent/agent-types.js";
+import { createAgent } from "../agent/create-agent.js";
+import { describe, isPlainObject } from "../agent/describe.js";
+import { AgentError } from "../errors.js";
+import { EventSink, newSpanId } from "../events/event-sink.js";
+import { contentTurn } from "../loop/content-turn.js";
+import { driveTurns, type TurnMode } from "../loop/drive-turns.js";
+import { failure, finish } from "../loop/finish.js";
+import { ptcMode } from "../loop/ptc-mode.js";
+import type { LoopState, Run, RunMode } from "../loop/run-types.js";
+import { singleShotMode } from "../loop/single-shot.js";
+import { textMode, textVariant } from "../loop/text-mode.js";
+import { toolCallTurn } from "../loop/tool-call-turn.js";
+import { resolveRetry } from "../model/model-retry.js";
+import type { ModelFunction } from "../model/model-types.js";
+import { expandTemplate } from "../parsing/template.js";
+import { firstUserMessage } from "../prompt/first-message.js";
+import { renderProgress } from "../prompt/progress.js";
+import { jsonUserMessage, toolVariantUserMessage } from "../prompt/text-prompts.js";
+import type { RunResult, Step } from "../step/step-types.js";
+import { effectiveTools } from "../tools/builtin-tools.js";
+import type { NestedTool } from "../tools/nested-tools.js";
+import { RunToolCache } from "../tools/tool-cache.js";
+import { checkRunOptions } from "./check-run-options.js";
+import type { RunOptions } from "./run-options.js";
+
+/** What a child run inherits from its parent. */
+export interface Inherited {
+  readonly depth: number;
+  readonly remainingTurns: number;
+  readonly deadline: number | undefined;
+  readonly parentSpanId: string | null;
+  readonly events: EventSink | undefined;
+}
+
+function modeOf(agent: Agent): RunMode {
+  if (agent.output === "text")
+    return agent.ptcTransportGiven && agent.ptcTransport === "tool_call" ? "combined" : "text";
+  return agent.ptcTransport === "tool_call" ? "tool_call" : "content";
+}
+
+const missingModel: ModelFunction = () => {
+  throw new Error("no model");
+};
+
+export async function runAgent(agent: Agent, options: RunOptions, inherited?: Inherited): Promise<RunResult> {
+  checkRunOptions(options);
+  const startedAt = Date.now();
+  const agentId = agentIdOf(agent);
+  const events =
+    inherited?.events?.child(agent.name, agentId) ??
+    new EventSink(options.onEvent, agent.name, agentId, options.eventPayloads === true);
+  const tools = effectiveTools(agent);
+  const mode = modeOf(agent);
+  const prepared = prepareContext(options.context);
+  const context = prepared.context;
+  checkNameConflicts(agent, context);
+  const deadline =
+    inherited?.deadline ??
+    (agent.missionTimeout === undefined ? undefined : startedAt + agent.missionTimeout);
+  const registry = options.llmRegistry ?? {};
+  const resolved = resolveModel(agent, options, registry);
+
+  const run: Run = {
+    agent,
+    agentId,
+    options,
+    mode,
+    llm: resolved.ok ? resolved.llm : missingModel,
+    llmRegistry: registry,
+    context,
+    descriptions: { ...(agent.contextDescriptions ?? {}), ...prepared.descriptions },
+    tools,
+    depth: inherited?.depth ?? 0,
+    deadline,
+    signal: options.signal,
+    events,
+    spanId: newSpanId(),
+    parentSpanId: inherited?.parentSpanId ?? null,
+    startedAt,
+    retry: resolveRetry(options.llmRetry ?? agent.llmRetry),
+    toolTimeoutMs: options.toolTimeoutMs ?? agent.toolTimeoutMs,
+    expandedPrompt: expandTemplate(agent.prompt, context),
+    runChild: (nested, tool, args, state, spanId) => runChild(run, nested, tool, args, state, spanId),
+  };
+  const state = initialState(run, options, inherited);
+  const fastPath =
+    mode === "content" &&
+    agent.completionMode === "implicit" &&
+    agent.maxTurns === 1 &&
+    agent.retryTurns === 0 &&
+    Object.keys(agent.tools).length === 0;
+
+  events.emit(run.spanId, run.parentSpanId, {
+    type: "run-start",
+    depth: run.depth,
+    mode: mode === "content" ? "ptc_lisp" : mode === "tool_call" ? "ptc_lisp_tool_call" : mode,
+  });
+  if (!resolved.ok) return finish(run, state, failure(resolved.reason, resolved.message), { turns: 0 });
+  if (prepared.upstreamFail !== undefined) {
+    return finish(
+      run,
+      state,
+      failure("chained_failure", `Upstream agent failed: ${prepared.upstreamFail.reason}`, {
+        upstream: prepared.upstreamFail,
+      }),
+      { turns: 0 },
+    );
+  }
+  if (run.depth >= agent.maxDepth) {
+    return finish(
+      run,
+      state,
+      failure("max_depth_exceeded", `Nesting depth limit exceeded: ${run.depth} >= ${agent.maxDepth}`),
+      {
+        turns: 0,
+      },
+    );
+  }
+  if (state.remainingTurns <= 0) {
+    return finish(
+      run,
+      state,
+      failure("turn_budget_exhausted", `Turn budget exhausted: ${agent.turnBudget} turns used`),
+      {
+        turns: 0,
+      },
+    );
+  }
+
+  let turnMode: TurnMode;
+  if (fastPath) {
+    state.messages = [{ role: "user", content: run.expandedPrompt }];
+    turnMode = singleShotMode(run);
+  } else if (mode === "content" || mode === "tool_call") {
+    turnMode = ptcMode(run, (response, loopState, turn) =>
+      mode === "content"
+        ? contentTurn(run, response, loopState, turn)
+        : toolCallTurn(run, response, loopState, turn),
+    );
+  } else {
+    const variant = textVariant(run);
+    const first =
+      variant === "text"
+        ? run.expandedPrompt
+        : variant === "json"
+          ? jsonUserMessage(agent, context)
+          : toolVariantUserMessage(agent, context, run.descriptions);
+    state.messages = [...(options.initialMessages ?? []), { role: "user", content: first }];
+    turnMode = textMode(run, variant);
+  }
+  return driveTurns(run, state, turnMode);
+}
+
+function initialState(run: Run, options: RunOptions, inherited: Inherited | undefined): LoopState {
+  const { agent } = run;
+  const memory: Record<string, unknown> = { ...(options.initialMemory ?? {}) };
+  const state: LoopState = {
+    turn: 1,
+    messages: [],
+    memory,
+    history: [],
+    journal: options.journal === undefined ? (agent.journaling ? {} : null) : { ...options.journal },
+    summaries: {},
+    workRemaining: agent.maxTurns,
+    retryRemaining: agent.retryTurns,
+    remainingTurns: inherited?.remainingTurns ?? agent.turnBudget,
+    toolCache: new RunToolCache(options.toolCache, options.toolCacheLimitBytes),
+    lastFail: null,
+    tokens: { input: 0, output: 0, cacheCreation: 0, cacheRead: 0, reported: false },
+    llmRequests: 0,
+    turns: [],
+    toolCalls: [],
+    prints: [],
+    childSteps: [],
+    nativeToolCalls: 0,
+    syntheticIds: 0,
+    firstSystemPrompt: undefined,
+    progressState: undefined,
+    compaction: undefined,
+    fallbackUsed: false,
+    lastSuccess: undefined,
+    schemaBytes: undefined,
+  };
+  if (run.mode === "content" || run.mode === "tool_call") {
+    const progress = renderProgress(
+      agent,
+      { plan: agent.plan, summaries: {}, toolCalls: [], turn: 0, phase: "initial" },
+      undefined,
+    );
+    state.progressState = progress.state;
+    const first = firstUserMessage({
+      agent,
+      tools: [...run.tools.values()],
+      context: run.context,
+      memory,
+      descriptions: run.descriptions,
+      progress: progress.text,
+      contextInSystem: agent.formatOptions.contextInSystem,
+    });
+    state.messages = [...(options.initialMessages ?? []), { role: "user", content: first }];
+  }
+  return state;
+}
+
+type ResolvedModel =
+  | { readonly ok: true; readonly llm: ModelFunction }
+  | { readonly ok: false; readonly reason: string; readonly message: string };
+
+function resolveModel(
+  agent: Agent,
+  options: RunOptions,
+  registry: Readonly<Record<string, unknown>>,
+): ResolvedModel {
+  const llm = options.llm ?? agent.llm;
+  if (llm === undefined) {
+    return {
+      ok: false,
+      reason: "llm_required",
+      message: "llm option is required: pass { llm } to run (a model function or a key of llmRegistry)",
+    };
+  }
+  if (!isPlainObject(registry))
+    return {
+      ok: false,
+      reason: "invalid_llm_registry",
+      message: "llmRegistry must be an object of name → model function",
+    };
+  for (const [key, value] of Object.entries(registry)) {
+    if (typeof value !== "function") {
+      return {
+        ok: false,
+        reason: "invalid_llm_registry",
+        message: `llmRegistry values must be model functions. Invalid entry: ${key}`,
+      };
+    }
+  }
+  if (typeof llm === "function") return { ok: true, llm };
+  const keys = Object.keys(registry);
+  if (keys.length === 0) {
+    return {
+      ok: false,
+      reason: "llm_error",
+      message: `LLM call failed: the model "${llm}" is a registry key, but no llmRegistry was given; pass llmRegistry: { ${JSON.stringify(llm)}: model }`,
+    };
+  }
+  const found = registry[llm];
+  if (typeof found !== "function") {
+    return {
+      ok: false,
+      reason: "llm_error",
+      message: `LLM call failed: model "${llm}" not found in llmRegistry. Available: ${keys.map((key) => JSON.stringify(key)).join(", ")}`,
+    };
+  }
+  return { ok: true, llm: found as ModelFunction };
+}
+
+interface PreparedContext {
+  readonly context: Readonly<Record<string, unknown>>;
+  readonly descriptions: Readonly<Record<string, string>>;
+  readonly upstreamFail?: { readonly reason: string; readonly message: string };
+}
+
+function isStep(value: unknown): value is Step {
+  return isPlainObject(value) && "return" in value && "fail" in value && "usage" in value && "turns" in value;
+}
+
+function prepareContext(context: RunOptions["context"]): PreparedContext {
+  if (context === undefined || context === null) return { context: {}, descriptions: {} };
+  if (isStep(context)) {
+    if (context.fail !== null) return { context: {}, descriptions: {}, upstreamFail: context.fail };
+    const value = context.return;
+    if (!isPlainObject(value)) return { context: {}, descriptions: {} };
+    return { context: value, descriptions: { ...(context.fieldDescriptions ?? {}) } };
+  }
+  if (!isPlainObject(context)) {
+    throw new AgentError(
+      "PTC_AGENT_INVALID_RUN_OPTION",
+      `context must be an object of data/ names (or a previous Step), got ${describe(context)}`,
+      { details: { option: "context" } },
+    );
+  }
+  return { context, descriptions: {} };
+}
+
+function checkNameConflicts(agent: Agent, context: Readonly<Record<string, unknown>>): void {
+  for (const name of Object.keys(agent.tools)) {
+    if (Object.hasOwn(context, name)) {
+      throw new AgentError("PTC_AGENT_NAME_CONFLICT", `${name} is both a tool and data - rename one`, {
+        details: { name },
+      });
+    }
+  }
+}
+
+async function runChild(
+  parent: Run,
+  nested: NestedTool,
+  tool: Tool,
+  args: Readonly<Record<string, unknown>>,
+  state: LoopState,
+  spanId: string,
+): Promise<
+  { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string }
+> {
+  let child: Agent;
+  let llm: ModelFunction | string = parent.llm;
+  let context: Readonly<Record<string, unknown>> = args;
+  if (nested.kind === "self") {
+    child = parent.agent;
+  } else if (nested.kind === "agent") {
+    child = nested.agentTool.agent;
+    llm = child.llm ?? nested.agentTool.llm ?? parent.llm;
+  } else {
+    const query = llmQueryAgent(args);
+    if (!query.ok) return query;
+    child = query.agent;
+    context = query.context;
+    if (typeof args.llm === "string" || typeof args.llm === "function") llm = args.llm as string;
+  }
+  const result = await runAgent(
+    child,
+    {
+      llm,
+      llmRegistry: parent.llmRegistry,
+      context,
+      ...(parent.signal === undefined ? {} : { signal: parent.signal }),
+      ...(parent.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: parent.toolTimeoutMs }),
+      ...(parent.options.llmRetry === undefined ? {} : { llmRetry: parent.options.llmRetry }),
+    },
+    {
+      depth: parent.depth + 1,
+      remainingTurns: state.remainingTurns,
+      deadline: parent.deadline,
+      parentSpanId: spanId,
+      events: parent.events,
+    },
+  );
+  const { messages: _messages, ...pruned } = result.step;
+  state.childSteps.push({ ...pruned, messages: null });
+  if (result.ok) return { ok: true, value: result.step.return };
+  return { ok: false, message: result.step.fail?.message ?? `agent tool "${tool.name}" failed` };
+}
+
+const LLM_QUERY_CONTROL_KEYS = new Set(["prompt", "signature", "llm", "response_template"]);
+
+function llmQueryAgent(
+  args: Readonly<Record<string, unknown>>,
+): { ok: true; agent: Agent; context: Record<string, unknown> } | { ok: false; message: string } {
+  if (typeof args.prompt !== "string" || args.prompt === "")
+    return { ok: false, message: "llm-query requires :prompt" };
+  const signature = typeof args.signature === "string" ? args.signature : ":string";
+  const context: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(args)) if (!LLM_QUERY_CONTROL_KEYS.has(key)) context[key] = value;
+  try {
+    // The prompt's placeholders are filled here: they are template arguments, not signature parameters.
+    const prompt = expandTemplate(args.prompt, context);
+    return { ok: true, agent: createAgent({ prompt, signature, output: "text", maxTurns: 1 }), context: {} };
+  } catch (error) {
+    return { ok: false, message: `llm-query: ${(error as Error).message}` };
+  }
+}

@@ -1,0 +1,142 @@
+/**
+ * What a run returns: the Step (the answer or the failure, and everything that happened on the
+ * way), its Turns, usage figures and tool-call records. Every failure path fills these up to the
+ * point of failure, so a failed run can be inspected as fully as a successful one.
+ */
+import type { Message } from "../model/model-types.js";
+
+/** Why a run failed. Agent-level reasons, plus PTC-Lisp reasons passed through on the single-shot path. */
+export type FailReason =
+  | "llm_required"
+  | "invalid_llm_registry"
+  | "chained_failure"
+  | "max_depth_exceeded"
+  | "turn_budget_exhausted"
+  | "mission_timeout"
+  | "max_turns_exceeded"
+  | "budget_exhausted"
+  | "budget_callback_exceeded"
+  | "llm_error"
+  | "no_code_found"
+  | "failed"
+  | "must_return_missing"
+  | "memory_limit_exceeded"
+  | "validation_error"
+  | "json_parse_error"
+  | "empty_response"
+  | "aborted"
+  | (string & {});
+
+export interface StepFail {
+  readonly reason: FailReason;
+  readonly message: string;
+  readonly details?: Readonly<Record<string, unknown>>;
+}
+
+export interface Usage {
+  readonly durationMs: number;
+  /** Turns taken (the turn a run stopped on included). */
+  readonly turns: number;
+  /** Successful model responses. */
+  readonly llmRequests: number;
+  readonly inputTokens?: number;
+  readonly outputTokens?: number;
+  readonly totalTokens?: number;
+  readonly cacheCreationTokens?: number;
+  readonly cacheReadTokens?: number;
+  /** An estimate of the first system prompt's tokens (a quarter of its characters). */
+  readonly systemPromptTokens?: number;
+  /** Size of the final memory, in bytes of its JSON. */
+  readonly memoryBytes?: number;
+  /** The answer came from the last successful program when the budget ran out. */
+  readonly fallbackUsed?: boolean;
+  /** Text mode sent a JSON Schema for the answer. */
+  readonly schemaUsed?: boolean;
+  readonly schemaBytes?: number;
+  readonly compaction?: CompactionStats;
+}
+
+export interface CompactionStats {
+  readonly count: number;
+  readonly messagesBefore: number;
+  readonly messagesAfter: number;
+}
+
+export type ExposureLayer = "native" | "ptc_lisp";
+
+/** One tool call: native (the model called it) or from a program (`(tool/name ...)`). */
+export interface ToolCallRecord {
+  readonly name: string;
+  readonly args: unknown;
+  readonly result?: unknown;
+  /** The error message when the call failed. */
+  readonly error?: string;
+  readonly durationMs: number;
+  /** Answered from the run's tool cache without calling the tool. */
+  readonly cached?: boolean;
+  readonly exposureLayer?: ExposureLayer;
+  /** The native call id, for native calls. */
+  readonly id?: string;
+  readonly turn?: number;
+}
+
+export type TurnType = "normal" | "must_return" | "retry";
+
+export interface Turn {
+  readonly number: number;
+  readonly type: TurnType;
+  /** The model's response as text (tool calls rendered after the content). */
+  readonly rawResponse: string;
+  /** The program run this turn, when there was one. */
+  readonly program: string | null;
+  /** The program's value, or what went wrong. */
+  readonly result: unknown;
+  readonly prints: readonly string[];
+  readonly toolCalls: readonly ToolCallRecord[];
+  /** Memory after the turn. */
+  readonly memory: Readonly<Record<string, unknown>>;
+  readonly success: boolean;
+  /** The messages sent to the model this turn. */
+  readonly messages?: readonly Message[];
+  readonly systemPrompt?: string;
+}
+
+/** One cached tool result, under `canonicalCacheKey(name, args)`. */
+export interface ToolCacheEntry {
+  readonly result: unknown;
+}
+
+export type ToolCache = Map<string, ToolCacheEntry>;
+
+export interface Step {
+  /** The answer (null when the run failed). */
+  readonly return: unknown;
+  readonly fail: StepFail | null;
+  /** The program's defs at the end (PTC-Lisp modes). */
+  readonly memory: Readonly<Record<string, unknown>>;
+  readonly usage: Usage;
+  /** Every turn, unless `trace` turned them off. */
+  readonly turns: readonly Turn[] | null;
+  /** The conversation, when `collectMessages` was set. */
+  readonly messages: readonly Message[] | null;
+  readonly toolCalls: readonly ToolCallRecord[];
+  /** The run's tool cache: full results of cached tools. */
+  readonly toolCache: ToolCache;
+  readonly prints: readonly string[];
+  /** The task journal (`(task "id" ...)`), when journaling. */
+  readonly journal: Readonly<Record<string, unknown>> | null;
+  /** `(step-done "id" "summary")` summaries. */
+  readonly summaries: Readonly<Record<string, string>>;
+  /** Steps of agents this run called as tools. */
+  readonly childSteps: readonly Step[];
+  readonly name: string | undefined;
+  readonly signature: string | undefined;
+  readonly fieldDescriptions: Readonly<Record<string, string>> | undefined;
+  /** The mission as sent (template expanded) and as written. */
+  readonly prompt: string;
+  readonly originalPrompt: string;
+}
+
+export type RunResult =
+  | { readonly ok: true; readonly step: Step }
+  | { readonly ok: false; readonly step: Step };

@@ -1,0 +1,9 @@
+/** Test helpers for `@ptc/agent`: a strict scripted model that drives runs offline. */
+export {
+  createScriptedModel,
+  type ScriptedModel,
+  type ScriptedModelOptions,
+  type ScriptedStep,
+  UnconsumedModelStepsError,
+  UnexpectedModelCallError,
+} from "./scripted-model.js";

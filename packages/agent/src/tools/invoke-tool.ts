@@ -1,0 +1,133 @@
+/**
+ * Calls one app tool for a run, whichever layer asked (a native call or a program): passes the
+ * run's signal, enforces the tool's timeout, runs agent tools as child agents, and reports the
+ * call as `tool-call-start`/`tool-call-end` events. Never throws: a tool's failure comes back as
+ * a value, with a message the model can act on.
+ */
+import type { Tool } from "@ptc/tool";
+import { newSpanId } from "../events/event-sink.js";
+import type { LoopState, Run } from "../loop/run-types.js";
+import type { ExposureLayer } from "../step/step-types.js";
+import { nestedToolOf } from "./nested-tools.js";
+
+export type ToolOutcome =
+  | { readonly ok: true; readonly value: unknown; readonly durationMs: number }
+  | { readonly ok: false; readonly error: unknown; readonly message: string; readonly durationMs: number };
+
+/** Raised when a tool overruns its time; its message is what the model sees. */
+export class ToolTimeoutError extends Error {
+  override readonly name = "ToolTimeoutError";
+}
+
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message === "" ? error.name : error.message;
+  if (typeof error === "string") return error;
+  try {
+    return JSON.stringify(error) ?? String(error);
+  } catch {
+    return String(error);
+  }
+}
+
+const now = (): number => (typeof performance !== "undefined" ? performance.now() : Date.now());
+
+export interface InvokeOptions {
+  readonly layer: ExposureLayer;
+  readonly turn: number | undefined;
+  /** Span of the turn (or program) this call belongs to. */
+  readonly parentSpanId: string;
+}
+
+export async function invokeTool(
+  run: Run,
+  state: LoopState,
+  tool: Tool,
+  args: Readonly<Record<string, unknown>>,
+  options: InvokeOptions,
+): Promise<ToolOutcome> {
+  const spanId = newSpanId();
+  const { events } = run;
+  events.emit(spanId, options.parentSpanId, {
+    type: "tool-call-start",
+    toolName: tool.name,
+    exposureLayer: options.layer,
+    turn: options.turn,
+    ...(events.payloads ? { args } : {}),
+  });
+  const started = now();
+  const outcome = await execute(run, state, tool, args, spanId);
+  const durationMs = now() - started;
+  events.emit(spanId, options.parentSpanId, {
+    type: "tool-call-end",
+    toolName: tool.name,
+    exposureLayer: options.layer,
+    cached: false,
+    error: !outcome.ok,
+    durationMs,
+    turn: options.turn,
+    ...(outcome.ok ? {} : { errorMessage: outcome.message }),
+    ...(events.payloads ? { args, ...(outcome.ok ? { result: outcome.value } : {}) } : {}),
+  });
+  return { ...outcome, durationMs };
+}
+
+type Outcome =
+  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: false; readonly error: unknown; readonly message: string };
+
+async function execute(
+  run: Run,
+  state: LoopState,
+  tool: Tool,
+  args: Readonly<Record<string, unknown>>,
+  spanId: string,
+): Promise<Outcome> {
+  if (run.signal?.aborted === true) {
+    return { ok: false, error: run.signal.reason, message: "the run was aborted before the tool ran" };
+  }
+  const nested = nestedToolOf(tool);
+  if (nested !== undefined) {
+    const child = await run.runChild(nested, tool, args, state, spanId);
+    return child.ok
+      ? { ok: true, value: child.value }
+      : { ok: false, error: child.message, message: child.message };
+  }
+  const timeoutMs = tool.timeoutMs ?? run.toolTimeoutMs;
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(run.signal?.reason);
+  run.signal?.addEventListener("abort", onAbort, { once: true });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    const call = Promise.resolve().then(() => tool.execute({ ...args }, { signal: controller.signal }));
+    // When a timeout or an abort wins the race, the tool's own late failure must not go unhandled.
+    call.catch(() => undefined);
+    const racers: Promise<unknown>[] = [call];
+    if (timeoutMs !== undefined) {
+      racers.push(
+        new Promise((_, reject) => {
+          timer = setTimeout(() => {
+            const error = new ToolTimeoutError(
+              `tool "${tool.name}" timed out after ${timeoutMs} ms; try narrower arguments or a different approach`,
+            );
+            controller.abort(error);
+            reject(error);
+          }, timeoutMs);
+        }),
+      );
+    }
+    if (run.signal !== undefined) {
+      racers.push(
+        new Promise((_, reject) => {
+          controller.signal.addEventListener("abort", () => reject(controller.signal.reason), { once: true });
+        }),
+      );
+    }
+    const value = await (racers.length === 1 ? call : Promise.race(racers));
+    return { ok: true, value: value === undefined ? null : value };
+  } catch (error) {
+    return { ok: false, error, message: errorMessage(error) };
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+    run.signal?.removeEventListener("abort", onAbort);
+  }
+}
