@@ -83,3 +83,6 @@ export type {
   Usage,
 } from "./step/step-types.js";
 export { type AgentTool, type AsToolOptions, asTool, isAgentTool } from "./tools/agent-tool.js";
+export { createJsonlTranscript, type JsonlTranscript } from "./transcript/jsonl-transcript.js";
+export { redactText } from "./transcript/redact.js";
+export type { TranscriptRecord, TranscriptWriter } from "./transcript/transcript-types.js";

@@ -101,6 +101,12 @@ export async function callModel(
       ...(events.payloads ? { system: request.system, messages: request.messages } : {}),
     });
     const started = Date.now();
+    const { signal: _signal, stream, ...recorded } = fullRequest;
+    events.record({
+      type: "request",
+      agentId: run.agentId,
+      request: { ...recorded, ...(stream === undefined ? {} : { stream: true }) },
+    });
     let failure: unknown;
     let raw: unknown;
     try {
@@ -123,6 +129,7 @@ export async function callModel(
       failure = error;
     }
     const normalized = failure === undefined ? normalizeResponse(raw) : undefined;
+    if (normalized?.ok === true) events.record({ type: "response", agentId: run.agentId, response: raw });
     if (normalized?.ok === true) {
       const { tokens } = normalized.response;
       if (tokens !== null) {

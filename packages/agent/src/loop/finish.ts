@@ -94,6 +94,7 @@ export function finish(run: Run, state: LoopState, ending: Ending, options: Fini
     usage,
     durationMs: usage.durationMs,
   });
+  run.events.record({ type: "step", agentId: run.agentId, ok: ending.ok, step });
   return ending.ok ? { ok: true, step } : { ok: false, step };
 }
 

@@ -57,7 +57,7 @@ export async function runAgent(agent: Agent, options: RunOptions, inherited?: In
   const agentId = agentIdOf(agent);
   const events =
     inherited?.events?.child(agent.name, agentId) ??
-    new EventSink(options.onEvent, agent.name, agentId, options.eventPayloads === true);
+    new EventSink(options.onEvent, agent.name, agentId, options.eventPayloads === true, options.transcript);
   const tools = effectiveTools(agent);
   const mode = modeOf(agent);
   const prepared = prepareContext(options.context);
@@ -99,6 +99,7 @@ export async function runAgent(agent: Agent, options: RunOptions, inherited?: In
     agent.retryTurns === 0 &&
     Object.keys(agent.tools).length === 0;
 
+  events.record({ type: "run", agentName: agent.name, agentId, timestamp: startedAt });
   events.emit(run.spanId, run.parentSpanId, {
     type: "run-start",
     depth: run.depth,

@@ -6,6 +6,7 @@ import type { LlmRetryOptions } from "../agent/agent-options.js";
 import type { EventListener } from "../events/event-types.js";
 import type { Message, ModelFunction, StreamChunk } from "../model/model-types.js";
 import type { Step, ToolCache, ToolCacheEntry } from "../step/step-types.js";
+import type { TranscriptWriter } from "../transcript/transcript-types.js";
 
 export interface BudgetUsage {
   readonly totalTokens: number;
@@ -71,4 +72,10 @@ export interface RunOptions {
   readonly toolTimeoutMs?: number;
   /** Bytes the run's tool cache may hold in total; least recently used entries go first. */
   readonly toolCacheLimitBytes?: number;
+  /**
+   * Records the run: every model request and response, every event with its arguments and
+   * results, and the final step. `createJsonlTranscript()` collects JSON Lines; replay them with
+   * `replayTranscript` from `@ptc/agent/testing`.
+   */
+  readonly transcript?: TranscriptWriter;
 }

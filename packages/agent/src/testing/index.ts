@@ -1,4 +1,6 @@
 /** Test helpers for `@ptc/agent`: a strict scripted model that drives runs offline. */
+
+export { replayTranscript, stepsFromTranscript, TranscriptFormatError } from "./replay-transcript.js";
 export {
   createScriptedModel,
   type ScriptedModel,
