@@ -77,6 +77,21 @@ try {
     if (cli !== '"42"') throw new Error(`ptc-lisp -e printed ${cli}`);
     console.log(`ptc-lisp -e printed ${cli}`);
   }
+  // @ptc/agent must run an agent through its public entry and its testing subpath.
+  if (packages.some((entry) => entry.name === "@ptc/agent")) {
+    const program = [
+      'const { createAgent, run } = await import("@ptc/agent");',
+      'const { createScriptedModel } = await import("@ptc/agent/testing");',
+      "const fence = String.fromCharCode(96).repeat(3);",
+      'const model = createScriptedModel([fence + "clojure\\n(return (count (tool/items {})))\\n" + fence]);',
+      'const agent = createAgent({ prompt: "Count items", signature: ":int", tools: { items: () => [1, 2, 3] } });',
+      "const r = await run(agent, { llm: model.llm });",
+      'if (!r.ok || r.step.return !== 3) throw new Error("unexpected step " + JSON.stringify(r.step.fail));',
+      'await import("@ptc/agent/openai");',
+      'console.log("@ptc/agent ran an agent: " + r.step.return);',
+    ].join(" ");
+    process.stdout.write(run("node", ["--input-type=module", "-e", program], project));
+  }
   console.log("smoke-pack: ok");
 } catch (error) {
   const output = error && typeof error === "object" && "stderr" in error ? String(error.stderr) : "";
