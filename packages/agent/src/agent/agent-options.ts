@@ -4,7 +4,7 @@
  * defaults live in create-agent.ts.
  */
 import type { Limits } from "@ptc/lisp";
-import type { AnyToolDefinition, Tool } from "@ptc/tool";
+import type { AnyToolDefinition, Tool, ToolFunction } from "@ptc/tool";
 import type { ModelFunction } from "../model/model-types.js";
 import type { AgentTool } from "../tools/agent-tool.js";
 
@@ -13,8 +13,15 @@ export type PtcTransport = "content" | "tool_call";
 export type MemoryStrategy = "strict" | "rollback";
 export type CompletionMode = "implicit" | "explicit";
 
+/**
+ * A normalized `Tool`, typed so that its `execute` has the same signature as a definition's:
+ * inline `execute: ({ query }) => ...` functions then get their parameter types from context.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: matches AnyToolDefinition's execute so contextual typing applies
+type NormalizedTool = Omit<Tool, "execute"> & { readonly execute: ToolFunction<any, unknown> };
+
 /** A tool of an agent: a `@ptc/tool` definition or `Tool`, another agent (`asTool`), or `"self"`. */
-export type AgentToolDefinition = AnyToolDefinition | Tool | AgentTool | "self";
+export type AgentToolDefinition = AnyToolDefinition | NormalizedTool | AgentTool | "self";
 
 /** Shapes the PTC-Lisp system prompt without replacing it. */
 export interface SystemPromptParts {
