@@ -90,7 +90,11 @@ export function createTool<Args extends ToolArgs, Result>(
   for (const key of ["timeoutMs", "maxCachedBytes"] as const) {
     const value = options[key];
     if (value !== undefined && (typeof value !== "number" || Number.isNaN(value) || !(value > 0))) {
-      throw invalid(name, key, `tool "${name}": ${key} must be a positive number, got ${describeValue(value)}`);
+      throw invalid(
+        name,
+        key,
+        `tool "${name}": ${key} must be a positive number, got ${describeValue(value)}`,
+      );
     }
   }
   validateExpose(name, options.expose);

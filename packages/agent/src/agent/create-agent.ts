@@ -123,7 +123,8 @@ export function createAgent(options: AgentOptions): Agent {
   if (Object.hasOwn(options, "maxTurns") && options.maxTurns === null) {
     throw invalid("maxTurns", "maxTurns must be a positive integer, got null", null);
   }
-  const retryTurns = options.retryTurns ?? 0;
+  // An explicit null is a mistake (as in the reference), not "use the default".
+  const retryTurns = options.retryTurns === undefined ? 0 : options.retryTurns;
   if (typeof retryTurns !== "number" || !Number.isInteger(retryTurns) || retryTurns < 0) {
     throw invalid(
       "retryTurns",

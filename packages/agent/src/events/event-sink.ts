@@ -53,7 +53,11 @@ export class EventSink {
       delivered = stripped as unknown as AgentEvent;
     }
     try {
-      this.listener(delivered);
+      // An async listener's rejection is dropped too, never an unhandled rejection.
+      const returned: unknown = this.listener(delivered);
+      if (typeof (returned as PromiseLike<unknown> | undefined)?.then === "function") {
+        (returned as PromiseLike<unknown>).then(undefined, () => undefined);
+      }
     } catch {
       // An observer's failure is not the run's failure.
     }

@@ -70,7 +70,8 @@ export async function callModel(
 ): Promise<ModelCallResult> {
   const { events, options } = run;
   let streamed = false;
-  const onChunk = options.onChunk;
+  // Streaming is for the text modes' answers; PTC-Lisp replies are programs, not text for a reader.
+  const onChunk = run.mode === "text" || run.mode === "combined" ? options.onChunk : undefined;
   const fullRequest: ModelRequest = {
     ...request,
     ...(options.cache === undefined ? {} : { cache: options.cache }),

@@ -30,8 +30,12 @@ export function compactMessages(run: Run, state: LoopState): readonly Message[] 
   const recentCount = options.keepRecentTurns * 2;
   if (messages.length <= recentCount + (keepFirst ? 1 : 0)) return messages;
   let recent = messages.slice(messages.length - recentCount);
-  // A conversation must resume on a user message: never on an assistant turn or an orphaned tool result.
-  while (recent.length > 0 && recent[0]?.role !== "user") recent = recent.slice(1);
+  // Resume on a user message, or on an assistant turn that carries tool calls (its tool results
+  // follow it, as in the tool_call transport, which has no user messages between turns); never
+  // on a plain assistant reply or an orphaned tool result.
+  while (recent.length > 0 && recent[0]?.role !== "user" && recent[0]?.toolCalls === undefined) {
+    recent = recent.slice(1);
+  }
   const compacted = keepFirst ? [messages[0] as Message, ...recent] : recent;
 
   const stats = state.compaction ?? { count: 0, messagesBefore: 0, messagesAfter: 0 };

@@ -52,8 +52,8 @@ export interface TurnMode {
   request(state: LoopState, type: TurnType): Omit<ModelRequest, "messages" | "signal" | "stream" | "cache">;
   /** Compaction of the messages sent (never of the stored history). */
   messagesFor?(state: LoopState): readonly Message[];
-  /** Checks budgets after a response arrived, before it is handled. */
-  afterResponse?(state: LoopState): RunResult | undefined;
+  /** Checks budgets after a response arrived, before it is handled; calls `endTurn` before ending the run. */
+  afterResponse?(state: LoopState, endTurn: () => void): RunResult | undefined;
   handle(response: NormalizedResponse, state: LoopState, context: TurnContext): Promise<TurnOutcome>;
   /** Spends the budget of a turn that continues. */
   advance(state: LoopState): void;
@@ -106,7 +106,10 @@ export async function driveTurns(run: Run, state: LoopState, mode: TurnMode): Pr
       endTurn(run, state, spanId, type, turnStarted, null, false, tokensBefore);
       return finish(run, state, ending, { turns: state.turn - 1 });
     }
-    const budgetStop = mode.afterResponse?.(state);
+    // A budget stop still closes the turn it started, before the run ends.
+    const budgetStop = mode.afterResponse?.(state, () =>
+      endTurn(run, state, spanId, type, turnStarted, null, false, tokensBefore),
+    );
     if (budgetStop !== undefined) return budgetStop;
 
     let outcome: TurnOutcome;
@@ -211,7 +214,8 @@ function recordTurn(
     toolCalls: record.toolCalls,
     memory: externalizeMemory(state.memory),
     success: record.success,
-    messages,
+    // A copy: the conversation array grows after this turn.
+    messages: [...messages],
     systemPrompt,
   });
   state.toolCalls.push(...record.toolCalls);

@@ -10,6 +10,7 @@ import { newSpanId } from "../events/event-sink.js";
 import type { ToolCallRecord } from "../step/step-types.js";
 import { invokeTool } from "../tools/invoke-tool.js";
 import { budgetIntrospection } from "./budget-introspection.js";
+import { toProgramValue } from "./program-value.js";
 import type { LoopState, Run } from "./run-types.js";
 
 /** The iteration limit of agent programs: room for tool results of 100k rows, still a stop for runaway loops. */
@@ -48,6 +49,13 @@ export function programLimits(run: Run): Partial<Limits> {
   };
 }
 
+/** A program may not outlive the mission: its timeout is cut to the time the mission has left. */
+function withinDeadline(run: Run, limits: Partial<Limits>): Partial<Limits> {
+  if (run.deadline === undefined || limits.timeoutMs === undefined) return limits;
+  const left = Math.max(1, run.deadline - Date.now());
+  return left < limits.timeoutMs ? { ...limits, timeoutMs: left } : limits;
+}
+
 export async function executeProgram(
   run: Run,
   state: LoopState,
@@ -55,10 +63,21 @@ export async function executeProgram(
   options: ProgramOptions,
 ): Promise<ProgramOutcome> {
   const records: ToolCallRecord[] = [];
-  const programSpan = newSpanId();
+  // Tool calls of the program nest under the span that ran it (the turn, or the lisp_eval call).
+  const programSpan = options.parentSpanId;
+  // A program that ends (a timeout, an error elsewhere) while a tool still runs stops that tool:
+  // its signal aborts and its call is settled and recorded before the turn is.
+  const programDone = new AbortController();
+  const pending = new Set<Promise<unknown>>();
   const tools: Record<string, (args: Record<string, unknown>) => Promise<unknown>> = {};
   for (const tool of options.inventory) {
-    tools[tool.name] = (args) => callFromProgram(run, state, tool, args, records, options, programSpan);
+    tools[tool.name] = (args) => {
+      const call = callFromProgram(run, state, tool, args, records, options, programSpan, programDone.signal);
+      pending.add(call);
+      const settled = () => pending.delete(call);
+      call.then(settled, settled);
+      return call;
+    };
   }
   const session = createSession({
     bindings: state.memory,
@@ -73,7 +92,7 @@ export async function executeProgram(
       tools,
       session,
       budget: budgetIntrospection(run, state),
-      limits: programLimits(run),
+      limits: withinDeadline(run, programLimits(run)),
       ...(run.signal === undefined ? {} : { signal: run.signal }),
     });
   } catch (error) {
@@ -86,6 +105,10 @@ export async function executeProgram(
       toolCalls: [],
       durationMs: 0,
     };
+  }
+  if (pending.size > 0) {
+    programDone.abort(new Error("the program ended before the tool answered"));
+    await Promise.allSettled([...pending]);
   }
   const journal = run.agent.journaling || state.journal !== null ? session.journalEntries() : null;
   return {
@@ -106,6 +129,7 @@ async function callFromProgram(
   records: ToolCallRecord[],
   options: ProgramOptions,
   programSpan: string,
+  programDone: AbortSignal,
 ): Promise<unknown> {
   const key = tool.cache ? canonicalCacheKey(tool.name, args) : undefined;
   if (key !== undefined) {
@@ -136,35 +160,44 @@ async function callFromProgram(
         durationMs: 0,
         turn: options.turn,
       });
-      return hit.result;
+      // Cached by a native call in combined mode: read it the way a fresh call would be read.
+      const cached = toProgramValue(hit.result);
+      if (!cached.ok) throw new Error(cached.error);
+      return cached.value;
     }
   }
   const outcome = await invokeTool(run, state, tool, args, {
     layer: "ptc_lisp",
     turn: options.turn,
     parentSpanId: programSpan,
+    stop: programDone,
   });
-  if (!outcome.ok) {
+  // A value a program could not read (a cycle, a function, an opaque host object) is a tool error
+  // or converted to the data the model would see natively, never an opaque or misleading value.
+  const converted = outcome.ok ? toProgramValue(outcome.value) : undefined;
+  if (!outcome.ok || converted?.ok === false) {
+    const message = outcome.ok ? (converted as { error: string }).error : outcome.message;
     records.push({
       name: tool.name,
       args,
-      error: outcome.message,
+      error: message,
       durationMs: outcome.durationMs,
       cached: false,
       exposureLayer: "ptc_lisp",
       turn: options.turn,
     });
-    throw outcome.error instanceof Error ? outcome.error : new Error(outcome.message);
+    throw !outcome.ok && outcome.error instanceof Error ? outcome.error : new Error(message);
   }
+  const value = (converted as { value: unknown }).value;
   records.push({
     name: tool.name,
     args,
-    result: outcome.value,
+    result: value,
     durationMs: outcome.durationMs,
     cached: false,
     exposureLayer: "ptc_lisp",
     turn: options.turn,
   });
-  if (key !== undefined) state.toolCache.set(key, outcome.value, tool.maxCachedBytes);
-  return outcome.value;
+  if (key !== undefined) state.toolCache.set(key, value, tool.maxCachedBytes);
+  return value;
 }

@@ -40,22 +40,34 @@ export async function executeNativeCalls(
       contents.push(JSON.stringify({ error: `Tool call limit reached (max: ${limit})` }));
       continue;
     }
+    // A call that cannot run is still a call the model made: the step records it with its error.
+    const rejected = (content: string, error: string) => {
+      contents.push(content);
+      records.push({
+        name: call.name,
+        args: call.args,
+        error,
+        durationMs: 0,
+        cached: false,
+        exposureLayer: "native",
+        id: call.id,
+        turn: state.turn,
+      });
+    };
     const tool = resolveTool(run, call.name);
     const hidden = tool !== undefined && combined && effectiveExpose(tool, run.agent) === "ptc_lisp";
     if (combined && (tool === undefined || hidden)) {
-      contents.push(
-        renderProtocolError("unknown_tool", unknownNativeToolMessage(call.name, { combined: true }), {
-          includeFeedback: false,
-        }),
-      );
+      const message = unknownNativeToolMessage(call.name, { combined: true });
+      rejected(renderProtocolError("unknown_tool", message, { includeFeedback: false }), message);
       continue;
     }
     if (call.argsError !== undefined) {
-      contents.push(JSON.stringify({ error: call.argsError }));
+      rejected(JSON.stringify({ error: call.argsError }), call.argsError);
       continue;
     }
     if (tool === undefined) {
-      contents.push(JSON.stringify({ error: `Tool '${call.name}' not found` }));
+      const message = `Tool '${call.name}' not found`;
+      rejected(JSON.stringify({ error: message }), message);
       continue;
     }
     const bridged = combined && tool.cache && effectiveExpose(tool, run.agent) === "both";

@@ -53,7 +53,7 @@ export function ptcMode(run: Run, handle: ResponseHandler): TurnMode {
       ...(agent.ptcTransport === "tool_call" ? { tools: [toolSchema("in_process_with_app_tools")] } : {}),
     }),
     messagesFor: (state) => compactMessages(run, state),
-    afterResponse: (state) => budgetCheck(run, state),
+    afterResponse: (state, endTurn) => budgetCheck(run, state, endTurn),
     handle,
     advance: (state) => {
       state.turn += 1;
@@ -89,7 +89,7 @@ function fallbackValue(
   return last;
 }
 
-function budgetCheck(run: Run, state: LoopState): RunResult | undefined {
+function budgetCheck(run: Run, state: LoopState, endTurn: () => void): RunResult | undefined {
   const { budget, tokenLimit } = run.options;
   const total = state.tokens.input + state.tokens.output;
   let stop = false;
@@ -105,6 +105,7 @@ function budgetCheck(run: Run, state: LoopState): RunResult | undefined {
     stop = total > tokenLimit;
   }
   if (!stop) return undefined;
+  endTurn();
   if (run.options.onBudgetExceeded === "return_partial") {
     const fallback = fallbackValue(run, state);
     if (fallback !== undefined) {

@@ -48,6 +48,8 @@ export interface Run {
     args: Readonly<Record<string, unknown>>,
     state: LoopState,
     spanId: string,
+    /** Aborts the child when the program that called it has ended. */
+    stop?: AbortSignal,
   ) => Promise<
     { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string }
   >;

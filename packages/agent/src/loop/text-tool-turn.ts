@@ -15,6 +15,7 @@ import {
   validateProgram,
 } from "@ptc/protocol";
 import { filterByExpose, normalizeKeys, parseFinalAnswer, type Signature } from "@ptc/tool";
+import { newSpanId } from "../events/event-sink.js";
 import type { Message } from "../model/model-types.js";
 import type { NormalizedResponse } from "../model/normalize-response.js";
 import { returnsText } from "../prompt/text-prompts.js";
@@ -115,6 +116,8 @@ async function lispEvalTurn(
 ): Promise<TurnOutcome> {
   const { agent } = run;
   const started = Date.now();
+  // lisp_eval is a tool call of the turn; the program's own tool calls nest under it.
+  const evalSpan = newSpanId();
   const answer = (
     content: string,
     record: {
@@ -136,7 +139,7 @@ async function lispEvalTurn(
       turn: state.turn,
       ...(record.error === undefined ? { result: record.result } : { error: record.error }),
     };
-    run.events.emit(context.spanId, run.spanId, {
+    run.events.emit(evalSpan, context.spanId, {
       type: "tool-call-end",
       toolName: LISP_EVAL_TOOL_NAME,
       exposureLayer: "native",
@@ -145,6 +148,9 @@ async function lispEvalTurn(
       durationMs: lispEvalRecord.durationMs,
       turn: state.turn,
       ...(record.error === undefined ? {} : { errorMessage: record.error }),
+      ...(run.events.payloads
+        ? { args: call.args, ...(record.error === undefined ? { result: record.result } : {}) }
+        : {}),
     });
     return {
       kind: "continue",
@@ -159,7 +165,7 @@ async function lispEvalTurn(
       },
     };
   };
-  run.events.emit(context.spanId, run.spanId, {
+  run.events.emit(evalSpan, context.spanId, {
     type: "tool-call-start",
     toolName: LISP_EVAL_TOOL_NAME,
     exposureLayer: "native",
@@ -189,7 +195,7 @@ async function lispEvalTurn(
     turn: state.turn,
     inventory,
     layer: "ptc_lisp",
-    parentSpanId: context.spanId,
+    parentSpanId: evalSpan,
   });
   const { result } = outcome;
   state.journal = outcome.journal;

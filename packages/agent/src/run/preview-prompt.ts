@@ -10,7 +10,7 @@ import { describe, isPlainObject } from "../agent/describe.js";
 import { AgentError } from "../errors.js";
 import type { RequestToolSchema } from "../model/model-types.js";
 import { expandTemplate } from "../parsing/template.js";
-import { firstUserMessage } from "../prompt/first-message.js";
+import { contextBlock, firstUserMessage } from "../prompt/first-message.js";
 import { planChecklist } from "../prompt/progress.js";
 import { ptcSystemPrompt } from "../prompt/system-prompt.js";
 import {
@@ -54,12 +54,16 @@ export function previewPrompt(
   const tools = [...effectiveTools(agent).values()];
   const descriptions = { ...(agent.contextDescriptions ?? {}) };
   if (agent.output === "ptc_lisp") {
+    const contextInSystem = agent.formatOptions.contextInSystem
+      ? contextBlock({ agent, tools, context, memory: {}, descriptions })
+      : undefined;
     return {
       system: ptcSystemPrompt(agent, {
         turn: 1,
         memory: {},
         messages: [],
         journal: agent.journaling ? {} : null,
+        ...(contextInSystem === undefined ? {} : { contextBlock: contextInSystem }),
       }),
       user: firstUserMessage({
         agent,

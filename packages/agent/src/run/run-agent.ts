@@ -4,7 +4,7 @@
  * turn loop. Child agents (agent tools, `"self"`, `llm-query`) run through here as well, inside
  * their parent's budgets.
  */
-import type { Tool } from "@ptc/tool";
+import { renderType, type SignatureType, type Tool } from "@ptc/tool";
 import { agentIdOf } from "../agent/agent-id.js";
 import type { Agent } from "../agent/agent-types.js";
 import { createAgent } from "../agent/create-agent.js";
@@ -19,6 +19,7 @@ import type { LoopState, Run, RunMode } from "../loop/run-types.js";
 import { singleShotMode } from "../loop/single-shot.js";
 import { textMode, textVariant } from "../loop/text-mode.js";
 import { toolCallTurn } from "../loop/tool-call-turn.js";
+import { joinSignals } from "../model/join-signals.js";
 import { resolveRetry } from "../model/model-retry.js";
 import type { ModelFunction } from "../model/model-types.js";
 import { expandTemplate } from "../parsing/template.js";
@@ -89,7 +90,8 @@ export async function runAgent(agent: Agent, options: RunOptions, inherited?: In
     retry: resolveRetry(options.llmRetry ?? agent.llmRetry),
     toolTimeoutMs: options.toolTimeoutMs ?? agent.toolTimeoutMs,
     expandedPrompt: expandTemplate(agent.prompt, context),
-    runChild: (nested, tool, args, state, spanId) => runChild(run, nested, tool, args, state, spanId),
+    runChild: (nested, tool, args, state, spanId, stop) =>
+      runChild(run, nested, tool, args, state, spanId, stop),
   };
   const state = initialState(run, options, inherited);
   const fastPath =
@@ -309,12 +311,14 @@ async function runChild(
   args: Readonly<Record<string, unknown>>,
   state: LoopState,
   spanId: string,
+  stop: AbortSignal | undefined,
 ): Promise<
   { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string }
 > {
   let child: Agent;
   let llm: ModelFunction | string = parent.llm;
   let context: Readonly<Record<string, unknown>> = args;
+  let unwrapValue = false;
   if (nested.kind === "self") {
     child = parent.agent;
   } else if (nested.kind === "agent") {
@@ -325,15 +329,21 @@ async function runChild(
     if (!query.ok) return query;
     child = query.agent;
     context = query.context;
+    unwrapValue = query.wrapped;
     if (typeof args.llm === "string" || typeof args.llm === "function") llm = args.llm as string;
   }
+  // The child stops with the run, and with the program that called it (a program that timed out
+  // must not leave its child agents talking to the model).
+  const joined =
+    stop !== undefined && parent.signal !== undefined ? joinSignals([parent.signal, stop]) : undefined;
+  const signal = joined?.signal ?? stop ?? parent.signal;
   const result = await runAgent(
     child,
     {
       llm,
       llmRegistry: parent.llmRegistry,
       context,
-      ...(parent.signal === undefined ? {} : { signal: parent.signal }),
+      ...(signal === undefined ? {} : { signal }),
       ...(parent.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: parent.toolTimeoutMs }),
       ...(parent.options.llmRetry === undefined ? {} : { llmRetry: parent.options.llmRetry }),
     },
@@ -344,18 +354,34 @@ async function runChild(
       parentSpanId: spanId,
       events: parent.events,
     },
-  );
+  ).finally(() => joined?.dispose());
   const { messages: _messages, ...pruned } = result.step;
   state.childSteps.push({ ...pruned, messages: null });
-  if (result.ok) return { ok: true, value: result.step.return };
+  if (result.ok) {
+    const value = result.step.return;
+    return { ok: true, value: unwrapValue ? ((value as { value?: unknown } | null)?.value ?? null) : value };
+  }
   return { ok: false, message: result.step.fail?.message ?? `agent tool "${tool.name}" failed` };
 }
 
 const LLM_QUERY_CONTROL_KEYS = new Set(["prompt", "signature", "llm", "response_template"]);
 
+/**
+ * A text agent's JSON answer must be an object, so a scalar answer (`:signature ":int"`) could
+ * never be accepted (the reference's quirk): such a query asks for `{value <type>}` instead and the
+ * program receives the value.
+ */
+function wrapsScalar(returns: SignatureType | undefined): returns is SignatureType {
+  if (returns === undefined) return false;
+  if (typeof returns === "string") return returns !== "string" && returns !== "map";
+  return returns.kind === "optional";
+}
+
 function llmQueryAgent(
   args: Readonly<Record<string, unknown>>,
-): { ok: true; agent: Agent; context: Record<string, unknown> } | { ok: false; message: string } {
+):
+  | { ok: true; agent: Agent; context: Record<string, unknown>; wrapped: boolean }
+  | { ok: false; message: string } {
   if (typeof args.prompt !== "string" || args.prompt === "")
     return { ok: false, message: "llm-query requires :prompt" };
   const signature = typeof args.signature === "string" ? args.signature : ":string";
@@ -364,7 +390,16 @@ function llmQueryAgent(
   try {
     // The prompt's placeholders are filled here: they are template arguments, not signature parameters.
     const prompt = expandTemplate(args.prompt, context);
-    return { ok: true, agent: createAgent({ prompt, signature, output: "text", maxTurns: 1 }), context: {} };
+    const agent = createAgent({ prompt, signature, output: "text", maxTurns: 1 });
+    const returns = agent.parsedSignature?.returns;
+    if (!wrapsScalar(returns)) return { ok: true, agent, context: {}, wrapped: false };
+    const wrapped = createAgent({
+      prompt,
+      signature: `{value ${renderType(returns)}}`,
+      output: "text",
+      maxTurns: 1,
+    });
+    return { ok: true, agent: wrapped, context: {}, wrapped: true };
   } catch (error) {
     return { ok: false, message: `llm-query: ${(error as Error).message}` };
   }

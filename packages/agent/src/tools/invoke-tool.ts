@@ -36,6 +36,8 @@ export interface InvokeOptions {
   readonly turn: number | undefined;
   /** Span of the turn (or program) this call belongs to. */
   readonly parentSpanId: string;
+  /** Ends the call like the run's signal does (the program that made the call has ended). */
+  readonly stop?: AbortSignal;
 }
 
 export async function invokeTool(
@@ -55,7 +57,7 @@ export async function invokeTool(
     ...(events.payloads ? { args } : {}),
   });
   const started = now();
-  const outcome = await execute(run, state, tool, args, spanId);
+  const outcome = await execute(run, state, tool, args, spanId, options.stop);
   const durationMs = now() - started;
   events.emit(spanId, options.parentSpanId, {
     type: "tool-call-end",
@@ -81,13 +83,14 @@ async function execute(
   tool: Tool,
   args: Readonly<Record<string, unknown>>,
   spanId: string,
+  stop: AbortSignal | undefined,
 ): Promise<Outcome> {
   if (run.signal?.aborted === true) {
     return { ok: false, error: run.signal.reason, message: "the run was aborted before the tool ran" };
   }
   const nested = nestedToolOf(tool);
   if (nested !== undefined) {
-    const child = await run.runChild(nested, tool, args, state, spanId);
+    const child = await run.runChild(nested, tool, args, state, spanId, stop);
     return child.ok
       ? { ok: true, value: child.value }
       : { ok: false, error: child.message, message: child.message };
@@ -96,7 +99,10 @@ async function execute(
   const controller = new AbortController();
   const onAbort = () => controller.abort(run.signal?.reason);
   run.signal?.addEventListener("abort", onAbort, { once: true });
+  const onStop = () => controller.abort(stop?.reason);
+  stop?.addEventListener("abort", onStop, { once: true });
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let deadlineTimer: ReturnType<typeof setTimeout> | undefined;
   try {
     const call = Promise.resolve().then(() => tool.execute({ ...args }, { signal: controller.signal }));
     // When a timeout or an abort wins the race, the tool's own late failure must not go unhandled.
@@ -115,7 +121,25 @@ async function execute(
         }),
       );
     }
-    if (run.signal !== undefined) {
+    // The mission deadline bounds a tool without a timeout of its own too (else a hung tool hangs the run).
+    const deadline = run.deadline;
+    if (deadline !== undefined) {
+      racers.push(
+        new Promise((_, reject) => {
+          deadlineTimer = setTimeout(
+            () => {
+              const error = new ToolTimeoutError(
+                `tool "${tool.name}" was stopped: the mission timeout was reached`,
+              );
+              controller.abort(error);
+              reject(error);
+            },
+            Math.max(0, deadline - Date.now()),
+          );
+        }),
+      );
+    }
+    if (run.signal !== undefined || stop !== undefined) {
       racers.push(
         new Promise((_, reject) => {
           controller.signal.addEventListener("abort", () => reject(controller.signal.reason), { once: true });
@@ -128,6 +152,8 @@ async function execute(
     return { ok: false, error, message: errorMessage(error) };
   } finally {
     if (timer !== undefined) clearTimeout(timer);
+    if (deadlineTimer !== undefined) clearTimeout(deadlineTimer);
     run.signal?.removeEventListener("abort", onAbort);
+    stop?.removeEventListener("abort", onStop);
   }
 }

@@ -11,7 +11,7 @@ const SECRET_PATTERNS: readonly RegExp[] = [
 export function redactText(text: string): string {
   let out = text;
   for (const pattern of SECRET_PATTERNS) {
-    out = out.replace(pattern, (match, name?: string, separator?: string) =>
+    out = out.replace(pattern, (_match, name?: string, separator?: string) =>
       typeof name === "string" && typeof separator === "string"
         ? `${name}${separator}[redacted]`
         : "[redacted]",

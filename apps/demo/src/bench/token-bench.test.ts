@@ -1,0 +1,26 @@
+import { expect, test } from "vitest";
+import { percentSaved } from "./bench-table.js";
+import { runBench } from "./run-bench.js";
+
+test("combined mode sends at least 95% fewer context tokens on 1,000+ row results, with the same answers", async () => {
+  const results = await runBench();
+  expect(results.map((result) => result.task)).toEqual([
+    "log triage",
+    "top customers",
+    "revenue by tier (join)",
+    "on call (small result)",
+  ]);
+  for (const result of results) {
+    expect(result.text.ok && result.combined.ok, result.task).toBe(true);
+    expect(result.combined.answer, result.task).toBe(result.text.answer);
+    if (result.rows >= 1000) {
+      expect(percentSaved(result.text.tokens, result.combined.tokens), result.task).toBeGreaterThanOrEqual(
+        95,
+      );
+    }
+  }
+  const small = results.find((result) => result.rows < 1000);
+  // The honest cost of the reference card and the lisp_eval schema on a small result.
+  expect(small?.combined.tokens).toBeGreaterThan(small?.text.tokens ?? 0);
+  expect(results.find((result) => result.task === "revenue by tier (join)")?.combined.cacheHits).toBe(2);
+});
