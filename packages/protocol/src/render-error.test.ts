@@ -59,6 +59,8 @@ describe("classifyErrorReason", () => {
     ["unknown_tool", "runtime_error"],
     ["tool_error", "runtime_error"],
     ["arithmetic_error", "runtime_error"],
+    // A program's (fail v) keeps its own reason, so the model gets the failed value as `result`.
+    ["fail", "fail"],
   ])("classifies %s as %s", (reason, expected) => {
     expect(classifyErrorReason(reason)).toBe(expected);
   });

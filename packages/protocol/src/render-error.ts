@@ -56,10 +56,16 @@ export function renderError(reason: ErrorReason, message: string, options: Rende
 
 /**
  * Maps a PTC-Lisp failure reason (`unbound_var`, `memory_exceeded`, `parse_error`...) onto the
- * closed union: parse, timeout and memory failures keep their family, the rest are runtime errors.
+ * closed union: parse, timeout and memory failures keep their family, `fail` (a program's own
+ * `(fail v)`) stays `fail`, the rest are runtime errors.
  */
 export function classifyErrorReason(lispReason: string): ErrorReason {
-  if (lispReason === "parse_error" || lispReason === "timeout" || lispReason === "memory_limit")
+  if (
+    lispReason === "parse_error" ||
+    lispReason === "timeout" ||
+    lispReason === "memory_limit" ||
+    lispReason === "fail"
+  )
     return lispReason;
   if (lispReason.includes("parse")) return "parse_error";
   if (lispReason.includes("timeout")) return "timeout";
