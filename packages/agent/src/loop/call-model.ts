@@ -4,8 +4,10 @@
  * cancellation (the run's signal and its mission deadline end a call even when the model function
  * ignores them), streaming deltas to `onChunk`, and token accounting.
  */
+
+import { errorMessage } from "../error-message.js";
 import { newSpanId } from "../events/event-sink.js";
-import { classifyModelError, describeModelError, retryDelay } from "../model/model-retry.js";
+import { classifyModelError, retryDelay } from "../model/model-retry.js";
 import type { ModelRequest } from "../model/model-types.js";
 import { type NormalizedResponse, normalizeResponse } from "../model/normalize-response.js";
 import type { LoopState, Run } from "./run-types.js";
@@ -155,8 +157,7 @@ export async function callModel(
       });
       return { ok: true, response: normalized.response, streamed };
     }
-    const message =
-      failure === undefined ? (normalized as { error: string }).error : describeModelError(failure);
+    const message = failure === undefined ? (normalized as { error: string }).error : errorMessage(failure);
     events.emit(spanId, parentSpanId, {
       type: "llm-call-end",
       turn: request.turn,

@@ -5,14 +5,14 @@
  * failure; otherwise the memory limit is checked and the program's output is fed back.
  */
 import { format } from "@ptc/lisp";
-import { validateReturn } from "@ptc/tool";
 import type { NormalizedResponse } from "../model/normalize-response.js";
 import { extractCode, stripThinking } from "../parsing/extract-code.js";
 import type { TurnContext, TurnOutcome } from "./drive-turns.js";
 import { executeProgram } from "./execute-program.js";
-import { errorFeedback, executionFeedback, returnValidationMessage, successFeedback } from "./feedback.js";
+import { errorFeedback, executionFeedback, successFeedback } from "./feedback.js";
 import { failure } from "./finish.js";
-import { isNoValue, memoryBytes, toHostValue } from "./host-value.js";
+import { isNoValue, toHostValue } from "./host-value.js";
+import { checkReturn, memoryOverLimit } from "./program-checks.js";
 import type { LoopState, Run } from "./run-types.js";
 
 export const NO_CODE_MESSAGE =
@@ -93,8 +93,7 @@ export async function contentTurn(
 
   const value = toHostValue(result.value, agent.floatPrecision);
   if (result.returned) {
-    const signature = agent.parsedSignature;
-    const validation = signature === undefined ? { ok: true as const } : validateReturn(signature, value);
+    const validation = checkReturn(run, value);
     if (validation.ok) {
       state.memory = outcome.memory;
       state.summaries = { ...state.summaries, ...outcome.summaries };
@@ -105,11 +104,7 @@ export async function contentTurn(
         finish: { finalMessages: [{ role: "assistant", content: raw }], memory: outcome.memory },
       };
     }
-    const message = returnValidationMessage(
-      signature as NonNullable<typeof signature>,
-      value,
-      validation.errors,
-    );
+    const { message } = validation;
     state.memory = outcome.memory;
     state.lastFail = null;
     return {
@@ -149,9 +144,9 @@ export async function contentTurn(
     };
   }
 
-  const limit = agent.memoryLimit;
-  const size = limit === undefined ? 0 : memoryBytes(outcome.memory);
-  if (limit !== undefined && size > limit) {
+  const over = memoryOverLimit(run, outcome.memory);
+  if (over !== undefined) {
+    const { size, limit } = over;
     if (agent.memoryStrategy === "strict") {
       return {
         kind: "stop",

@@ -6,9 +6,8 @@
  */
 import { createSession, type Limits, type RunResult, run as runProgram } from "@ptc/lisp";
 import { canonicalCacheKey, type Tool } from "@ptc/tool";
-import { newSpanId } from "../events/event-sink.js";
 import type { ToolCallRecord } from "../step/step-types.js";
-import { invokeTool } from "../tools/invoke-tool.js";
+import { invokeTool, reportCacheHit } from "../tools/invoke-tool.js";
 import { budgetIntrospection } from "./budget-introspection.js";
 import { toProgramValue } from "./program-value.js";
 import type { LoopState, Run } from "./run-types.js";
@@ -144,22 +143,7 @@ async function callFromProgram(
         exposureLayer: "ptc_lisp",
         turn: options.turn,
       });
-      const spanId = newSpanId();
-      run.events.emit(spanId, programSpan, {
-        type: "tool-call-start",
-        toolName: tool.name,
-        exposureLayer: "ptc_lisp",
-        turn: options.turn,
-      });
-      run.events.emit(spanId, programSpan, {
-        type: "tool-call-end",
-        toolName: tool.name,
-        exposureLayer: "ptc_lisp",
-        cached: true,
-        error: false,
-        durationMs: 0,
-        turn: options.turn,
-      });
+      reportCacheHit(run, programSpan, tool.name, "ptc_lisp", options.turn);
       // Cached by a native call in combined mode: read it the way a fresh call would be read.
       const cached = toProgramValue(hit.result);
       if (!cached.ok) throw new Error(cached.error);

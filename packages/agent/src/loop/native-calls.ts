@@ -9,7 +9,7 @@ import { canonicalCacheKey, effectiveExpose, resolveToolName, type Tool } from "
 import { newSpanId } from "../events/event-sink.js";
 import { buildNativePreview } from "../native-preview/index.js";
 import type { ToolCallRecord } from "../step/step-types.js";
-import { invokeTool } from "../tools/invoke-tool.js";
+import { invokeTool, reportCacheHit } from "../tools/invoke-tool.js";
 import { toJsonText } from "./json-text.js";
 import type { LoopState, Run } from "./run-types.js";
 import type { IdentifiedCall } from "./tool-call-messages.js";
@@ -71,92 +71,42 @@ export async function executeNativeCalls(
       continue;
     }
     const bridged = combined && tool.cache && effectiveExpose(tool, run.agent) === "both";
-    contents.push(
-      bridged
-        ? await bridgedCall(run, state, tool, call, spanId, records)
-        : await plainCall(run, state, tool, call, spanId, records),
-    );
+    contents.push(await nativeCall(run, state, tool, call, spanId, records, bridged));
   }
   state.nativeToolCalls += calls.length;
   return { contents, records };
 }
 
-async function plainCall(
+/**
+ * One native call. A bridged call (combined mode, `expose: "both"`, `cache: true`) is answered
+ * from the cache when it can be, stores a fresh result, and shows the model a preview; any other
+ * call shows the result itself as JSON.
+ */
+async function nativeCall(
   run: Run,
   state: LoopState,
   tool: Tool,
   call: IdentifiedCall,
   spanId: string,
   records: ToolCallRecord[],
+  bridged: boolean,
 ): Promise<string> {
-  const outcome = await invokeTool(run, state, tool, call.args, {
-    layer: "native",
-    turn: state.turn,
-    parentSpanId: spanId,
-  });
-  const base = {
-    name: tool.name,
-    args: call.args,
-    durationMs: outcome.durationMs,
-    cached: false,
-    exposureLayer: "native" as const,
-    id: call.id,
-    turn: state.turn,
-  };
-  if (!outcome.ok) {
-    records.push({ ...base, error: outcome.message });
-    return toolErrorJson(tool.name, call.args, outcome.message);
-  }
-  const text = toJsonText(outcome.value);
-  if (!text.ok) {
-    records.push({ ...base, error: text.error });
-    return toolErrorJson(tool.name, call.args, text.error);
-  }
-  records.push({ ...base, result: outcome.value });
-  return text.text;
-}
-
-function toolErrorJson(name: string, args: unknown, message: string): string {
-  return JSON.stringify({ error: message, tool: name, args_received: args, hint: null });
-}
-
-async function bridgedCall(
-  run: Run,
-  state: LoopState,
-  tool: Tool,
-  call: IdentifiedCall,
-  spanId: string,
-  records: ToolCallRecord[],
-): Promise<string> {
-  const key = canonicalCacheKey(tool.name, call.args);
-  const hit = state.toolCache.get(key);
-  if (hit !== undefined) {
-    const toolSpan = newSpanId();
-    run.events.emit(toolSpan, spanId, {
-      type: "tool-call-start",
-      toolName: tool.name,
-      exposureLayer: "native",
-      turn: state.turn,
-    });
-    run.events.emit(toolSpan, spanId, {
-      type: "tool-call-end",
-      toolName: tool.name,
-      exposureLayer: "native",
-      cached: true,
-      error: false,
-      durationMs: 0,
-      turn: state.turn,
-    });
+  const record = (fields: { result: unknown } | { error: string }, durationMs: number, cached = false) =>
     records.push({
       name: tool.name,
       args: call.args,
-      result: hit.result,
-      durationMs: 0,
-      cached: true,
+      ...fields,
+      durationMs,
+      cached,
       exposureLayer: "native",
       id: call.id,
       turn: state.turn,
     });
+  const key = bridged ? canonicalCacheKey(tool.name, call.args) : undefined;
+  const hit = key === undefined ? undefined : state.toolCache.get(key);
+  if (hit !== undefined) {
+    reportCacheHit(run, spanId, tool.name, "native", state.turn);
+    record({ result: hit.result }, 0, true);
     return preview(run, tool, hit.result, call.args, { cached: true });
   }
   const outcome = await invokeTool(run, state, tool, call.args, {
@@ -164,30 +114,34 @@ async function bridgedCall(
     turn: state.turn,
     parentSpanId: spanId,
   });
-  const base = {
-    name: tool.name,
-    args: call.args,
-    durationMs: outcome.durationMs,
-    cached: false,
-    exposureLayer: "native" as const,
-    id: call.id,
-    turn: state.turn,
-  };
   if (!outcome.ok) {
-    records.push({ ...base, error: outcome.message });
+    record({ error: outcome.message }, outcome.durationMs);
     return toolErrorJson(tool.name, call.args, outcome.message);
   }
-  records.push({ ...base, result: outcome.value });
-  const write = state.toolCache.set(key, outcome.value, tool.maxCachedBytes);
-  return preview(
-    run,
-    tool,
-    outcome.value,
-    call.args,
-    write.stored
-      ? { cached: true }
-      : { cached: false, tooLargeBytes: write.sizeBytes, limitBytes: write.limitBytes },
-  );
+  if (key !== undefined) {
+    record({ result: outcome.value }, outcome.durationMs);
+    const write = state.toolCache.set(key, outcome.value, tool.maxCachedBytes);
+    return preview(
+      run,
+      tool,
+      outcome.value,
+      call.args,
+      write.stored
+        ? { cached: true }
+        : { cached: false, tooLargeBytes: write.sizeBytes, limitBytes: write.limitBytes },
+    );
+  }
+  const text = toJsonText(outcome.value);
+  if (!text.ok) {
+    record({ error: text.error }, outcome.durationMs);
+    return toolErrorJson(tool.name, call.args, text.error);
+  }
+  record({ result: outcome.value }, outcome.durationMs);
+  return text.text;
+}
+
+function toolErrorJson(name: string, args: unknown, message: string): string {
+  return JSON.stringify({ error: message, tool: name, args_received: args, hint: null });
 }
 
 function preview(

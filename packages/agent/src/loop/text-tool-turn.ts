@@ -24,9 +24,10 @@ import type { TurnContext, TurnOutcome } from "./drive-turns.js";
 import { executeProgram } from "./execute-program.js";
 import { executionFeedback } from "./feedback.js";
 import { failure } from "./finish.js";
-import { isNoValue, memoryBytes, toHostValue } from "./host-value.js";
+import { isNoValue, toHostValue } from "./host-value.js";
 import { readJsonAnswer } from "./json-answer.js";
 import { executeNativeCalls } from "./native-calls.js";
+import { memoryOverLimit } from "./program-checks.js";
 import type { LoopState, Run } from "./run-types.js";
 import { assistantWithCalls, describeCalls, type IdentifiedCall, identify } from "./tool-call-messages.js";
 
@@ -221,10 +222,9 @@ async function lispEvalTurn(
     });
   }
   const value = toHostValue(result.value, agent.floatPrecision);
-  const limit = agent.memoryLimit;
-  const size = limit === undefined ? 0 : memoryBytes(outcome.memory);
-  if (limit !== undefined && size > limit) {
-    const message = `Memory limit exceeded (${size} bytes > ${limit} bytes).`;
+  const over = memoryOverLimit(run, outcome.memory);
+  if (over !== undefined) {
+    const message = `Memory limit exceeded (${over.size} bytes > ${over.limit} bytes).`;
     if (agent.memoryStrategy === "strict") {
       return {
         kind: "stop",

@@ -14,15 +14,16 @@ import {
   unknownNativeToolMessage,
   validateProgram,
 } from "@ptc/protocol";
-import { normalizeKeys, parseFinalAnswer, validateReturn } from "@ptc/tool";
+import { normalizeKeys, parseFinalAnswer } from "@ptc/tool";
 import type { Message, MessageToolCall } from "../model/model-types.js";
 import type { NormalizedResponse, NormalizedToolCall } from "../model/normalize-response.js";
 import { hasFencedProgram } from "../parsing/extract-code.js";
 import type { TurnContext, TurnOutcome, TurnRecord } from "./drive-turns.js";
 import { executeProgram } from "./execute-program.js";
-import { errorFeedback, executionFeedback, returnValidationMessage } from "./feedback.js";
+import { errorFeedback, executionFeedback } from "./feedback.js";
 import { failure } from "./finish.js";
-import { isNoValue, memoryBytes, toHostValue } from "./host-value.js";
+import { isNoValue, toHostValue } from "./host-value.js";
+import { checkReturn, memoryOverLimit } from "./program-checks.js";
 import type { LoopState, Run } from "./run-types.js";
 import { assistantWithCalls, describeCalls, identify } from "./tool-call-messages.js";
 
@@ -136,8 +137,7 @@ async function runLispEval(
   const value = toHostValue(result.value, agent.floatPrecision);
   const execution = executionFeedback(run, result.value, result.prints, outcome.memory, state.memory);
   if (result.returned) {
-    const signature = agent.parsedSignature;
-    const validation = signature === undefined ? { ok: true as const } : validateReturn(signature, value);
+    const validation = checkReturn(run, value);
     state.memory = outcome.memory;
     if (validation.ok) {
       state.summaries = { ...state.summaries, ...outcome.summaries };
@@ -151,11 +151,7 @@ async function runLispEval(
         },
       };
     }
-    const message = returnValidationMessage(
-      signature as NonNullable<typeof signature>,
-      value,
-      validation.errors,
-    );
+    const { message } = validation;
     state.lastFail = null;
     return {
       kind: "continue",
@@ -179,10 +175,9 @@ async function runLispEval(
       },
     };
   }
-  const limit = agent.memoryLimit;
-  const size = limit === undefined ? 0 : memoryBytes(outcome.memory);
-  if (limit !== undefined && size > limit) {
-    const message = `Memory limit exceeded (${size} bytes > ${limit} bytes).`;
+  const over = memoryOverLimit(run, outcome.memory);
+  if (over !== undefined) {
+    const message = `Memory limit exceeded (${over.size} bytes > ${over.limit} bytes).`;
     if (agent.memoryStrategy === "strict") {
       return {
         kind: "stop",

@@ -49,13 +49,3 @@ export function retryDelay(retry: ResolvedRetry, attempt: number, error: unknown
   const asked = (error as { retryAfterMs?: unknown } | null)?.retryAfterMs;
   return typeof asked === "number" && asked > backoff ? asked : backoff;
 }
-
-export function describeModelError(error: unknown): string {
-  if (error instanceof Error) return error.message === "" ? error.name : error.message;
-  if (typeof error === "string") return error;
-  try {
-    return JSON.stringify(error) ?? String(error);
-  } catch {
-    return String(error);
-  }
-}

@@ -5,6 +5,7 @@
  * a value, with a message the model can act on.
  */
 import type { Tool } from "@ptc/tool";
+import { errorMessage } from "../error-message.js";
 import { newSpanId } from "../events/event-sink.js";
 import type { LoopState, Run } from "../loop/run-types.js";
 import type { ExposureLayer } from "../step/step-types.js";
@@ -19,14 +20,25 @@ export class ToolTimeoutError extends Error {
   override readonly name = "ToolTimeoutError";
 }
 
-export function errorMessage(error: unknown): string {
-  if (error instanceof Error) return error.message === "" ? error.name : error.message;
-  if (typeof error === "string") return error;
-  try {
-    return JSON.stringify(error) ?? String(error);
-  } catch {
-    return String(error);
-  }
+/** Reports a call answered from the run's cache: a start and an end with `cached: true`, no tool run. */
+export function reportCacheHit(
+  run: Run,
+  parentSpanId: string,
+  toolName: string,
+  layer: ExposureLayer,
+  turn: number | undefined,
+): void {
+  const spanId = newSpanId();
+  run.events.emit(spanId, parentSpanId, { type: "tool-call-start", toolName, exposureLayer: layer, turn });
+  run.events.emit(spanId, parentSpanId, {
+    type: "tool-call-end",
+    toolName,
+    exposureLayer: layer,
+    cached: true,
+    error: false,
+    durationMs: 0,
+    turn,
+  });
 }
 
 const now = (): number => (typeof performance !== "undefined" ? performance.now() : Date.now());
