@@ -7,6 +7,7 @@
 
 import { errorMessage } from "../error-message.js";
 import { newSpanId } from "../events/event-sink.js";
+import type { EventBase, LlmCallEndEvent } from "../events/event-types.js";
 import { classifyModelError, retryDelay } from "../model/model-retry.js";
 import type { ModelRequest } from "../model/model-types.js";
 import { type NormalizedResponse, normalizeResponse } from "../model/normalize-response.js";
@@ -110,6 +111,16 @@ export async function callModel(
       agentId: run.agentId,
       request: { ...recorded, ...(stream === undefined ? {} : { stream: true }) },
     });
+    const end = (
+      fields: Omit<LlmCallEndEvent, keyof EventBase | "type" | "turn" | "attempt" | "durationMs">,
+    ) =>
+      events.emit(spanId, parentSpanId, {
+        type: "llm-call-end",
+        turn: request.turn,
+        attempt,
+        durationMs: Date.now() - started,
+        ...fields,
+      });
     let failure: unknown;
     let raw: unknown;
     try {
@@ -119,21 +130,14 @@ export async function callModel(
       );
     } catch (error) {
       if (error instanceof Interrupted) {
-        events.emit(spanId, parentSpanId, {
-          type: "llm-call-end",
-          turn: request.turn,
-          attempt,
-          ok: false,
-          durationMs: Date.now() - started,
-          error: error.kind === "aborted" ? "aborted" : "mission timeout",
-        });
+        end({ ok: false, error: error.kind === "aborted" ? "aborted" : "mission timeout" });
         return { ok: false, kind: error.kind };
       }
       failure = error;
     }
     const normalized = failure === undefined ? normalizeResponse(raw) : undefined;
-    if (normalized?.ok === true) events.record({ type: "response", agentId: run.agentId, response: raw });
     if (normalized?.ok === true) {
+      events.record({ type: "response", agentId: run.agentId, response: raw });
       const { tokens } = normalized.response;
       if (tokens !== null) {
         state.tokens.reported = true;
@@ -143,12 +147,8 @@ export async function callModel(
         state.tokens.cacheRead += tokens.cacheRead ?? 0;
       }
       state.llmRequests += 1;
-      events.emit(spanId, parentSpanId, {
-        type: "llm-call-end",
-        turn: request.turn,
-        attempt,
+      end({
         ok: true,
-        durationMs: Date.now() - started,
         ...(tokens?.input === undefined ? {} : { inputTokens: tokens.input }),
         ...(tokens?.output === undefined ? {} : { outputTokens: tokens.output }),
         ...(events.payloads
@@ -158,14 +158,7 @@ export async function callModel(
       return { ok: true, response: normalized.response, streamed };
     }
     const message = failure === undefined ? (normalized as { error: string }).error : errorMessage(failure);
-    events.emit(spanId, parentSpanId, {
-      type: "llm-call-end",
-      turn: request.turn,
-      attempt,
-      ok: false,
-      durationMs: Date.now() - started,
-      error: message,
-    });
+    end({ ok: false, error: message });
     const kind = failure === undefined ? "invalid_response" : classifyModelError(failure);
     const retryable =
       attempt < run.retry.maxAttempts && !streamed && run.retry.retryableErrors.includes(kind);

@@ -127,21 +127,6 @@ export async function driveTurns(run: Run, state: LoopState, mode: TurnMode): Pr
         ),
       );
     }
-    if (isAborted(run)) {
-      recordTurn(state, type, outcome.record, messages, request.system);
-      endTurn(
-        run,
-        state,
-        spanId,
-        type,
-        turnStarted,
-        outcome.record.program,
-        outcome.record.success,
-        tokensBefore,
-      );
-      if (outcome.kind === "continue") state.messages.push(...outcome.append);
-      return aborted(run, state, state.turn);
-    }
     recordTurn(state, type, outcome.record, messages, request.system);
     endTurn(
       run,
@@ -153,6 +138,11 @@ export async function driveTurns(run: Run, state: LoopState, mode: TurnMode): Pr
       outcome.record.success,
       tokensBefore,
     );
+    // Cancelled while the turn ran: keep what it produced, then end.
+    if (isAborted(run)) {
+      if (outcome.kind === "continue") state.messages.push(...outcome.append);
+      return aborted(run, state, state.turn);
+    }
     if (outcome.kind === "stop") return finish(run, state, outcome.ending, outcome.finish);
 
     const before = mode.guarded ? guardState(state) : undefined;
