@@ -114,10 +114,11 @@ export function textMode(run: Run, variant: TextVariantName): TurnMode {
       advance,
     };
   }
+  // The Map, not the array: native tools are offered sorted by name, as the reference offers them.
   const requestToolList = requestTools({
     output: "text",
     ptcTransport: run.mode === "combined" ? "tool_call" : undefined,
-    tools,
+    tools: run.tools,
   });
   return {
     guarded: false,

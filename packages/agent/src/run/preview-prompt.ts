@@ -96,7 +96,11 @@ export function previewPrompt(
         : toolVariantUserMessage(agent, context, descriptions);
   const schemas =
     variant === "tools"
-      ? requestTools({ output: "text", ptcTransport: combined ? "tool_call" : undefined, tools })
+      ? requestTools({
+          output: "text",
+          ptcTransport: combined ? "tool_call" : undefined,
+          tools: effectiveTools(agent),
+        })
       : undefined;
   return {
     system: textSystemPrompt(agent, variant, tools),
