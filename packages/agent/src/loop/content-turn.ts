@@ -59,7 +59,6 @@ export async function contentTurn(
   const outcome = await executeProgram(run, state, program, {
     turn: state.turn,
     inventory: [...run.tools.values()],
-    layer: "ptc_lisp",
     parentSpanId: context.spanId,
   });
   const { result } = outcome;

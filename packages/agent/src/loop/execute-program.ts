@@ -30,8 +30,6 @@ export interface ProgramOptions {
   readonly turn: number;
   /** Tools the program may call. */
   readonly inventory: readonly Tool[];
-  /** Which layer tool calls are reported as. */
-  readonly layer: "ptc_lisp";
   readonly parentSpanId: string;
 }
 
@@ -62,8 +60,6 @@ export async function executeProgram(
   options: ProgramOptions,
 ): Promise<ProgramOutcome> {
   const records: ToolCallRecord[] = [];
-  // Tool calls of the program nest under the span that ran it (the turn, or the lisp_eval call).
-  const programSpan = options.parentSpanId;
   // A program that ends (a timeout, an error elsewhere) while a tool still runs stops that tool:
   // its signal aborts and its call is settled and recorded before the turn is.
   const programDone = new AbortController();
@@ -71,7 +67,7 @@ export async function executeProgram(
   const tools: Record<string, (args: Record<string, unknown>) => Promise<unknown>> = {};
   for (const tool of options.inventory) {
     tools[tool.name] = (args) => {
-      const call = callFromProgram(run, state, tool, args, records, options, programSpan, programDone.signal);
+      const call = callFromProgram(run, state, tool, args, records, options, programDone.signal);
       pending.add(call);
       const settled = () => pending.delete(call);
       call.then(settled, settled);
@@ -109,12 +105,12 @@ export async function executeProgram(
     programDone.abort(new Error("the program ended before the tool answered"));
     await Promise.allSettled([...pending]);
   }
-  const journal = run.agent.journaling || state.journal !== null ? session.journalEntries() : null;
   return {
     result,
     memory: result.ok ? { ...session.bindings() } : state.memory,
     history: [...session.history()],
-    journal: journal !== null && Object.keys(journal).length === 0 && state.journal === null ? null : journal,
+    // A run keeps a journal when the agent journals (or was given one); then it is always an object.
+    journal: state.journal === null ? null : session.journalEntries(),
     summaries: result.ok ? { ...result.summaries } : {},
     toolCalls: records,
   };
@@ -127,7 +123,6 @@ async function callFromProgram(
   args: Record<string, unknown>,
   records: ToolCallRecord[],
   options: ProgramOptions,
-  programSpan: string,
   programDone: AbortSignal,
 ): Promise<unknown> {
   const key = tool.cache ? canonicalCacheKey(tool.name, args) : undefined;
@@ -143,7 +138,7 @@ async function callFromProgram(
         exposureLayer: "ptc_lisp",
         turn: options.turn,
       });
-      reportCacheHit(run, programSpan, tool.name, "ptc_lisp", options.turn);
+      reportCacheHit(run, options.parentSpanId, tool.name, "ptc_lisp", options.turn);
       // Cached by a native call in combined mode: read it the way a fresh call would be read.
       const cached = toProgramValue(hit.result);
       if (!cached.ok) throw new Error(cached.error);
@@ -153,7 +148,7 @@ async function callFromProgram(
   const outcome = await invokeTool(run, state, tool, args, {
     layer: "ptc_lisp",
     turn: options.turn,
-    parentSpanId: programSpan,
+    parentSpanId: options.parentSpanId,
     stop: programDone,
   });
   // A value a program could not read (a cycle, a function, an opaque host object) is a tool error

@@ -195,7 +195,6 @@ async function lispEvalTurn(
   const outcome = await executeProgram(run, state, program, {
     turn: state.turn,
     inventory,
-    layer: "ptc_lisp",
     parentSpanId: evalSpan,
   });
   const { result } = outcome;

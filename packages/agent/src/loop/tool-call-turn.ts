@@ -105,7 +105,6 @@ async function runLispEval(
   const outcome = await executeProgram(run, state, program, {
     turn: state.turn,
     inventory: [...run.tools.values()],
-    layer: "ptc_lisp",
     parentSpanId: context.spanId,
   });
   const { result } = outcome;
