@@ -86,7 +86,9 @@ it("runs the seed's transcript shape through fromLanguageModel", async () => {
   const preview = JSON.parse((part as { output: { value: string } }).output.value);
   expect(preview).toMatchObject({ status: "ok", result_count: 1842, full_result_cached: true });
   // The third carries the program's result, computed from the cache.
-  const programMessage = prompts[2]?.prompt.at(-1) as { content: { output: { value: string } }[] } | undefined;
+  const programMessage = prompts[2]?.prompt.at(-1) as
+    | { content: { output: { value: string } }[] }
+    | undefined;
   const programPart = programMessage?.content[0];
   expect(JSON.parse(programPart?.output.value ?? "{}")).toMatchObject({
     status: "ok",
