@@ -9,6 +9,7 @@ export default defineConfig({
   ssr: { resolve: { conditions } },
   test: {
     include: ["packages/*/src/**/*.test.ts", "apps/*/src/**/*.test.ts"],
+    setupFiles: ["./vitest.setup.ts"],
     testTimeout: 20_000,
   },
 });

@@ -13,6 +13,10 @@ export default defineConfig({
   clean: true,
   target: "es2022",
   platform: "neutral",
+  // src/node/ takes the root entry's types from "@ptc/lisp" itself (type-only imports): its
+  // declarations then name them from the root entry, instead of both entries sharing a
+  // `run-XXXXXXXX.d.ts` chunk with aliases (scripts/check-declarations.mjs checks).
+  external: ["@ptc/lisp"],
   splitting: true,
   treeshake: true,
 });

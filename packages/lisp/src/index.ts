@@ -8,20 +8,27 @@
 
 export type { ErrorReason, LispErrorData } from "./errors.js";
 export { LispError } from "./errors.js";
-export type { Preview, PreviewOptions } from "./format/format.js";
+export type { FormatOptions, Preview, PreviewOptions } from "./format/format.js";
 export { format, preview } from "./format/format.js";
-export type { JsonValue } from "./format/to-json.js";
+export type { JsonValue, ToJsonOptions } from "./format/to-json.js";
 export { toJson } from "./format/to-json.js";
 export type { Form, Position } from "./reader/form.js";
 export { read } from "./reader/reader.js";
 export type { RunError, RunFailure, RunOptions, RunResult, RunSuccess } from "./run.js";
 export { run } from "./run.js";
-export type { ToolCallRecord, ToolFunction } from "./runtime/context.js";
+export type {
+  HostTool,
+  ToolArgsCheck,
+  ToolCallOptions,
+  ToolCallRecord,
+  ToolFunction,
+  ToolObject,
+} from "./runtime/context.js";
 export type { Limits } from "./runtime/limits.js";
 export { DEFAULT_LIMITS } from "./runtime/limits.js";
 export type { SessionInit } from "./session.js";
 export { createSession, Session } from "./session.js";
-export { equals } from "./values/equality.js";
+export { hostEquals as equals } from "./values/equality.js";
 export { Keyword } from "./values/keyword.js";
 export { LispMap } from "./values/lisp-map.js";
 export { LispSet } from "./values/lisp-set.js";

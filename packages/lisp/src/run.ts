@@ -5,6 +5,7 @@
  * position. The host process never sees a raw JS error from a program.
  */
 import { analyzeProgram } from "./analyzer/analyze.js";
+import { nearestName } from "./analyzer/nearest-name.js";
 import { runDiscovery } from "./builtins/discovery.js";
 import { registry } from "./builtins/index.js";
 import { codegenAvailable } from "./compiler/codegen.js";
@@ -18,24 +19,31 @@ import {
 import { type ErrorReason, LispError } from "./errors.js";
 import { print } from "./format/print.js";
 import type { Form } from "./reader/form.js";
-import { read } from "./reader/reader.js";
+import { readProgram, type StrayCloser } from "./reader/reader.js";
+import { withJson } from "./result-json.js";
 import { settle } from "./runtime/async.js";
 import { locate } from "./runtime/call-site.js";
-import { enter, RunContext, type ToolCallRecord, type ToolFunction } from "./runtime/context.js";
+import { enter, type HostTool, RunContext, type ToolCallRecord } from "./runtime/context.js";
 import { type Limits, resolveLimits } from "./runtime/limits.js";
 import { Namespace } from "./runtime/namespace.js";
 import { checkSignal } from "./runtime/signal-option.js";
 import { FailSignal, RECUR, ReturnSignal } from "./runtime/signals.js";
 import { normalizeTools } from "./runtime/tool-options.js";
 import type { Session } from "./session.js";
+import { lookup } from "./values/map-access.js";
 import { isPlainObject, type PlainObject } from "./values/plain-object.js";
 import { Regex } from "./values/regex.js";
 
 export interface RunOptions {
   /** The `data/` namespace: a plain object, read in place and never modified. */
   readonly context?: Readonly<Record<string, unknown>>;
-  /** Tools callable as `(tool/name {...})`: one argument object in, a value or promise out. */
-  readonly tools?: Readonly<Record<string, ToolFunction>> | ReadonlyMap<string, ToolFunction>;
+  /**
+   * Tools callable as `(tool/name {...})`: functions of one argument object returning a value or
+   * a promise, or objects with such an `execute` (and optionally `validate`, which checks a
+   * program's arguments first), such as @ptc/tool's `createTools(...)`. A program may write
+   * `-` for `_` in a name (`tool/list-orders` for `list_orders`) when only one tool matches.
+   */
+  readonly tools?: Readonly<Record<string, HostTool>> | ReadonlyMap<string, HostTool>;
   /** Per-run limits; each defaults to the reference's value (see `DEFAULT_LIMITS`). */
   readonly limits?: Partial<Limits>;
   /** Keeps defs and *1 *2 *3 across programs; a failed program leaves it unchanged. */
@@ -74,6 +82,12 @@ interface RunOutput {
   readonly toolCalls: ToolCallRecord[];
   /** Wall-clock time of the whole run. */
   readonly durationMs: number;
+  /**
+   * What the run let pass but a program's author (often a model) should know: a `data/` key the
+   * context does not have (it reads as nil, as in the reference), an extra closing bracket that
+   * was ignored. Empty when there is nothing to say.
+   */
+  readonly warnings: string[];
 }
 
 export interface RunSuccess extends RunOutput {
@@ -105,11 +119,16 @@ const generalByDefault = typeof process !== "undefined" && process.env?.PTC_LISP
 const fastFor = (engine: RunOptions["engine"]): boolean =>
   codegenAvailable && (engine === undefined ? !generalByDefault : engine === "fast");
 
+/** Builtins a program may name (not the internal ones the analyzer inserts), for suggestions. */
+let visibleBuiltins: readonly string[] | undefined;
+const builtinNames = (): readonly string[] =>
+  (visibleBuiltins ??= registry.names().filter((name) => registry.definition(name)?.category !== "Internal"));
+
 const compiler = (fast: boolean) =>
   new Compiler({
     builtin: (name) => registry.get(name),
     fast,
-    discovery: runDiscovery,
+    discovery: (operation, args) => runDiscovery(registry, operation, args),
   });
 
 function utf8Length(text: string): number {
@@ -207,7 +226,7 @@ function prepare(
   ]);
   const cached = key === undefined ? undefined : cachedProgram(key);
   if (cached !== undefined) return cached;
-  const forms = read(source, { maxNesting: limits.maxNesting });
+  const { forms, strayClosers } = readProgram(source, { maxNesting: limits.maxNesting });
   const symbols = countSymbols(forms, limits.maxSymbols);
   if (symbols > limits.maxSymbols) {
     throw new LispError(
@@ -217,13 +236,57 @@ function prepare(
   }
   const analyzed = analyzeProgram(forms, {
     isBuiltin: (name) => registry.has(name),
+    builtinNames,
     userNames: new Set(userNames),
     toolNames,
     checkRegex: (pattern) => Regex.problem(pattern),
   });
-  const compiled = { code: compiler(fast).compile(analyzed.body), frameSize: analyzed.frameSize };
+  const compiled: CompiledProgram = {
+    code: compiler(fast).compile(analyzed.body),
+    frameSize: analyzed.frameSize,
+    dataKeys: [...analyzed.dataKeys].sort(),
+    warnings: strayCloserWarnings(strayClosers),
+  };
   if (key !== undefined) rememberProgram(key, compiled);
   return compiled;
+}
+
+const MAX_STRAY_CLOSERS_SHOWN = 3;
+
+function strayCloserWarnings(closers: readonly StrayCloser[]): string[] {
+  if (closers.length === 0) return [];
+  const shown = closers
+    .slice(0, MAX_STRAY_CLOSERS_SHOWN)
+    .map((closer) => `'${closer.char}' at line ${closer.line}, column ${closer.column}`);
+  const more =
+    closers.length > MAX_STRAY_CLOSERS_SHOWN ? ` and ${closers.length - MAX_STRAY_CLOSERS_SHOWN} more` : "";
+  return [
+    `ignored ${closers.length === 1 ? "an extra closing bracket" : "extra closing brackets"} with nothing open: ${shown.join(", ")}${more}. Check that the forms before close where you meant`,
+  ];
+}
+
+const MAX_KEYS_LISTED = 10;
+
+/** A warning for each `data/` key the program reads and the context lacks. */
+function dataKeyWarnings(keys: readonly string[], data: PlainObject): string[] {
+  const warnings: string[] = [];
+  let available: string[] | undefined;
+  for (const key of keys) {
+    if (lookup(data, key) !== undefined) continue;
+    available ??= Object.keys(data).sort();
+    const nearest = nearestName(key, available);
+    const hint =
+      nearest !== undefined
+        ? `did you mean data/${nearest}?`
+        : available.length === 0
+          ? "the context is empty"
+          : `the context has ${available
+              .slice(0, MAX_KEYS_LISTED)
+              .map((name) => `data/${name}`)
+              .join(", ")}${available.length > MAX_KEYS_LISTED ? ", ..." : ""}`;
+    warnings.push(`data/${key} is not in the context, so it reads as nil; ${hint}`);
+  }
+  return warnings;
 }
 
 /** Runs a PTC-Lisp program. Never rejects for a program's own failure; see RunResult. */
@@ -243,6 +306,7 @@ export async function run(source: string, options: RunOptions = {}): Promise<Run
   const session = options.session;
   const namespace = session?.namespace ?? new Namespace();
 
+  let compiled: CompiledProgram | undefined;
   session?.acquire();
   const context = new RunContext({
     limits,
@@ -264,15 +328,24 @@ export async function run(source: string, options: RunOptions = {}): Promise<Run
       prints: context.prints,
       toolCalls: context.toolCalls,
       durationMs: context.elapsedMs(),
+      warnings:
+        compiled === undefined ? [] : [...compiled.warnings, ...dataKeyWarnings(compiled.dataKeys, data)],
     };
     if ("error" in outcome) {
       namespace.rollback();
-      return { ok: false, error: outcome.error, ...output };
+      return withJson({ ok: false, error: outcome.error, ...output });
     }
     const defined = namespace.commit();
     session?.remember(outcome.value);
     const summaries = Object.fromEntries(context.stepSummaries);
-    return { ok: true, value: outcome.value, returned: outcome.returned, defined, summaries, ...output };
+    return withJson({
+      ok: true,
+      value: outcome.value,
+      returned: outcome.returned,
+      defined,
+      summaries,
+      ...output,
+    });
   };
 
   try {
@@ -281,8 +354,8 @@ export async function run(source: string, options: RunOptions = {}): Promise<Run
     let value: unknown;
     try {
       if (context.abortReason !== undefined) throw context.abortReason;
-      const { code, frameSize } = prepare(source, limits, namespace, new Set(tools.keys()), options.engine);
-      value = code(new Array(frameSize));
+      compiled = prepare(source, limits, namespace, new Set(tools.keys()), options.engine);
+      value = compiled.code(new Array(compiled.frameSize));
       if (value instanceof Promise) value = await settle(value);
     } catch (thrown) {
       if (thrown instanceof ReturnSignal) return finish({ value: thrown.value, returned: true });

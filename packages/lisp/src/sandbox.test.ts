@@ -3,7 +3,7 @@
  * leave the process able to run the next program.
  */
 import { afterEach, describe, expect, test } from "vitest";
-import { format, run, toJson } from "./index.js";
+import { createSession, equals, format, preview, run, toJson } from "./index.js";
 import { failure } from "./test-support.js";
 
 afterEach(async () => {
@@ -77,6 +77,31 @@ describe("runaway computation", () => {
       limits: { timeoutMs: 50 },
     });
     expect(error.reason).toBe("timeout");
+  });
+});
+
+describe("a run that has ended stays ended", () => {
+  test("a pmap branch whose tool answers after the run ended does not wake up", async () => {
+    let answer: (value: unknown) => void = () => undefined;
+    // 2^28 leaves: comparing them takes the better part of a minute, so a regression fails the
+    // test by its timeout instead of hanging the suite.
+    const doubled = "(reduce (fn [m _] {:a m :b m}) {} (range 28))";
+    // Branch 0 fails the run; branch 1 is still waiting on its tool.
+    const error = await failure(
+      `(let [m ${doubled} n ${doubled}]
+         (pmap (fn [i] (if (= i 0) (do (tool/soon {}) (fail "stop")) (do (tool/late {}) (= m n)))) [0 1]))`,
+      {
+        tools: {
+          late: () => new Promise((resolve) => (answer = resolve)),
+          soon: () => new Promise((resolve) => setTimeout(resolve, 5)),
+        },
+      },
+    );
+    expect(error.reason).toBe("fail");
+    // Were the rest of branch 1 to run now, the comparison would hold the thread.
+    answer(1);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect((await run("(+ 1 2)")).ok).toBe(true);
   });
 });
 
@@ -193,5 +218,184 @@ describe("the deadline holds inside long builtins", () => {
       },
     );
     expect(result.ok && format(result.value)).toBe("[true true]");
+  });
+});
+
+describe("builtins that copy or loop stop at the limits (one call, however large)", () => {
+  const xs = Array.from({ length: 1_000_000 }, (_, i) => i);
+  const context = {
+    xs,
+    words: xs.map((i) => `w${i % 1000}`),
+    text: "abc,".repeat(1_250_000),
+    long: "x".repeat(1_000_000),
+  };
+  // Vectors are flat arrays: conj, rest, pop, assoc... copy them. The copies are charged to a copy
+  // allowance (20 times maxMemoryBytes) and to the clock, so a loop that builds or walks a vector
+  // one item at a time stops on memory with a generous clock, and on time with unlimited memory.
+  test.each([
+    ["conj in reduce", "(count (reduce (fn [acc x] (conj acc x)) [] (range 60000)))"],
+    ["conj in loop", "(count (loop [acc [] i 0] (if (< i 60000) (recur (conj acc i) (inc i)) acc)))"],
+    ["into in reduce", "(count (reduce (fn [acc x] (into acc [x])) [] (range 60000)))"],
+    ["cons in reduce", "(count (reduce (fn [acc x] (cons x acc)) [] (range 60000)))"],
+    ["assoc on a vector in reduce", "(count (reduce (fn [v x] (assoc v (count v) x)) [] (range 60000)))"],
+    ["rest in loop", "(loop [xs data/xs n 0] (if (empty? xs) n (recur (rest xs) (inc n))))"],
+    ["pop in loop", "(loop [v data/xs] (if (empty? v) 0 (recur (pop v))))"],
+    ["conj onto one vector, kept every time", "(count (mapv #(conj data/xs %) (range 100000)))"],
+  ])("%s: memory_exceeded, or timeout without a memory limit", async (_name, source) => {
+    const limits = { maxIterations: Number.POSITIVE_INFINITY };
+    const onMemory = await failure(source, { context, limits: { ...limits, timeoutMs: 60_000 } });
+    expect(onMemory.reason).toBe("memory_exceeded");
+    expect(onMemory.message).toContain("copied more than");
+    const onTime = await failure(source, {
+      context,
+      limits: { ...limits, timeoutMs: 100, maxMemoryBytes: Number.POSITIVE_INFINITY },
+    });
+    expect(onTime.reason).toBe("timeout");
+  });
+
+  test("(reduce conj [] xs) appends in place: 60,000 items in one call", async () => {
+    const result = await run("(count (reduce conj [] (range 60000)))");
+    expect(result.ok && result.value).toBe(60000);
+    const same = await run("(= (reduce conj [0] (range 1 5)) (conj [0] 1 2 3 4) [0 1 2 3 4])");
+    expect(same.ok && same.value).toBe(true);
+  });
+
+  test("an accumulator loop over a few thousand rows still fits the default limits", async () => {
+    const result = await run("(count (reduce (fn [acc x] (conj acc {:n x})) [] data/rows))", {
+      context: { rows: xs.slice(0, 5000) },
+    });
+    expect(result.ok && result.value).toBe(5000);
+  });
+
+  test.each([
+    ["str of a million numbers", "(count (str data/xs))"],
+    ["pr-str of a million strings", "(count (pr-str data/words))"],
+    ["sort", "(count (sort data/words))"],
+    ["re-seq", '(count (re-seq #"\\w+" data/text))'],
+    ["replace with an empty regex", '(count (replace data/text #"" "xxxxxxxxxx"))'],
+    ["split by an empty regex", '(count (split data/text #""))'],
+    ["postwalk", "(count (postwalk identity (mapv vector data/xs)))"],
+  ])("%s stops at the timeout", async (_name, source) => {
+    const error = await failure(source, {
+      context,
+      limits: { timeoutMs: 50, maxMemoryBytes: Number.POSITIVE_INFINITY },
+    });
+    expect(error.reason).toBe("timeout");
+  });
+
+  test.each([
+    ["join of long strings", '(count (join "," (mapv (fn [_] data/long) (range 100000))))'],
+    ["replace by a long string", `(count (replace data/text "," "${"x".repeat(25)}"))`],
+    ["interleave", "(count (interleave data/xs data/xs))"],
+    ["flatten", "(count (flatten (mapv vector data/xs data/xs)))"],
+  ])("%s stops on memory before building the result", async (_name, source) => {
+    const error = await failure(source, { context });
+    expect(error.reason).toBe("memory_exceeded");
+  });
+
+  test("counting and splitting a long non-ASCII text is fast (the segmenter works in pieces)", async () => {
+    const result = await run('[(count data/t) (count (split data/t "")) (count (split data/t ","))]', {
+      context: { t: "é,👍🏽\r\n".repeat(100_000) },
+      limits: { maxMemoryBytes: Number.POSITIVE_INFINITY },
+    });
+    expect(result.ok && format(result.value)).toBe("[400000 400000 100001]");
+  });
+});
+
+describe("values with shared structure", () => {
+  // 40 maps, 2^40 leaves: cheap to build, enormous to walk.
+  const doubled = "(reduce (fn [m _] {:a m :b m}) {} (range 40))";
+  const doubledVector = "(reduce (fn [v _] [v v]) [] (range 40))";
+
+  test.each([
+    ["=", `(= ${doubled} ${doubled})`],
+    ["set", `(count (set [${doubled}]))`],
+    ["distinct", `(count (distinct [${doubled} ${doubled}]))`],
+    ["frequencies", `(count (frequencies [${doubled}]))`],
+    ["group-by", `(count (group-by identity [${doubled}]))`],
+    ["a map key", `(count {${doubled} 1})`],
+    ["contains?", `(contains? #{1} ${doubled})`],
+    ["compare", `(compare ${doubled} ${doubled})`],
+    ["sort", `(sort [${doubledVector} (conj ${doubledVector} 1)])`],
+    ["str", `(count (str ${doubled}))`],
+    ["pr-str", `(count (pr-str ${doubled}))`],
+    ["format", `(count (format "%s" ${doubled}))`],
+    ["join", `(count (join "," [${doubled}]))`],
+    ["flatten", `(count (flatten ${doubledVector}))`],
+    ["json/generate-string", `(count (json/generate-string ${doubled}))`],
+    ["a tool argument", `(tool/echo {:m ${doubled}})`],
+  ])("%s stops at the run's limits", async (_name, source) => {
+    const error = await failure(source, { limits: { timeoutMs: 100 }, tools: { echo: (args) => args } });
+    expect(error.reason).toMatch(/^(timeout|memory_exceeded)$/);
+  });
+
+  test("println keeps its line short and stops walking there", async () => {
+    const result = await run(`(println ${doubled})`);
+    expect(result.ok).toBe(true);
+    expect(result.prints[0]).toHaveLength(2003);
+  });
+
+  test("def and a session's *1 keep it, visiting each shared node once", async () => {
+    const session = createSession();
+    const result = await run(`(def m ${doubled}) m`, { session });
+    expect(result.ok).toBe(true);
+    const again = await run("(= (:a m) (:b m))", { session });
+    expect(again.ok && again.value).toBe(true);
+  });
+
+  test("as a result, format, preview and toJson stay bounded after the run", async () => {
+    const result = await run(doubled);
+    if (!result.ok) throw new Error(result.error.message);
+    const text = format(result.value, { maxChars: 10_000 });
+    expect(text).toHaveLength(10_000 + "... (cut at 10000 characters)".length);
+    expect(text.endsWith("... (cut at 10000 characters)")).toBe(true);
+    expect(format(result.value)).toMatch(/\(cut at 10000000 characters\)$/);
+    expect(preview(result.value).text.length).toBeLessThan(100_100);
+    expect(() => toJson(result.value)).toThrow(
+      expect.objectContaining({ reason: "memory_exceeded", code: "PTC_LISP_MEMORY_EXCEEDED" }),
+    );
+  });
+
+  test("equals from the host has a walk budget of its own", async () => {
+    const one = await run(doubled);
+    const two = await run(doubled);
+    if (!one.ok || !two.ok) throw new Error("setup failed");
+    expect(() => equals(one.value, two.value)).toThrow(
+      expect.objectContaining({ reason: "memory_exceeded" }),
+    );
+    expect(equals(one.value, one.value)).toBe(true);
+  });
+});
+
+describe("values nested 100,000 deep", () => {
+  const deep = "(reduce (fn [v _] [v]) [] (range 100000))";
+
+  test("format, preview and toJson walk them without a stack overflow", async () => {
+    const result = await run(deep);
+    if (!result.ok) throw new Error(result.error.message);
+    const text = format(result.value);
+    expect(text).toBe(`${"[".repeat(100_001)}${"]".repeat(100_001)}`);
+    expect(preview(result.value).text.startsWith("[[[")).toBe(true);
+    let json = toJson(result.value);
+    let depth = 0;
+    while (Array.isArray(json) && json.length === 1) {
+      json = json[0] as typeof json;
+      depth++;
+    }
+    expect(depth).toBe(100_000);
+  });
+
+  test("str of them is text, and = and hashing fail cleanly", async () => {
+    const str = await run(`(count (str ${deep}))`);
+    expect(str.ok && str.value).toBe(200_002);
+    expect((await failure(`(= ${deep} ${deep})`)).reason).toBe("recursion_limit_exceeded");
+    expect((await failure(`(count (set [${deep}]))`)).reason).toBe("recursion_limit_exceeded");
+  });
+
+  test("a session remembers one as *1", async () => {
+    const session = createSession();
+    const result = await run(deep, { session });
+    expect(result.ok).toBe(true);
+    expect((await run("(count *1)", { session })).ok).toBe(true);
   });
 });

@@ -4,13 +4,10 @@
  * rendered as JSON for the model instead.
  */
 
-export type JsonValue =
-  | string
-  | number
-  | boolean
-  | null
-  | readonly JsonValue[]
-  | { readonly [key: string]: JsonValue };
+import type { JsonValue } from "@ptc/tool";
+
+/** @ptc/tool's JsonValue (the same type, re-exported): a value that survives `JSON.stringify`. */
+export type { JsonValue };
 
 export type ProtocolErrorCode = "PTC_PROTOCOL_INVALID_ARGUMENT" | "PTC_PROTOCOL_UNSUPPORTED_REFERENCE";
 

@@ -107,7 +107,7 @@ describe("buildExecutionFeedback", () => {
 });
 
 describe("buildExecutionFeedback with @ptc/lisp runs", () => {
-  it("shows a def's binding as memory, not its var as a result", async () => {
+  it("shows a def's binding as memory, not its var as a result (no result key, as docs/protocol.md says)", async () => {
     const session = createSession();
     const before = session.bindings();
     const result = await run("(def rows [1 2 3])", { session });
@@ -125,7 +125,6 @@ describe("buildExecutionFeedback with @ptc/lisp runs", () => {
     expect(renderSuccess(result, { execution })).toBe(
       JSON.stringify({
         status: "ok",
-        result: null,
         prints: [],
         feedback: framed([";; rows = [1 2 3]", "memory"]),
         truncated: false,

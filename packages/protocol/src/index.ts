@@ -43,6 +43,7 @@ export {
   classifyErrorReason,
   ERROR_REASONS,
   type ErrorReason,
+  type LispEvalErrorReason,
   type RenderErrorOptions,
   renderError,
 } from "./render-error.js";

@@ -32,10 +32,15 @@ describe("COMPACT_REFERENCE_CARD", () => {
       "(tool/name {:key value})",
       "full_result_cached: true",
       "the tool does not run again",
-      "(tool/search_logs {:query",
     ]) {
       expect(COMPACT_REFERENCE_CARD).toContain(fragment);
     }
+  });
+
+  it("calls no tool in its example: without program-callable tools, none exists", () => {
+    const example = COMPACT_REFERENCE_CARD.slice(COMPACT_REFERENCE_CARD.indexOf("```"));
+    expect(example).not.toContain("tool/");
+    expect(COMPACT_REFERENCE_CARD).toContain("(return {:count (count big)");
   });
 
   it("mentions nothing that only exists in other products", () => {
@@ -83,7 +88,13 @@ describe("renderPtcToolsSection", () => {
 });
 
 describe("combinedModeReferenceCard", () => {
-  it("appends the inventory to the card in combined mode", () => {
+  const example = (call: string) =>
+    COMPACT_REFERENCE_CARD.replace(
+      /```\n[\s\S]*\n```/,
+      `\`\`\`\n(def rows ${call})\n(println "rows:" (count rows))\n(return {:total (count rows) :first (first rows)})\n\`\`\``,
+    );
+
+  it("appends the inventory, and its example calls the app's own tool", () => {
     const card = combinedModeReferenceCard({
       ...combined,
       tools: createTools({
@@ -91,8 +102,49 @@ describe("combinedModeReferenceCard", () => {
       }),
     });
     expect(card).toBe(
-      `${COMPACT_REFERENCE_CARD}\n\n<ptc_tools>\nTools callable from inside \`lisp_eval\` as \`(tool/name {...})\`:\n- \`(tool/search_logs {...})\` — \`(query :string) -> [:any]\`\n</ptc_tools>`,
+      `${example('(tool/search_logs {:query "..."})')}\n\n<ptc_tools>\nTools callable from inside \`lisp_eval\` as \`(tool/name {...})\`:\n- \`(tool/search_logs {...})\` — \`(query :string) -> [:any]\`\n</ptc_tools>`,
     );
+  });
+
+  it("calls the first program-callable tool by name, with its required parameters only", () => {
+    const card = combinedModeReferenceCard({
+      ...combined,
+      tools: createTools({
+        zeta: { execute: noop, expose: "ptc_lisp" },
+        list_orders: {
+          execute: noop,
+          signature: "(customer_id :int, status :string, since :datetime?, limit :int) -> [:any]",
+          expose: "ptc_lisp",
+        },
+        a_native: { execute: noop, signature: "(q :string) -> :any", expose: "native" },
+      }),
+    });
+    expect(card).toContain('(def rows (tool/list_orders {:customer-id 10 :status "..."}))');
+    expect(card).not.toContain("tool/search_logs");
+  });
+
+  it("calls a tool without a signature with no arguments", () => {
+    const card = combinedModeReferenceCard({
+      ...combined,
+      tools: createTools({ now: { execute: noop, expose: "ptc_lisp" } }),
+    });
+    expect(card).toContain("(def rows (tool/now {}))");
+  });
+
+  it(`stays within ${REFERENCE_CARD_MAX_BYTES} bytes with the longest tool name a provider accepts`, () => {
+    const name = "t".repeat(64);
+    const card = combinedModeReferenceCard({
+      ...combined,
+      tools: createTools({
+        [name]: {
+          execute: noop,
+          signature: "(a_long_parameter_name :datetime, another_one :string) -> :any",
+          expose: "ptc_lisp",
+        },
+      }),
+    }) as string;
+    const cardAlone = card.slice(0, card.indexOf("</ptc_lisp_reference>") + "</ptc_lisp_reference>".length);
+    expect(new TextEncoder().encode(cardAlone).byteLength).toBeLessThanOrEqual(REFERENCE_CARD_MAX_BYTES);
   });
 
   it("is the card alone when combined mode exposes no tool to programs (tools default to native)", () => {

@@ -4,16 +4,27 @@
  * tool is program-callable: `lisp_eval` is still useful for computation, and a model that has
  * never seen the language writes it badly.
  *
- * Budget: the static card must stay within 2,200 bytes (a test holds it there); aim for 1,800.
+ * The example at its end calls the app's own first program-callable tool (or none, when no tool
+ * is program-callable), so a model is never shown a tool it does not have.
+ *
+ * Budget: the card must stay within 2,200 bytes (a test holds it there, with the longest tool
+ * name a provider accepts); aim for 1,800.
  */
-import { type AgentOutput, filterByExpose, type PtcTransport, type Tool } from "@ptc/tool";
+import {
+  type AgentOutput,
+  filterByExpose,
+  type PtcTransport,
+  parseSignature,
+  type SignatureType,
+  type Tool,
+  toLispKey,
+} from "@ptc/tool";
 import { ProtocolError } from "./errors.js";
 import type { ToolCollection } from "./request-tools.js";
 
 export const REFERENCE_CARD_MAX_BYTES = 2200;
 
-export const COMPACT_REFERENCE_CARD = `<ptc_lisp_reference>
-\`lisp_eval\` runs a small PTC-Lisp program (a safe subset of Clojure) given as its \`program\` argument. Use it for exact arithmetic, reshaping data, or combining several app-tool calls.
+const CARD_TEXT = `\`lisp_eval\` runs a small PTC-Lisp program (a safe subset of Clojure) given as its \`program\` argument. Use it for exact arithmetic, reshaping data, or combining several app-tool calls.
 
 Writing programs:
 - A program is one or more top-level forms; the value of the last one is the result. \`(return v)\` ends the program with \`v\`, \`(fail v)\` ends it with an error.
@@ -27,14 +38,66 @@ Writing programs:
 
 Inside a program, call app tools with named arguments: \`(tool/name {:key value})\`.
 
-Cache reuse: when a native tool result says \`full_result_cached: true\`, making the same call with the same arguments inside \`lisp_eval\` reads the cached full result; the tool does not run again.
+Cache reuse: when a native tool result says \`full_result_cached: true\`, making the same call with the same arguments inside \`lisp_eval\` reads the cached full result; the tool does not run again.`;
 
-\`\`\`
-(def rows (tool/search_logs {:query "error"}))
-(def errors (filter #(= "error" (get % "level")) rows))
-(return {:total (count rows) :errors (count errors)})
-\`\`\`
-</ptc_lisp_reference>`;
+/** The example when no tool is program-callable: computation alone. */
+const COMPUTATION_EXAMPLE = `(def orders [{:id 1 :total 30} {:id 2 :total 120}])
+(def big (filter #(> (:total %) 100) orders))
+(return {:count (count big) :sum (reduce + (map :total orders))})`;
+
+function card(example: string): string {
+  return `<ptc_lisp_reference>\n${CARD_TEXT}\n\n\`\`\`\n${example}\n\`\`\`\n</ptc_lisp_reference>`;
+}
+
+/** The card as sent when no tool is program-callable; with tools, its example calls the first. */
+export const COMPACT_REFERENCE_CARD = card(COMPUTATION_EXAMPLE);
+
+/** How many required parameters the example fills in (the card has a byte budget). */
+const MAX_EXAMPLE_ARGUMENTS = 2;
+
+function sampleValue(type: SignatureType): string {
+  if (typeof type !== "string") return type.kind === "list" ? "[]" : type.kind === "map" ? "{}" : "nil";
+  switch (type) {
+    case "string":
+      return '"..."';
+    case "int":
+      return "10";
+    case "float":
+      return "1.5";
+    case "bool":
+      return "true";
+    case "keyword":
+      return ":all";
+    case "datetime":
+      return '"2024-01-01T00:00:00Z"';
+    case "map":
+      return "{}";
+    default:
+      return "nil";
+  }
+}
+
+/** `{:query "..."}` from the signature's required parameters; `{}` without a signature. */
+function exampleArguments(signature: string | undefined): string {
+  if (signature === undefined || signature === "") return "{}";
+  const parsed = parseSignature(signature);
+  if (!parsed.ok) return "{}";
+  const required = parsed.signature.params.filter(
+    (param) => typeof param.type === "string" || param.type.kind !== "optional",
+  );
+  const entries = required
+    .slice(0, MAX_EXAMPLE_ARGUMENTS)
+    .map((param) => `:${toLispKey(param.name)} ${sampleValue(param.type)}`);
+  return `{${entries.join(" ")}}`;
+}
+
+function toolExample(tool: InventoryTool): string {
+  return [
+    `(def rows (tool/${tool.name} ${exampleArguments(tool.signature)}))`,
+    '(println "rows:" (count rows))',
+    "(return {:total (count rows) :first (first rows)})",
+  ].join("\n");
+}
 
 export interface ReferenceCardDefinition {
   readonly output?: AgentOutput | undefined;
@@ -49,24 +112,33 @@ type InventoryTool = Pick<Tool, "name" | "expose"> & {
   readonly description?: string | undefined;
 };
 
+type InventoryTools =
+  | readonly InventoryTool[]
+  | Readonly<Record<string, InventoryTool>>
+  | ReadonlyMap<string, InventoryTool>;
+
+function programCallable(
+  tools: InventoryTools,
+  mode: { readonly output?: AgentOutput | undefined; readonly ptcTransport?: PtcTransport | undefined },
+): InventoryTool[] {
+  return filterByExpose(tools, mode, ["ptc_lisp", "both"]).sort((a, b) =>
+    a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+  );
+}
+
 /**
  * The tools a combined-mode program may call (effective expose `"ptc_lisp"` or `"both"`), one
  * line each, sorted by name; `""` when there are none. Native tool schemas are not repeated here:
  * the request's `tools` field already carries them.
  */
 export function renderPtcToolsSection(
-  tools:
-    | readonly InventoryTool[]
-    | Readonly<Record<string, InventoryTool>>
-    | ReadonlyMap<string, InventoryTool>,
+  tools: InventoryTools,
   mode: { readonly output?: AgentOutput | undefined; readonly ptcTransport?: PtcTransport | undefined } = {
     output: "text",
     ptcTransport: "tool_call",
   },
 ): string {
-  const callable = filterByExpose(tools, mode, ["ptc_lisp", "both"]).sort((a, b) =>
-    a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
-  );
+  const callable = programCallable(tools, mode);
   if (callable.length === 0) return "";
   const lines = callable.map((tool) => {
     let line = `- \`(tool/${tool.name} {...})\``;
@@ -79,7 +151,8 @@ export function renderPtcToolsSection(
 
 /**
  * The card plus the tool inventory for a combined-mode agent (`output: "text"` with
- * `ptcTransport: "tool_call"`); `undefined` for every other mode.
+ * `ptcTransport: "tool_call"`); `undefined` for every other mode. The card's example calls the
+ * first program-callable tool (by name), with its signature's required parameters.
  */
 export function combinedModeReferenceCard(definition: ReferenceCardDefinition): string | undefined {
   if (definition.output !== "text" || definition.ptcTransport !== "tool_call") return undefined;
@@ -93,6 +166,8 @@ export function combinedModeReferenceCard(definition: ReferenceCardDefinition): 
       },
     );
   }
-  const inventory = renderPtcToolsSection(definition.tools ?? [], definition);
-  return inventory === "" ? COMPACT_REFERENCE_CARD : `${COMPACT_REFERENCE_CARD}\n\n${inventory}`;
+  const tools = definition.tools ?? [];
+  const first = programCallable(tools, definition)[0];
+  if (first === undefined) return COMPACT_REFERENCE_CARD;
+  return `${card(toolExample(first))}\n\n${renderPtcToolsSection(tools, definition)}`;
 }

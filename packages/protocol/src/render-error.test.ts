@@ -6,7 +6,7 @@ import {
   renderProtocolError,
   unknownNativeToolMessage,
 } from "./protocol-error.js";
-import { classifyErrorReason, ERROR_REASONS, type ErrorReason, renderError } from "./render-error.js";
+import { classifyErrorReason, ERROR_REASONS, type LispEvalErrorReason, renderError } from "./render-error.js";
 
 describe("renderError", () => {
   it("renders every reason of the closed union with the same key set, and a result only for fail", () => {
@@ -43,7 +43,7 @@ describe("renderError", () => {
   });
 
   it("rejects a reason outside the union", () => {
-    expect(() => renderError("unknown_tool" as ErrorReason, "x")).toThrow(ProtocolError);
+    expect(() => renderError("unknown_tool" as LispEvalErrorReason, "x")).toThrow(ProtocolError);
   });
 });
 

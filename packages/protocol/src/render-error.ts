@@ -5,7 +5,12 @@
  */
 import { ProtocolError } from "./errors.js";
 
-export type ErrorReason =
+/**
+ * Why a `lisp_eval` call failed, as the model reads it: seven reasons on the wire. Not @ptc/lisp's
+ * `ErrorReason` (every reason a program run can end with); `classifyErrorReason` maps those
+ * onto these.
+ */
+export type LispEvalErrorReason =
   | "parse_error"
   | "runtime_error"
   | "timeout"
@@ -14,7 +19,13 @@ export type ErrorReason =
   | "fail"
   | "validation_error";
 
-export const ERROR_REASONS: readonly ErrorReason[] = [
+/**
+ * @deprecated Use `LispEvalErrorReason`, the same type; this name collides with @ptc/lisp's
+ * `ErrorReason`, which is a different one.
+ */
+export type ErrorReason = LispEvalErrorReason;
+
+export const ERROR_REASONS: readonly LispEvalErrorReason[] = [
   "parse_error",
   "runtime_error",
   "timeout",
@@ -31,7 +42,11 @@ export interface RenderErrorOptions {
   readonly feedback?: string;
 }
 
-export function renderError(reason: ErrorReason, message: string, options: RenderErrorOptions = {}): string {
+export function renderError(
+  reason: LispEvalErrorReason,
+  message: string,
+  options: RenderErrorOptions = {},
+): string {
   if (!ERROR_REASONS.includes(reason)) {
     throw new ProtocolError(
       "PTC_PROTOCOL_INVALID_ARGUMENT",
@@ -59,7 +74,7 @@ export function renderError(reason: ErrorReason, message: string, options: Rende
  * closed union: parse, timeout and memory failures keep their family, `fail` (a program's own
  * `(fail v)`) stays `fail`, the rest are runtime errors.
  */
-export function classifyErrorReason(lispReason: string): ErrorReason {
+export function classifyErrorReason(lispReason: string): LispEvalErrorReason {
   if (
     lispReason === "parse_error" ||
     lispReason === "timeout" ||

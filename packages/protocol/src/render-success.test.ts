@@ -38,7 +38,7 @@ describe("renderSuccess", () => {
     ]);
   });
 
-  it("drops result only when both the preview and the value are nil", () => {
+  it("drops result when there is no preview: a nil value, or a def's var", () => {
     expect(
       parse(renderSuccess({ value: null }, { execution: execution({ result: null }) })),
     ).not.toHaveProperty("result");
@@ -47,7 +47,7 @@ describe("renderSuccess", () => {
     ).not.toHaveProperty("result");
     expect(
       parse(renderSuccess({ value: "a var" }, { execution: execution({ result: null }) })),
-    ).toHaveProperty("result", null);
+    ).not.toHaveProperty("result");
     expect(parse(renderSuccess({ value: null }, { execution: execution({ result: "x" }) }))).toHaveProperty(
       "result",
       "x",

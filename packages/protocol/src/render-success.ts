@@ -1,13 +1,15 @@
 /**
  * The JSON a successful `lisp_eval` call returns: status, the `user=> ...` preview, printed
  * lines, feedback for the model, truncation flags and (for multi-turn loops, where `def`s
- * persist) what changed in memory. Key sets are fixed; `result` is left out only when the
- * program produced no value at all.
+ * persist) what changed in memory. Key sets are fixed, except that `result` is left out when
+ * there is no value to show: nil, or the var a `def` returns (its binding shows in `memory`).
+ * The reference sends `"result": null` for a def; a null preview would read as "the program
+ * returned nil", so we leave it out (docs/differences.md).
  */
 import type { ExecutionFeedback } from "./execution-feedback-types.js";
 
 export interface SuccessStep {
-  /** The program's value; `null`/`undefined` when it had none. */
+  /** The program's value; `null`/`undefined` when it had none. (The preview in `execution` decides what is shown.) */
   readonly value: unknown;
 }
 
@@ -19,12 +21,11 @@ export interface RenderSuccessOptions {
   readonly validated?: unknown;
 }
 
-export function renderSuccess(step: SuccessStep, options: RenderSuccessOptions): string {
+export function renderSuccess(_step: SuccessStep, options: RenderSuccessOptions): string {
   const { execution } = options;
   const includeMemory = options.includeMemory ?? true;
   const payload: Record<string, unknown> = { status: "ok" };
-  if (execution.result !== null || (step.value !== null && step.value !== undefined))
-    payload.result = execution.result;
+  if (execution.result !== null) payload.result = execution.result;
   payload.prints = execution.prints;
   payload.feedback = execution.feedback;
   // Without memory in the payload, a clipped memory preview must not make visible output look cut.

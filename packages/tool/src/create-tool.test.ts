@@ -24,6 +24,7 @@ describe("createTool", () => {
     expect(tool).toEqual({
       name: "now",
       execute: noop,
+      validate: expect.any(Function),
       signature: undefined,
       parsedSignature: undefined,
       description: undefined,

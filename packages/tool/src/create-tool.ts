@@ -16,22 +16,44 @@ import type {
   Tool,
   ToolArgs,
   ToolDefinition,
-  ToolFunction,
   ToolOptions,
 } from "./tool-types.js";
+import { validateThisTool } from "./validate-args.js";
 
 /** A definition whose arguments may have any type; `createTools` accepts a record of them. */
 // biome-ignore lint/suspicious/noExplicitAny: each tool declares its own argument type; they are checked at runtime, not here
 export type AnyToolDefinition = ToolDefinition<any, unknown>;
+// biome-ignore lint/suspicious/noExplicitAny: as above, for tools already normalized
+type AnyTool = Tool<any, unknown>;
 
 const EXPOSE_LAYERS: readonly unknown[] = ["native", "ptc_lisp", "both"];
 const DEFAULT_ROWS_LIMIT = 20;
+
+/** The `Tool` a definition (or an already-normalized tool) becomes, its argument types kept. */
+export type ToolFrom<Definition> =
+  Definition extends Tool<infer Args, infer Result>
+    ? Tool<Args, Result>
+    : Definition extends { readonly parameters: StandardSchemaV1<unknown, infer Args extends ToolArgs> }
+      ? Tool<Args, ResultOf<Definition>>
+      : Definition extends {
+            readonly execute: (args: infer Args extends ToolArgs, ...rest: never[]) => unknown;
+          }
+        ? Tool<Args, ResultOf<Definition>>
+        : Definition extends (args: infer Args extends ToolArgs, ...rest: never[]) => unknown
+          ? Tool<Args, ResultOf<Definition>>
+          : Tool;
+
+type ResultOf<Definition> = Definition extends { readonly execute: (...args: never[]) => infer Result }
+  ? Awaited<Result>
+  : Definition extends (...args: never[]) => infer Result
+    ? Awaited<Result>
+    : unknown;
 
 /** Normalizes one definition. Throws `ToolError` (`PTC_TOOL_INVALID_*`) when it is malformed. */
 export function createTool<Args extends ToolArgs, Result>(
   name: string,
   definition: ToolDefinition<Args, Result>,
-): Tool {
+): Tool<Args, Result> {
   if (typeof name !== "string" || name === "") {
     throw new ToolError(
       "PTC_TOOL_INVALID_DEFINITION",
@@ -44,7 +66,8 @@ export function createTool<Args extends ToolArgs, Result>(
   if (typeof definition === "function") {
     return {
       name,
-      execute: definition as unknown as ToolFunction,
+      execute: definition,
+      validate: validateThisTool,
       signature: undefined,
       parsedSignature: undefined,
       description: undefined,
@@ -125,7 +148,8 @@ export function createTool<Args extends ToolArgs, Result>(
 
   return {
     name,
-    execute: options.execute as unknown as ToolFunction,
+    execute: options.execute,
+    validate: validateThisTool,
     signature: signatureText,
     parsedSignature,
     description: options.description,
@@ -139,10 +163,13 @@ export function createTool<Args extends ToolArgs, Result>(
   };
 }
 
-/** Normalizes a record of definitions, keyed and named by the record's keys. */
-export function createTools(
-  definitions: Readonly<Record<string, AnyToolDefinition | Tool>>,
-): Record<string, Tool> {
+/**
+ * Normalizes a record of definitions, keyed and named by the record's keys. Each tool keeps its
+ * own argument and result types (`tools.search.execute` takes what the definition declared).
+ */
+export function createTools<const Definitions extends Readonly<Record<string, AnyToolDefinition | AnyTool>>>(
+  definitions: Definitions,
+): { -readonly [Name in keyof Definitions]: ToolFrom<Definitions[Name]> } {
   const tools: Record<string, Tool> = {};
   for (const [name, definition] of Object.entries(definitions)) {
     const tool =
@@ -151,7 +178,7 @@ export function createTools(
         : createTool(name, definition as ToolDefinition);
     Object.defineProperty(tools, name, { value: tool, enumerable: true, writable: true, configurable: true });
   }
-  return tools;
+  return tools as { -readonly [Name in keyof Definitions]: ToolFrom<Definitions[Name]> };
 }
 
 /** True for an already-normalized `Tool` (as returned by `createTool`). */

@@ -1,5 +1,5 @@
 export { canonicalCacheKey, canonicalizeArgs } from "./cache-key.js";
-export { type AnyToolDefinition, createTool, createTools, isTool } from "./create-tool.js";
+export { type AnyToolDefinition, createTool, createTools, isTool, type ToolFrom } from "./create-tool.js";
 export {
   isToolError,
   type JsonValue,

@@ -5,6 +5,7 @@
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import type { JsonSchema } from "./signature/json-schema.js";
 import type { Signature } from "./signature/types.js";
+import type { ValidationIssue } from "./signature/validate.js";
 
 /** Arguments always arrive as a string-keyed object (PTC-Lisp keywords are already strings). */
 export type ToolArgs = Record<string, unknown>;
@@ -66,10 +67,29 @@ export type ToolDefinition<Args extends ToolArgs = ToolArgs, Result = unknown> =
   | ToolFunction<Args, Result>
   | ToolOptions<Args, Result>;
 
-/** A normalized tool. Every field is present; absent settings are `undefined`. */
-export interface Tool {
+/** What `Tool.validate` returns: the arguments to call the tool with, or why they do not fit. */
+export type ToolArgsValidation =
+  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: false; readonly issues: readonly ValidationIssue[]; readonly message: string };
+
+/**
+ * A normalized tool. Every field is present; absent settings are `undefined`.
+ *
+ * `Args` and `Result` keep the types of the definition it came from (`createTools` infers them
+ * per tool); `Tool` alone means any tool. It is also a tool `@ptc/lisp` accepts as it is:
+ * `run(source, { tools: createTools({...}) })` checks a program's arguments with `validate`.
+ */
+export interface Tool<Args extends ToolArgs = ToolArgs, Result = unknown> {
   readonly name: string;
-  readonly execute: ToolFunction;
+  // A method, so that a tool with specific arguments is still a `Tool` (parameters are compared
+  // bivariantly); a program's arguments reach it only after `validate`.
+  execute(args: Args, options: ToolExecutionOptions): Result | Promise<Result>;
+  /**
+   * Checks arguments before a call: against `parameters` when given (the result's `value` is
+   * then the schema's output, defaults and coercions applied), else against the signature's
+   * parameters. Synchronous unless the schema validates asynchronously.
+   */
+  validate(args: unknown): ToolArgsValidation | Promise<ToolArgsValidation>;
   /** The signature text as given, or derived from `parameters` when only those were given. */
   readonly signature: string | undefined;
   readonly parsedSignature: Signature | undefined;

@@ -46,6 +46,20 @@ describe("content transport transcript (spec §26)", () => {
   });
 });
 
+describe("content transport warnings", () => {
+  test("a data/ key the context lacks reads as nil, and the model is told the nearest key", async () => {
+    const model = createScriptedModel([fence("(count data/ordrs)"), fence("(return (count data/orders))")]);
+    const result = await run(createAgent({ prompt: "p", maxTurns: 3 }), {
+      llm: model.llm,
+      context: { orders: [1, 2] },
+    });
+    expect(result.step.return).toBe(2);
+    expect(lastMessage(model.calls[1])).toBe(
+      `${PREAMBLE}\n\n${wrap("user=> 0", "result")}\n\nWarnings:\n- data/ordrs is not in the context, so it reads as nil; did you mean data/orders?\n\nTurn 2 of 3 (2 remaining) — next turn is your LAST, start preparing your (return ...) now.`,
+    );
+  });
+});
+
 describe("content transport state transitions (spec §25)", () => {
   test("no code: a failed turn without a program, memory kept, error fed back, a work turn spent", async () => {
     const model = createScriptedModel([

@@ -167,7 +167,7 @@ export async function contentTurn(
 
   const execution = executionFeedback(run, result.value, result.prints, outcome.memory, state.memory);
   const summaries = { ...state.summaries, ...outcome.summaries };
-  const feedback = successFeedback(run, state, execution, summaries, outcome.toolCalls);
+  const feedback = successFeedback(run, state, execution, summaries, outcome.toolCalls, result.warnings);
   state.memory = outcome.memory;
   state.summaries = summaries;
   state.history = outcome.history;

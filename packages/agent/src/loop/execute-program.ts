@@ -98,6 +98,7 @@ export async function executeProgram(
       error: { reason: "runtime_error", message: `the program could not start: ${(error as Error).message}` },
       prints: [],
       toolCalls: [],
+      warnings: [],
       durationMs: 0,
     };
   }

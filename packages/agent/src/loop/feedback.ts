@@ -78,8 +78,12 @@ export function successFeedback(
   execution: ExecutionFeedback,
   summaries: Readonly<Record<string, string>>,
   toolCalls: readonly unknown[],
+  warnings: readonly string[] = [],
 ): string {
-  let text = execution.feedback + budgetLine(run, state);
+  // What the run let pass (a data/ key the context lacks reads as nil): the model should know.
+  const warned =
+    warnings.length === 0 ? "" : `\n\nWarnings:\n${warnings.map((warning) => `- ${warning}`).join("\n")}`;
+  let text = execution.feedback + warned + budgetLine(run, state);
   const progress = renderProgress(
     run.agent,
     { plan: run.agent.plan, summaries, toolCalls, turn: state.turn, phase: "continuation" },

@@ -22,16 +22,22 @@ import { analyzeConstructor, analyzeMethodCall, analyzeNamespacedCall } from "./
 import { collectDefinedNames } from "./def-forms.js";
 import type { FormAnalyzer } from "./form-analyzer.js";
 import { CORE_PREFIX, MACROS } from "./macros.js";
+import { nearestName } from "./nearest-name.js";
 import { FunctionScope, type Place, Scope } from "./scope.js";
 import { expandShortFn } from "./short-fn.js";
-import { analyzeSpecialForm, SPECIAL_FORMS, UNSHADOWABLE } from "./special-forms.js";
+import { analyzeSpecialForm, SPECIAL_FORM_NAMES, UNSHADOWABLE } from "./special-forms.js";
 
 export interface AnalyzerEnvironment {
   /** Whether a builtin of this name exists. */
   readonly isBuiltin: (name: string) => boolean;
+  /** Every builtin's name, for "did you mean" suggestions; none are suggested without it. */
+  readonly builtinNames?: () => Iterable<string>;
   /** Names already defined in the session (earlier programs). */
   readonly userNames: ReadonlySet<string>;
-  /** Tools the program may call; calling any other is a static error. */
+  /**
+   * Tools the program may call; calling any other is a static error. A name written with `-`
+   * where the tool has `_` (or the other way round) resolves to it when only one tool matches.
+   */
   readonly toolNames: ReadonlySet<string>;
   /** Regex compilation check for literals; returns an error message or undefined. */
   readonly checkRegex?: (source: string) => string | undefined;
@@ -42,7 +48,7 @@ export interface AnalyzedProgram {
   readonly frameSize: number;
   /** `data/` keys the program reads (hosts may load only these). */
   readonly dataKeys: ReadonlySet<string>;
-  /** Tools the program can call. */
+  /** Tools the program can call, by their names in `toolNames`. */
   readonly toolsUsed: ReadonlySet<string>;
 }
 
@@ -66,8 +72,19 @@ function splitNamespace(name: string): [string, string] | undefined {
   return [name.slice(0, slash), name.slice(slash + 1)];
 }
 
+/** How a tool name is compared when it is not found as written: `-` and `_` alike. */
+function toolKey(name: string): string {
+  return name.replaceAll("-", "_");
+}
+
+interface Unbound {
+  readonly position: Position;
+  /** The nearest name in scope where the symbol was used, if one is close. */
+  readonly suggestion: string | undefined;
+}
+
 class Analyzer implements FormAnalyzer {
-  private readonly unbound = new Map<string, Position>();
+  private readonly unbound = new Map<string, Unbound>();
   private readonly userNames: Set<string>;
   readonly dataKeys = new Set<string>();
   readonly toolsUsed = new Set<string>();
@@ -82,9 +99,15 @@ class Analyzer implements FormAnalyzer {
   finish(): void {
     if (this.unbound.size === 0) return;
     const names = [...this.unbound.keys()].sort();
-    const first = this.unbound.get(names[0] as string) as Position;
+    const first = (this.unbound.get(names[0] as string) as Unbound).position;
+    const described = names.map((name) => {
+      const suggestion = this.unbound.get(name)?.suggestion;
+      return suggestion === undefined ? name : `${name} (did you mean ${suggestion}?)`;
+    });
     const message =
-      names.length === 1 ? `Undefined variable: ${names[0]}` : `Undefined variables: ${names.join(", ")}`;
+      names.length === 1
+        ? `Undefined variable: ${described[0]}`
+        : `Undefined variables: ${described.join(", ")}`;
     throw new LispError(
       "unbound_var",
       `${message}. Define it with (def name value) or bind it with let; data is read as data/key and tools are called as (tool/name {...})`,
@@ -197,8 +220,19 @@ class Analyzer implements FormAnalyzer {
   private analyzeVarRef(name: string, position: Position): Node {
     if (this.userNames.has(name)) return { kind: "var", name, position };
     if (this.environment.isBuiltin(name)) return { kind: "builtin", name, position };
-    this.unbound.set(name, position);
+    this.recordUnbound(name, position, undefined);
     return { kind: "const", value: null, position };
+  }
+
+  /** Remembers an unknown name (reported by `finish`, all at once) with the nearest known one. */
+  private recordUnbound(name: string, position: Position, scope: Scope | undefined): void {
+    if (this.unbound.has(name)) return;
+    const candidates = [
+      ...(scope?.visibleNames() ?? []),
+      ...this.userNames,
+      ...(this.environment.builtinNames?.() ?? []),
+    ];
+    this.unbound.set(name, { position, suggestion: nearestName(name, candidates) });
   }
 
   // ------------------------------------------------------------------ symbols
@@ -223,14 +257,14 @@ class Analyzer implements FormAnalyzer {
     if (this.environment.isBuiltin(name)) return { kind: "builtin", name, position };
     const constant = CONSTANTS.get(name);
     if (constant !== undefined) return { kind: "const", value: constant, position };
-    if (SPECIAL_FORMS.has(name) || MACROS.has(name)) {
+    if (SPECIAL_FORM_NAMES.has(name) || MACROS.has(name)) {
       throw new LispError(
         "invalid_form",
         `${name} is a special form and cannot be used as a value; call it as (${name} ...)`,
         position,
       );
     }
-    this.unbound.set(name, position);
+    this.recordUnbound(name, position, place.scope);
     return { kind: "const", value: null, position };
   }
 
@@ -240,11 +274,10 @@ class Analyzer implements FormAnalyzer {
         this.dataKeys.add(member);
         return { kind: "data", key: member, position };
       case "tool":
-        this.checkTool(member, position);
         return {
           kind: "call",
           callee: { kind: "builtin", name: "tool-callable", position },
-          args: [{ kind: "const", value: member, position }],
+          args: [{ kind: "const", value: this.resolveTool(member, position), position }],
           position,
         };
       case "budget":
@@ -270,16 +303,34 @@ class Analyzer implements FormAnalyzer {
     }
   }
 
-  checkTool(name: string, position: Position): void {
-    if (!this.environment.toolNames.has(name)) {
-      const available = [...this.environment.toolNames].sort().join(", ");
+  resolveTool(name: string, position: Position): string {
+    const tools = this.environment.toolNames;
+    if (tools.has(name)) {
+      this.toolsUsed.add(name);
+      return name;
+    }
+    // A model writes (tool/list-orders ...) for list_orders: one tool with that spelling is it.
+    const key = toolKey(name);
+    const matches = [...tools].filter((tool) => toolKey(tool) === key).sort();
+    if (matches.length === 1) {
+      const resolved = matches[0] as string;
+      this.toolsUsed.add(resolved);
+      return resolved;
+    }
+    if (matches.length > 1) {
       throw new LispError(
         "unknown_tool",
-        `Unknown tool: ${name}. Available tools: ${available === "" ? "(none)" : available}`,
+        `Unknown tool: ${name}. Several tools differ from it only in - and _: ${matches.map((tool) => `tool/${tool}`).join(", ")}; write the exact name`,
         position,
       );
     }
-    this.toolsUsed.add(name);
+    const available = [...tools].sort().join(", ");
+    const nearest = nearestName(name, [...tools].sort());
+    throw new LispError(
+      "unknown_tool",
+      `Unknown tool: ${name}.${nearest === undefined ? "" : ` Did you mean tool/${nearest}?`} Available tools: ${available === "" ? "(none)" : available}`,
+      position,
+    );
   }
 
   /**
@@ -297,7 +348,7 @@ class Analyzer implements FormAnalyzer {
       splitNamespace(name) === undefined &&
       !this.environment.isBuiltin(name) &&
       !CONSTANTS.has(name) &&
-      !SPECIAL_FORMS.has(name) &&
+      !SPECIAL_FORM_NAMES.has(name) &&
       !MACROS.has(name) &&
       name !== "*1" &&
       name !== "*2" &&
@@ -322,7 +373,7 @@ class Analyzer implements FormAnalyzer {
       const name = isCore ? raw.slice(1) : raw;
       const shadowed = !isCore && !UNSHADOWABLE.has(name) && place.scope.lookup(name) !== undefined;
       if (!shadowed) {
-        if (SPECIAL_FORMS.has(name)) return analyzeSpecialForm(this, name, args, form, place);
+        if (SPECIAL_FORM_NAMES.has(name)) return analyzeSpecialForm(this, name, args, form, place);
         const macro = MACROS.get(name);
         if (macro !== undefined) return this.analyze(macro(args, form), place);
         const namespaced = splitNamespace(name);

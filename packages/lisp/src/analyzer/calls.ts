@@ -45,12 +45,12 @@ export function analyzeNamespacedCall(
 
 function analyzeToolCall(
   analyzer: FormAnalyzer,
-  name: string,
+  written: string,
   args: readonly Form[],
   form: CollectionForm,
   place: Place,
 ): Node {
-  analyzer.checkTool(name, form);
+  const name = analyzer.resolveTool(written, form);
   if (args.length === 0) return { kind: "tool", name, args: undefined, position: form };
   if (args.length === 1) {
     const only = args[0] as Form;

@@ -18,6 +18,9 @@ export interface FormAnalyzer {
   body(forms: readonly Form[], position: Position, place: Place): Node;
   /** Whether a bare symbol reads as nil while unbound, as a direct operand of `or`. */
   isSoftSymbol(form: Form, place: Place): boolean;
-  /** Rejects a tool the program may not call; records the ones it does. */
-  checkTool(name: string, position: Position): void;
+  /**
+   * The name of the tool `name` refers to (as written, or across `-`/`_` when only one tool
+   * matches); rejects a tool the program may not call, and records the ones it does.
+   */
+  resolveTool(name: string, position: Position): string;
 }

@@ -61,6 +61,14 @@ export class Scope {
     return binding;
   }
 
+  /** Every local name visible here (for "did you mean" suggestions). */
+  visibleNames(): string[] {
+    const names: string[] = [];
+    for (let scope: Scope | null = this; scope !== null; scope = scope.parent)
+      names.push(...scope.locals.keys());
+    return names;
+  }
+
   lookup(name: string): LocalBinding | undefined {
     for (let scope: Scope | null = this; scope !== null; scope = scope.parent) {
       const found = scope.locals.get(name);

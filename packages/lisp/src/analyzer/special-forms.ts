@@ -21,7 +21,7 @@ import { analyzeDef, analyzeDefn } from "./def-forms.js";
 import type { FormAnalyzer } from "./form-analyzer.js";
 import type { Place } from "./scope.js";
 
-export const SPECIAL_FORMS = new Set([
+export const SPECIAL_FORM_NAMES = new Set([
   "let",
   "fn",
   "loop",
@@ -79,7 +79,7 @@ export const UNSHADOWABLE = new Set([
   "ns-publics",
 ]);
 
-/** A list whose head `name` is in SPECIAL_FORMS. */
+/** A list whose head `name` is in SPECIAL_FORM_NAMES. */
 export function analyzeSpecialForm(
   analyzer: FormAnalyzer,
   name: string,

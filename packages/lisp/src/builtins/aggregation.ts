@@ -9,9 +9,11 @@
  * continue asynchronously from the first one, in order.
  */
 import { LispError } from "../errors.js";
+import { mapBytes, VECTOR_BYTES, VECTOR_SLOT_BYTES } from "../runtime/allocation.js";
 import { after, eachResult, type MaybePromise, settle } from "../runtime/async.js";
 import type { Callable } from "../runtime/call.js";
 import { active } from "../runtime/context.js";
+import { add, divide } from "../runtime/numeric.js";
 import { hashKey } from "../values/hash-key.js";
 import { Keyword } from "../values/keyword.js";
 import { MapBuilder } from "../values/lisp-map.js";
@@ -21,7 +23,7 @@ import { isNumber, type LispNumber } from "../values/numbers.js";
 import { detachAccumulator } from "../values/pin.js";
 import { compareTerms } from "../values/term-order.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
-import { add, divide } from "./numeric.js";
+import { conj } from "./sequences-building.js";
 import { callbackOf, collectionOf, describeValue, keyFunctionOf, vectorBytes } from "./support/hof-common.js";
 
 // ---------------------------------------------------------------- reduce
@@ -45,14 +47,28 @@ function reduce(...args: unknown[]): MaybePromise<unknown> {
     acc = items[0];
     start = 1;
   }
-  const f = callbackOf(fnArg, 2, "reduce");
   const n = items.length;
+  // (reduce conj v xs) appends to a copy it owns, instead of copying the vector once per item.
+  if (fnArg === conj && Array.isArray(acc)) return conjAll(acc, items, start);
+  const f = callbackOf(fnArg, 2, "reduce");
   active.work(n);
   for (let i = start; i < n; i++) {
     acc = f(acc, items[i]);
     if (acc instanceof Promise) return reduceRest(f, items, i + 1, acc);
   }
   return acc ?? null;
+}
+
+function conjAll(vector: readonly unknown[], items: readonly unknown[], start: number): unknown[] {
+  active.copy(vector.length);
+  active.allocate(vectorBytes(items.length - start));
+  active.work(items.length);
+  const out = vector.slice();
+  for (let i = start; i < items.length; i++) {
+    const item = items[i];
+    out.push(item === undefined ? null : item);
+  }
+  return out;
 }
 
 async function reduceRest(
@@ -119,7 +135,8 @@ class Groups {
   build(total: number): unknown {
     const builder = new MapBuilder();
     for (const { key, items } of this.slots.values()) builder.set(key, items);
-    active.allocate(32 + 56 * this.slots.size + 8 * total);
+    // A map entry and a vector per group, a slot per item.
+    active.allocate(mapBytes(this.slots.size) + VECTOR_BYTES * this.slots.size + VECTOR_SLOT_BYTES * total);
     return builder.build();
   }
 }
@@ -169,7 +186,7 @@ function frequencies(coll: unknown): unknown {
   }
   const builder = new MapBuilder();
   for (const { item, count } of counts.values()) builder.set(item, count);
-  active.allocate(32 + 40 * counts.size);
+  active.allocate(mapBytes(counts.size));
   return builder.build();
 }
 

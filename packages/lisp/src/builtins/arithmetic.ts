@@ -1,8 +1,5 @@
 /** Arithmetic: + - * / inc dec quot rem mod, their primed aliases, abs, max, min, ==, compare. */
 
-import { isNumber, type LispNumber, makeInteger, WholeFloat } from "../values/numbers.js";
-import { compareTerms } from "../values/term-order.js";
-import { type BuiltinDefinition, builtin } from "./definition.js";
 import {
   add,
   compareNumbers,
@@ -14,7 +11,10 @@ import {
   rem,
   requireNumber,
   subtract,
-} from "./numeric.js";
+} from "../runtime/numeric.js";
+import { isNumber, type LispNumber, makeInteger, WholeFloat } from "../values/numbers.js";
+import { compareTerms } from "../values/term-order.js";
+import { type BuiltinDefinition, builtin } from "./definition.js";
 
 // With one argument, + and * return it as it is, as the reference does: `(filter + [0 nil 2])`
 // keeps the numbers and drops the nils instead of failing.

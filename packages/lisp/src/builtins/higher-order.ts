@@ -12,6 +12,7 @@
 
 import { LispError } from "../errors.js";
 import { print } from "../format/print.js";
+import { VECTOR_BYTES } from "../runtime/allocation.js";
 import { after, eachResult, type MaybePromise, settle } from "../runtime/async.js";
 import { type Callable, callNow } from "../runtime/call.js";
 import { active } from "../runtime/context.js";
@@ -303,7 +304,7 @@ function partitionBy(fnArg: unknown, coll: unknown): MaybePromise<unknown[]> {
   );
   return after(done, () => {
     if (current.length > 0) out.push(current);
-    active.allocate(vectorBytes(out.length) + vectorBytes(items.length) + 16 * out.length);
+    active.allocate(vectorBytes(out.length) + vectorBytes(items.length) + VECTOR_BYTES * out.length);
     return out;
   });
 }

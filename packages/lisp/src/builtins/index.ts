@@ -1,13 +1,11 @@
 /** Every builtin family, and the registry built from them. */
 
-import { useBuiltins } from "../compiler/codegen.js";
 import { aggregationBuiltins } from "./aggregation.js";
 import { arithmeticBuiltins } from "./arithmetic.js";
 import { combinatorsBuiltins } from "./combinators.js";
 import { comparisonBuiltins } from "./comparison.js";
 import { conversionBuiltins } from "./conversion.js";
 import type { BuiltinDefinition } from "./definition.js";
-import { useRegistry } from "./discovery.js";
 import { higherOrderBuiltins } from "./higher-order.js";
 import { internalBuiltins } from "./internal.js";
 import { interopBuiltins } from "./interop.js";
@@ -46,5 +44,3 @@ export const ALL_BUILTINS: readonly BuiltinDefinition[] = [
 
 /** The registry every run uses: builtins are fixed at load time and shared by all runs. */
 export const registry = new Registry(ALL_BUILTINS);
-useRegistry(registry);
-useBuiltins((name) => registry.get(name));

@@ -90,22 +90,42 @@ describe("json/generate-string", () => {
     expect(result).toMatchObject({ ok: true, value: '{"id":7,"tags":["a","b"],"total":9.5}' });
   });
 
-  test("values JSON cannot carry faithfully give nil", async () => {
-    for (const value of [
-      ":fs",
-      '{:server "fs"}',
-      '{"server" :fs}',
-      "{:tuple [{:ok 1}]}",
-      "#{1}",
-      "##Inf",
-      "##NaN",
-      "inc",
-      '#"a"',
-      '{1.5 "a"}',
-      "{nil 1}",
-    ]) {
-      expect(await evaluate(`(json/generate-string ${value})`), value).toBe("nil");
+  test("keywords become their names and sets arrays, as toJson hands them to the host", async () => {
+    expect(await evaluate("(json/generate-string :fs)")).toBe('"\\"fs\\""');
+    expect(await evaluate('(json/generate-string {:server "fs"})')).toBe('"{\\"server\\":\\"fs\\"}"');
+    expect(await evaluate('(json/generate-string {"server" :fs})')).toBe('"{\\"server\\":\\"fs\\"}"');
+    expect(await evaluate("(json/generate-string {:tuple [{:ok 1}]})")).toBe(
+      '"{\\"tuple\\":[{\\"ok\\":1}]}"',
+    );
+    expect(await evaluate("(json/generate-string #{2 1})")).toBe('"[1,2]"');
+  });
+
+  test("a value JSON cannot carry is an error that says what and where, never a silent nil", async () => {
+    for (const [value, what] of [
+      ["##Inf", "##Inf at the top level"],
+      ["{:rows [1 ##NaN]}", "##NaN at [:rows 1]"],
+      ["[inc]", "#<builtin> at [0]"],
+      ['{:re #"a"}', 'regex #"a" at [:re]'],
+      ['{1.5 "a"}', "the map key 1.5 at the top level"],
+      ["{nil 1}", "the map key nil at the top level"],
+      ['{:a 1 "a" 2}', 'both keys :a and "a" at the top level'],
+    ] as const) {
+      const error = await failure(`(json/generate-string ${value})`);
+      expect(error.reason, value).toBe("type_error");
+      expect(error.message, value).toContain(`json/generate-string cannot encode ${what}`);
     }
+  });
+
+  test("nesting deeper than 512 levels is an error, not a stack overflow", async () => {
+    const error = await failure("(json/generate-string (reduce (fn [v _] [v]) [] (range 600)))");
+    expect(error.reason).toBe("type_error");
+    expect(error.message).toContain("nested deeper than 512 levels");
+  });
+
+  test("a value with shared structure stops at the run's limits", async () => {
+    const doubled = "(reduce (fn [m _] {:a m :b m}) {} (range 40))";
+    const result = await run(`(count (json/generate-string ${doubled}))`, { limits: { timeoutMs: 200 } });
+    expect(!result.ok && result.error.reason).toMatch(/^(timeout|memory_exceeded)$/);
   });
 
   test("parse and generate compose", async () => {
@@ -128,6 +148,6 @@ describe("the json/ namespace", () => {
 
   test("json functions are values too", async () => {
     expect(await evaluate('(apply json/parse-string ["[1, 2, 3]"])')).toBe("[1 2 3]");
-    expect(await evaluate('(map json/generate-string ["a" :b])')).toBe('["\\"a\\"" nil]');
+    expect(await evaluate('(map json/generate-string ["a" :b])')).toBe('["\\"a\\"" "\\"b\\""]');
   });
 });

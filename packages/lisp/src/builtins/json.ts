@@ -1,6 +1,7 @@
 /**
- * JSON builtins, reached as json/parse-string and json/generate-string. Neither raises: text that
- * is not JSON parses to nil, and a value JSON cannot carry faithfully generates nil.
+ * JSON builtins, reached as json/parse-string and json/generate-string. Text that is not JSON
+ * parses to nil; a value JSON cannot carry is an error naming it and where it is (never a silent
+ * nil). See support/str-json.ts.
  */
 import { type BuiltinDefinition, builtin } from "./definition.js";
 import { generateJson, parseJson } from "./support/str-json.js";
@@ -9,7 +10,7 @@ function parseString(text: unknown): unknown {
   return typeof text === "string" ? parseJson(text) : null;
 }
 
-function generateString(value: unknown): string | null {
+function generateString(value: unknown): string {
   return generateJson(value);
 }
 
@@ -32,12 +33,12 @@ export const jsonBuiltins: BuiltinDefinition[] = [
     "json/generate-string",
     [1, 1],
     ["[x]"],
-    "JSON text of x; nil when x holds keywords, sets, special floats, functions or keys other than strings and integers.",
+    "JSON text of x: keywords become their names, sets arrays. A value JSON cannot carry (##NaN, ##Inf, a function, a key other than a string, keyword or integer) is an error.",
     CATEGORY,
     generateString,
     [
       ['(json/generate-string {"a" [1 2] "b" nil})', '"{\\"a\\":[1,2],\\"b\\":null}"'],
-      ["(json/generate-string {:a 1})", "nil"],
+      ["(json/generate-string {:a :x :b #{1}})", '"{\\"a\\":\\"x\\",\\"b\\":[1]}"'],
     ],
   ),
 ];

@@ -1,6 +1,7 @@
 /** Map builtins through the public API: flexible reads, derived writes, errors, tool callbacks. */
 import { describe, expect, test } from "vitest";
 import { format } from "../format/format.js";
+import { toJson } from "../format/to-json.js";
 import { run } from "../run.js";
 import { evaluate, failure } from "../test-support.js";
 
@@ -344,5 +345,69 @@ describe("find", () => {
     };
     expect(await evaluate("(find (fn [x] (tool/check {:x x})) [1 2 3])", tools)).toBe("2");
     expect(seen).toEqual([1, 2]);
+  });
+});
+
+describe("one rule for every write to a map: a key replaces its flexible twin", () => {
+  // A tool result arrives with string keys; the program writes keywords. Whatever function
+  // writes, the host must get the new value, and the map must hold one key, not two.
+  const customer = {
+    tools: { customer: () => ({ tier: "free", name: "A", user_id: 7 }) },
+  };
+  const written = async (source: string) => {
+    const result = await run(source, customer);
+    if (!result.ok) throw new Error(result.error.message);
+    return { text: format(result.value), json: toJson(result.value) };
+  };
+
+  test.each([
+    ["assoc", '(assoc (tool/customer {}) :tier "ent")'],
+    ["merge", '(merge (tool/customer {}) {:tier "ent"})'],
+    ["merge, several maps", '(merge (tool/customer {}) {:x 1} {:tier "ent"})'],
+    ["conj of an entry", '(conj (tool/customer {}) [:tier "ent"])'],
+    ["conj of a map", '(conj (tool/customer {}) {:tier "ent"})'],
+    ["into from a map", '(into (tool/customer {}) {:tier "ent"})'],
+    ["into from entries", '(into (tool/customer {}) [[:tier "ent"]])'],
+    ["merge-with", '(merge-with (fn [_ b] b) (tool/customer {}) {:tier "ent"})'],
+    ["assoc-in", '(assoc-in (tool/customer {}) [:tier] "ent")'],
+    ["update", '(update (tool/customer {}) :tier (constantly "ent"))'],
+    ["update-in", '(update-in (tool/customer {}) [:tier] (constantly "ent"))'],
+    ["reduce over assoc", '(reduce (fn [m [k v]] (assoc m k v)) (tool/customer {}) {:tier "ent"})'],
+  ])("%s: the host gets the new value under the key it had", async (_name, source) => {
+    const { text, json } = await written(source);
+    expect(json).toMatchObject({ tier: "ent", name: "A" });
+    expect(text).toContain('"tier" "ent"');
+    expect(text).not.toContain(":tier");
+  });
+
+  test("underscore spellings count as the same key, as flexible reads do", async () => {
+    const { json, text } = await written("(merge (tool/customer {}) {:user-id 8})");
+    expect(json).toMatchObject({ user_id: 8 });
+    expect(text).not.toContain(":user-id");
+  });
+
+  test("merge-with combines the twin's value", async () => {
+    const { json } = await written('(merge-with str (tool/customer {}) {:tier "+"})');
+    expect(json).toMatchObject({ tier: "free+" });
+  });
+
+  test("maps built from pairs keep one key per name", async () => {
+    expect(await evaluate('(into {} [[:a 1] ["a" 2]])')).toBe("{:a 2}");
+    expect(await evaluate('(zipmap [:a "a"] [1 2])')).toBe("{:a 2}");
+    expect(await evaluate('(hash-map :a 1 "a" 2)')).toBe("{:a 2}");
+    expect(await evaluate('(select-keys {"a" 1} [:a "a"])')).toBe("{:a 1}");
+    expect(await evaluate('(update-keys {"a" 1 "b" 2} (constantly :a))')).toBe("{:a 2}");
+    expect(await evaluate('(merge {:a 1} {"a" 2})')).toBe("{:a 2}");
+  });
+
+  test("keys that are equal by = stay apart in aggregations, and literals keep what they say", async () => {
+    expect(await evaluate('(frequencies [:a "a" :a])')).toBe('{:a 2 "a" 1}');
+    expect(await evaluate('(count (group-by identity [:a "a"]))')).toBe("2");
+    expect(await evaluate('(count {:a 1 "a" 2})')).toBe("2");
+  });
+
+  test("a key that exists exactly is the one written, and other keys are untouched", async () => {
+    expect(await evaluate('(merge {:a 1 "a" 2} {"a" 3})')).toBe('{:a 1 "a" 3}');
+    expect(await evaluate('(merge {"a" 1} {:b 2 1 3})')).toBe('{1 3 :b 2 "a" 1}');
   });
 });

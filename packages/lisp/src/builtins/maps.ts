@@ -9,6 +9,7 @@
  */
 import { LispError } from "../errors.js";
 import { print } from "../format/print.js";
+import { mapBytes, vectorBytes } from "../runtime/allocation.js";
 import { after, eachResult, type MaybePromise } from "../runtime/async.js";
 import { type Callable, toCallable } from "../runtime/call.js";
 import { active } from "../runtime/context.js";
@@ -19,13 +20,16 @@ import { functionInfo, isLispFunction } from "../values/lisp-function.js";
 import { LispMap, MapBuilder } from "../values/lisp-map.js";
 import {
   type AnyMap,
+  builderPut,
   isMap,
   mapAssoc,
   mapDissoc,
   mapEntries,
   mapGetExact,
+  mapPut,
   mapSize,
   toLispMap,
+  writeKey,
 } from "../values/map-access.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
 import {
@@ -39,7 +43,6 @@ import {
   updatePath,
   VECTOR_SLOT_BYTES,
   vectorWith,
-  writeKey,
 } from "./support/map-paths.js";
 
 const isNil = (value: unknown): value is null | undefined => value === null || value === undefined;
@@ -62,13 +65,13 @@ function requireMapOrNil(value: unknown, who: string, advice = ""): AnyMap | nul
 /** Charges a new map of `entries` entries, and the loop that fills it. */
 function chargeMap(entries: number): void {
   active.work(entries);
-  active.allocate(32 + MAP_ENTRY_BYTES * entries);
+  active.allocate(mapBytes(entries));
 }
 
 /** Charges a new vector of `slots` slots, and the loop that fills it. */
-function chargeVector(slots: number): void {
+function chargeFilledVector(slots: number): void {
   active.work(slots);
-  active.allocate(16 + VECTOR_SLOT_BYTES * slots);
+  active.allocate(vectorBytes(slots));
 }
 
 // ---------------------------------------------------------------- reading
@@ -119,7 +122,7 @@ function entryColumn(who: string, index: 0 | 1) {
     const m = requireMapOrNil(map, who);
     if (m === null) return null;
     const entries = mapEntries(m);
-    chargeVector(entries.length);
+    chargeFilledVector(entries.length);
     const out = new Array<unknown>(entries.length);
     for (let i = 0; i < entries.length; i++) out[i] = (entries[i] as readonly unknown[])[index];
     return out;
@@ -133,7 +136,7 @@ function entries(map: unknown): unknown[] | null {
   const m = requireMapOrNil(map, "entries");
   if (m === null) return null;
   const list = mapEntries(m);
-  chargeVector(list.length);
+  chargeFilledVector(list.length);
   // Entries are shared, immutable [key value] pairs: the vector can hold them as they are.
   return list.slice();
 }
@@ -156,7 +159,7 @@ function selectKeys(map: unknown, wanted: unknown): LispMap {
     for (let i = 0; i < list.length; i++) {
       const key = list[i];
       const found = getFlexible(m, key);
-      if (found !== undefined) builder.set(key, found);
+      if (found !== undefined) builderPut(builder, key, found);
     }
   }
   chargeMap(builder.size);
@@ -188,7 +191,8 @@ function assocVector(
   value: unknown,
   more: readonly unknown[],
 ): unknown[] {
-  chargeVector(vector.length + 1 + more.length / 2);
+  active.copy(vector.length);
+  active.allocate(VECTOR_SLOT_BYTES * (1 + more.length / 2));
   const copy = vector.slice();
   setIndex(copy, key, value);
   for (let i = 0; i < more.length; i += 2) setIndex(copy, more[i], more[i + 1]);
@@ -216,8 +220,8 @@ function assoc(coll: unknown, key: unknown, value: unknown, ...more: unknown[]):
   else if (isMap(coll)) map = coll;
   else throw typeError(`assoc expects a map, a vector or nil first, got ${describe(coll)}`);
   active.allocate(MAP_ENTRY_BYTES * (1 + more.length / 2));
-  map = mapAssoc(map, writeKey(map, key), value);
-  for (let i = 0; i < more.length; i += 2) map = mapAssoc(map, writeKey(map, more[i]), more[i + 1]);
+  map = mapPut(map, key, value);
+  for (let i = 0; i < more.length; i += 2) map = mapPut(map, more[i], more[i + 1]);
   return map;
 }
 
@@ -323,7 +327,7 @@ function merge(...maps: unknown[]): AnyMap {
     active.work(added.length);
     active.allocate(MAP_ENTRY_BYTES * (added.length + (result instanceof LispMap ? 0 : mapSize(result))));
     let merged = toLispMap(result);
-    for (const [key, value] of added) merged = merged.assoc(key, value);
+    for (const [key, value] of added) merged = mapPut(merged, key, value);
     result = merged;
   }
   return result ?? LispMap.empty();
@@ -341,6 +345,7 @@ function mergeWith(f: unknown, ...maps: unknown[]): MaybePromise<AnyMap> {
   if (sources.length === 0) return LispMap.empty();
   let result = toLispMap(sources[0] as AnyMap);
   const pending: Array<readonly [unknown, unknown]> = [];
+  let slot: unknown;
   for (let s = 1; s < sources.length; s++)
     for (const entry of mapEntries(sources[s] as AnyMap)) pending.push(entry);
   active.work(pending.length);
@@ -350,12 +355,14 @@ function mergeWith(f: unknown, ...maps: unknown[]): MaybePromise<AnyMap> {
     pending.length,
     (i) => {
       const [key, value] = pending[i] as readonly [unknown, unknown];
-      // A key seen before is combined; a new key is stored as it is, without a callback.
-      return result.has(key) ? combine(result.get(key), value) : NEW_KEY;
+      // A key seen before (by the write rule: "tier" for :tier) is combined; a new key is stored
+      // as it is, without a callback.
+      slot = writeKey(result, key);
+      return result.has(slot) ? combine(result.get(slot), value) : NEW_KEY;
     },
     (i, combined) => {
-      const [key, value] = pending[i] as readonly [unknown, unknown];
-      result = result.assoc(key, combined === NEW_KEY ? value : combined);
+      const value = (pending[i] as readonly [unknown, unknown])[1];
+      result = result.assoc(slot, combined === NEW_KEY ? value : combined);
       return true;
     },
   );
@@ -387,7 +394,7 @@ function updateSide(who: "update-vals" | "update-keys", side: 0 | 1) {
       (i, result) => {
         const entry = list[i] as readonly unknown[];
         if (side === 1) builder.set(entry[0], result);
-        else builder.set(result, entry[1]);
+        else builderPut(builder, result, entry[1]);
         return true;
       },
     );
@@ -406,7 +413,7 @@ function zipmap(keyColl: unknown, valueColl: unknown): LispMap {
   const count = Math.min(ks.length, vs.length);
   chargeMap(count);
   const builder = new MapBuilder();
-  for (let i = 0; i < count; i++) builder.set(ks[i], vs[i]);
+  for (let i = 0; i < count; i++) builderPut(builder, ks[i], vs[i]);
   return builder.build();
 }
 
@@ -420,7 +427,7 @@ function pairsToMap(who: string) {
     }
     chargeMap(args.length / 2);
     const builder = new MapBuilder();
-    for (let i = 0; i < args.length; i += 2) builder.set(args[i], args[i + 1]);
+    for (let i = 0; i < args.length; i += 2) builderPut(builder, args[i], args[i + 1]);
     return builder.build();
   };
 }

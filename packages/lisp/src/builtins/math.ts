@@ -7,6 +7,7 @@
  * ##Inf, ##-Inf and ##NaN through unchanged; only `int` refuses them, since it promises an integer.
  */
 import { LispError } from "../errors.js";
+import { requireNumber } from "../runtime/numeric.js";
 import {
   isFloat,
   isInteger,
@@ -17,7 +18,6 @@ import {
   WholeFloat,
 } from "../values/numbers.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
-import { requireNumber } from "./numeric.js";
 import {
   bitAnd,
   bitAndNot,

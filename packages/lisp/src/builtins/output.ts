@@ -12,7 +12,9 @@ export function strOf(value: unknown): string {
   // Special floats read as words in text, as in the reference: (str ##Inf) is "Infinity".
   if (typeof value === "number" && !Number.isFinite(value))
     return Number.isNaN(value) ? "NaN" : value > 0 ? "Infinity" : "-Infinity";
-  return print(value, { bareStrings: true });
+  // The text becomes a program value: the printer charges it as it goes (and reads the clock), so
+  // `(str huge)` stops at the run's limits instead of building more text than memory holds.
+  return print(value, { bareStrings: true, chargeText: true });
 }
 
 function str(...args: unknown[]): string {
@@ -36,16 +38,27 @@ function isCharacterVector(value: unknown): value is string[] {
  * println text: arguments joined by spaces, strings bare, nil as "nil", floats compact. A vector
  * of characters prints as the text it spells, as in the reference: `(println (take 5 s))`.
  */
-export function printlnText(args: readonly unknown[]): string {
-  return args
-    .map((arg) =>
+export function printlnText(args: readonly unknown[], maxChars?: number): string {
+  let line = "";
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (i > 0) line += " ";
+    // Printing stops at the line's cap: a huge value costs no more than the text kept of it.
+    const left = maxChars === undefined ? undefined : Math.max(maxChars - line.length, 0);
+    line +=
       typeof arg === "string"
         ? arg
         : isCharacterVector(arg)
           ? arg.join("")
-          : print(arg, { floats: "compact", bareStrings: true }),
-    )
-    .join(" ");
+          : print(
+              arg,
+              left === undefined
+                ? { floats: "compact", bareStrings: true }
+                : { floats: "compact", bareStrings: true, maxChars: left },
+            );
+    if (maxChars !== undefined && line.length > maxChars) break;
+  }
+  return line;
 }
 
 function println(...args: unknown[]): null {
@@ -56,7 +69,7 @@ function println(...args: unknown[]): null {
     context.printsDropped++;
     return null;
   }
-  let line = printlnText(args);
+  let line = printlnText(args, limits.maxPrintLength);
   if (line.length > limits.maxPrintLength) line = `${line.slice(0, limits.maxPrintLength)}...`;
   context.allocate(line.length);
   context.prints.push(line);
@@ -64,7 +77,7 @@ function println(...args: unknown[]): null {
 }
 
 function prStr(...args: unknown[]): string {
-  return args.map((arg) => print(arg, { floats: "compact" })).join(" ");
+  return args.map((arg) => print(arg, { floats: "compact", chargeText: true })).join(" ");
 }
 
 const CATEGORY = "Strings";

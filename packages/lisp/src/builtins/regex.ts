@@ -1,8 +1,8 @@
 /**
  * Regex builtins (re-pattern itself is in internal.ts, as regex literals compile to it). Matching
- * runs on RE2 in linear time, so no pattern can hang a run; only the first 32 KB of an input is
- * searched, as in the reference. A match is a string, or `[whole g1 g2 ...]` when the pattern has
- * groups.
+ * runs on RE2 in linear time, so no pattern can hang a run, and the whole input is searched (the
+ * reference stops at 32 KB; see support/str-regex.ts). A match is a string, or `[whole g1 g2 ...]`
+ * when the pattern has groups.
  */
 import { Regex } from "../values/regex.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";

@@ -60,12 +60,12 @@ function nth(coll: unknown, index: unknown, notFound: unknown = null): unknown {
 
 function rest(coll: unknown): unknown[] {
   const items = orderedItems(coll, "rest");
-  return items.slice(1);
+  return slice(items, 1, items.length);
 }
 
 function next(coll: unknown): unknown[] | null {
   const items = orderedItems(coll, "next");
-  return items.length <= 1 ? null : items.slice(1);
+  return items.length <= 1 ? null : slice(items, 1, items.length);
 }
 
 function butlast(coll: unknown): unknown[] {

@@ -4,14 +4,16 @@
  * and maps, taking [key value] entries; see sequences.ts for the rules all sequence builtins share.
  */
 import { typeError } from "../errors.js";
+import { MAP_ENTRY_BYTES, SET_MEMBER_BYTES, VECTOR_SLOT_BYTES } from "../runtime/allocation.js";
 import { active } from "../runtime/context.js";
 import { graphemes } from "../runtime/graphemes.js";
 import { itemsOf, seqOf } from "../runtime/sequences.js";
 import { type LispMap, MapBuilder } from "../values/lisp-map.js";
 import { LispSet } from "../values/lisp-set.js";
-import { isMap, mapEntries, mapSize, toLispMap } from "../values/map-access.js";
+import { builderPut, isMap, mapEntries, mapPut, mapSize, toLispMap } from "../values/map-access.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
 import {
+  chargeCopy,
   chargeVector,
   described,
   EMPTY,
@@ -40,6 +42,7 @@ function concat(...colls: unknown[]): unknown[] {
     const a = concatItems(colls[0]);
     const b = concatItems(colls[1]);
     chargeVector(a.length + b.length);
+    active.work(a.length + b.length);
     const out = new Array<unknown>(a.length + b.length);
     for (let i = 0; i < a.length; i++) out[i] = a[i];
     for (let i = 0; i < b.length; i++) out[a.length + i] = b[i];
@@ -49,6 +52,7 @@ function concat(...colls: unknown[]): unknown[] {
   let total = 0;
   for (const part of parts) total += part.length;
   chargeVector(total);
+  active.work(total);
   const out = new Array<unknown>(total);
   let at = 0;
   for (const part of parts) for (let i = 0; i < part.length; i++) out[at++] = part[i];
@@ -63,25 +67,35 @@ function entryError(who: string, value: unknown): Error {
   return typeError(`${who}: a map entry must be a [key value] vector, got ${described(value)}`);
 }
 
-/** `(conj m x)` and `(into m xs)` on maps: [k v] entries are added, maps merged, nil ignored. */
+/**
+ * `(conj m x)` and `(into m xs)` on maps: [k v] entries are added, maps merged, nil ignored. Keys
+ * are written by the rule every map write follows (values/map-access.ts writeKeyIn).
+ */
 function assocEntry(map: LispMap, item: unknown, who: string): LispMap {
-  if (isEntry(item)) return map.assoc(item[0], item[1]);
+  if (isEntry(item)) return mapPut(map, item[0], item[1]);
   if (item === null || item === undefined) return map;
   if (isMap(item)) {
+    const entries = mapEntries(item);
+    active.work(entries.length);
     let out = map;
-    for (const [key, value] of mapEntries(item)) out = out.assoc(key, value);
+    for (const [key, value] of entries) out = mapPut(out, key, value);
     return out;
   }
   throw entryError(who, item);
 }
 
-function conj(coll: unknown, ...items: unknown[]): unknown {
+/**
+ * conj. On a vector it copies: vectors are flat arrays. The copy is charged as time and against
+ * the copy allowance (RunContext.copy), the added items as memory; `(reduce conj v xs)` takes a
+ * path that appends in place (aggregation.ts).
+ */
+export function conj(coll: unknown, ...items: unknown[]): unknown {
   if (items.length === 0) return coll;
   if (Array.isArray(coll)) {
-    active.allocate(16 + 8 * items.length);
-    const out = new Array<unknown>(coll.length + items.length);
-    for (let i = 0; i < coll.length; i++) out[i] = coll[i];
-    for (let i = 0; i < items.length; i++) out[coll.length + i] = nil(items[i]);
+    chargeCopy(coll.length);
+    active.allocate(vectorBytes(items.length));
+    const out = coll.slice();
+    for (let i = 0; i < items.length; i++) out.push(nil(items[i]));
     return out;
   }
   if (coll === null || coll === undefined) {
@@ -89,13 +103,13 @@ function conj(coll: unknown, ...items: unknown[]): unknown {
     return items.map(nil);
   }
   if (coll instanceof LispSet) {
-    active.allocate(24 * items.length);
+    active.allocate(SET_MEMBER_BYTES * items.length);
     let out = coll;
     for (const item of items) out = out.conj(item);
     return out;
   }
   if (isMap(coll)) {
-    active.allocate(40 * items.length);
+    active.allocate(MAP_ENTRY_BYTES * items.length);
     let out = toLispMap(coll);
     for (const item of items) out = assocEntry(out, item, "conj");
     return out;
@@ -105,7 +119,8 @@ function conj(coll: unknown, ...items: unknown[]): unknown {
 
 function cons(item: unknown, coll: unknown): unknown[] {
   const items = typeof coll === "string" ? graphemes(coll) : seqOf(coll, "cons");
-  chargeVector(typeof coll === "string" ? items.length + 1 : 1);
+  chargeCopy(items.length);
+  chargeVector(1);
   const out = new Array<unknown>(items.length + 1);
   out[0] = nil(item);
   for (let i = 0; i < items.length; i++) out[i + 1] = items[i];
@@ -123,15 +138,16 @@ function into(to: unknown, from: unknown): unknown {
   if (Array.isArray(to)) {
     const items = intoItems(from);
     if (items.length === 0) return to;
-    active.allocate(16 + 8 * items.length);
-    const out = new Array<unknown>(to.length + items.length);
-    for (let i = 0; i < to.length; i++) out[i] = to[i];
-    for (let i = 0; i < items.length; i++) out[to.length + i] = items[i];
+    chargeCopy(to.length);
+    active.allocate(vectorBytes(items.length));
+    active.work(items.length);
+    const out = to.slice();
+    for (let i = 0; i < items.length; i++) out.push(items[i]);
     return out;
   }
   if (to instanceof LispSet) {
     const items = intoItems(from);
-    active.allocate(24 * items.length);
+    active.allocate(SET_MEMBER_BYTES * items.length);
     active.work(items.length);
     if (to.size === 0) return LispSet.from(items);
     let out = to;
@@ -143,14 +159,15 @@ function into(to: unknown, from: unknown): unknown {
     if (isMap(from)) {
       if (mapSize(from) === 0) return to;
       const entries = mapEntries(from);
-      active.allocate(40 * entries.length);
+      active.allocate(MAP_ENTRY_BYTES * entries.length);
+      active.work(entries.length);
       let out = toLispMap(to);
-      for (const [key, value] of entries) out = out.assoc(key, value);
+      for (const [key, value] of entries) out = mapPut(out, key, value);
       return out;
     }
     const items = intoItems(from);
     if (items.length === 0) return to;
-    active.allocate(40 * items.length);
+    active.allocate(MAP_ENTRY_BYTES * items.length);
     active.work(items.length);
     if (mapSize(to) === 0) {
       // A fresh map is filled in place: cheaper than deriving a version per entry.
@@ -158,7 +175,7 @@ function into(to: unknown, from: unknown): unknown {
       for (let i = 0; i < items.length; i++) {
         const item = items[i];
         if (!isEntry(item)) throw entryError("into", item);
-        builder.set(item[0], item[1]);
+        builderPut(builder, item[0], item[1]);
       }
       return builder.build();
     }
@@ -166,7 +183,7 @@ function into(to: unknown, from: unknown): unknown {
     for (let i = 0; i < items.length; i++) {
       const item = items[i];
       if (!isEntry(item)) throw entryError("into", item);
-      out = out.assoc(item[0], item[1]);
+      out = mapPut(out, item[0], item[1]);
     }
     return out;
   }
@@ -182,8 +199,12 @@ function flatten(coll: unknown): unknown[] {
     throw typeError(`flatten expects a vector, got ${described(coll)}`);
   }
   const out: unknown[] = [];
-  // An explicit stack: data built by a program can nest deeper than the JS call stack.
+  // An explicit stack: data built by a program can nest deeper than the JS call stack. The walk is
+  // charged as it goes: a vector whose two items are the same vector, nested 40 deep, flattens
+  // to 2^40 items, which must stop at the run's limits rather than fill the host's memory.
   const stack: Array<{ items: readonly unknown[]; at: number }> = [{ items: coll, at: 0 }];
+  active.work(coll.length);
+  let charged = 0;
   while (stack.length > 0) {
     const top = stack[stack.length - 1] as { items: readonly unknown[]; at: number };
     if (top.at >= top.items.length) {
@@ -191,11 +212,18 @@ function flatten(coll: unknown): unknown[] {
       continue;
     }
     const item = top.items[top.at++];
-    if (Array.isArray(item)) stack.push({ items: item, at: 0 });
-    else out.push(nil(item));
+    if (Array.isArray(item)) {
+      active.work(item.length + 1);
+      stack.push({ items: item, at: 0 });
+    } else {
+      out.push(nil(item));
+      if (out.length - charged >= 1024) {
+        active.allocate(VECTOR_SLOT_BYTES * (out.length - charged));
+        charged = out.length;
+      }
+    }
   }
-  chargeVector(out.length);
-  active.work(out.length);
+  active.allocate(vectorBytes(out.length - charged));
   return out;
 }
 
@@ -204,6 +232,7 @@ function interleave(a: unknown, b: unknown): unknown[] {
   const right = seqOf(b, "interleave");
   const n = Math.min(left.length, right.length);
   chargeVector(2 * n);
+  active.work(2 * n);
   const out = new Array<unknown>(2 * n);
   for (let i = 0; i < n; i++) {
     out[2 * i] = left[i];
@@ -217,6 +246,7 @@ function interpose(separator: unknown, coll: unknown): unknown[] {
   if (items.length === 0) return [];
   const length = 2 * items.length - 1;
   chargeVector(length);
+  active.work(length);
   const out = new Array<unknown>(length);
   const sep = nil(separator);
   for (let i = 0; i < items.length; i++) {
@@ -231,6 +261,7 @@ function zip(a: unknown, b: unknown): unknown[][] {
   const right = seqOf(b, "zip");
   const n = Math.min(left.length, right.length);
   active.allocate(vectorBytes(n) + n * vectorBytes(2));
+  active.work(n);
   const out = new Array<unknown[]>(n);
   for (let i = 0; i < n; i++) out[i] = [left[i], right[i]];
   return out;

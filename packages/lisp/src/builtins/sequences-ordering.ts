@@ -27,6 +27,7 @@ function reverse(coll: unknown): unknown[] {
   const items = orderedItems(coll, "reverse");
   const n = items.length;
   chargeVector(n);
+  active.work(n);
   const out = new Array<unknown>(n);
   for (let i = 0; i < n; i++) out[i] = items[n - 1 - i];
   return out;

@@ -58,7 +58,7 @@ function drop(n: unknown, coll: unknown): unknown[] {
   const items = positionalItems(coll, "drop");
   // A negative count drops nothing (the reference leaks Elixir's "drop from the end" here).
   if (count <= 0) return items as unknown[];
-  return items.slice(count);
+  return slice(items, count, items.length);
 }
 
 function takeLast(n: unknown, coll: unknown): unknown[] {
@@ -79,13 +79,13 @@ function dropLast(...args: unknown[]): unknown[] {
 function nthrest(coll: unknown, n: unknown): unknown[] {
   const count = integerArg(n, "nthrest", "count", "(nthrest coll n)");
   const items = seqOf(coll, "nthrest");
-  return count <= 0 ? (items as unknown[]) : items.slice(count);
+  return count <= 0 ? (items as unknown[]) : slice(items, count, items.length);
 }
 
 function nthnext(coll: unknown, n: unknown): unknown[] | null {
   const count = integerArg(n, "nthnext", "count", "(nthnext coll n)");
   const items = seqOf(coll, "nthnext");
-  const tail = count <= 0 ? (items as unknown[]) : items.slice(count);
+  const tail = count <= 0 ? (items as unknown[]) : slice(items, count, items.length);
   return tail.length === 0 ? null : tail;
 }
 

@@ -6,6 +6,7 @@
  * nil counts as an empty set everywhere a set is read. Results are new sets; inputs never change.
  */
 import { typeError } from "../errors.js";
+import { SET_MEMBER_BYTES, setBytes } from "../runtime/allocation.js";
 import { active } from "../runtime/context.js";
 import { equals } from "../values/equality.js";
 import { LispSet } from "../values/lisp-set.js";
@@ -13,10 +14,8 @@ import { isMap, lookup, mapEntries } from "../values/map-access.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
 import { described } from "./support/seq-common.js";
 
-const MEMBER_BYTES = 24;
-
 function chargeSet(members: number): void {
-  active.allocate(16 + MEMBER_BYTES * members);
+  active.allocate(setBytes(members));
 }
 
 function set(coll: unknown): LispSet {
@@ -92,7 +91,7 @@ function union(...sets: unknown[]): LispSet {
   for (let i = 0; i < all.length; i++) {
     if (i === largest) continue;
     const members = (all[i] as LispSet).members();
-    active.allocate(MEMBER_BYTES * members.length);
+    active.allocate(SET_MEMBER_BYTES * members.length);
     active.work(members.length);
     for (const member of members) out = out.conj(member);
   }

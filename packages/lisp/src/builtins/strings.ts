@@ -5,6 +5,7 @@
  * wrong type (`(upper-case nil)`) raises a type error that names the function.
  */
 import { LispError } from "../errors.js";
+import { vectorBytes } from "../runtime/allocation.js";
 import { active } from "../runtime/context.js";
 import { LispSet } from "../values/lisp-set.js";
 import { Regex } from "../values/regex.js";
@@ -56,8 +57,16 @@ function joinItems(separator: string, coll: unknown): string {
   if (n === 0) return "";
   active.work(n);
   let out = textOf(items[0]);
-  for (let i = 1; i < n; i++) out += separator + textOf(items[i]);
-  active.allocate(out.length);
+  let charged = 0;
+  for (let i = 1; i < n; i++) {
+    out += separator + textOf(items[i]);
+    // Charged as it grows: a join of a million copies of a long string stops at the budget.
+    if (out.length - charged > 65536 || (i & 1023) === 0) {
+      active.allocate(out.length - charged);
+      charged = out.length;
+    }
+  }
+  active.allocate(out.length - charged);
   return out;
 }
 
@@ -87,7 +96,7 @@ function split(s: unknown, separator: unknown): string[] {
   if (separator === "") out = graphemeList(text);
   else out = text.split(separator);
   active.work(out.length);
-  active.allocate(16 + 8 * out.length + text.length);
+  active.allocate(vectorBytes(out.length) + text.length);
   return out;
 }
 
@@ -98,7 +107,7 @@ function splitLines(s: unknown): string[] {
   while (end > 0 && lines[end - 1] === "") end--;
   if (end < lines.length) lines.length = end;
   active.work(lines.length);
-  active.allocate(16 + 8 * lines.length + text.length);
+  active.allocate(vectorBytes(lines.length) + text.length);
   return lines;
 }
 
@@ -151,14 +160,19 @@ function replace(s: unknown, match: unknown, replacement: unknown): string {
   );
   if (match instanceof Regex) return replaceRegex(match, text, by);
   const pattern = requireString(match, "replace", "a string or regex to match");
-  let out: string;
-  if (pattern === "") out = `${by}${graphemeList(text).join(by)}${text === "" ? "" : by}`;
-  else {
-    if (!text.includes(pattern)) return text;
-    out = text.split(pattern).join(by);
+  // The result is charged before it is built: its length is known from the number of matches.
+  if (pattern === "") {
+    const count = graphemeLength(text);
+    active.work(count);
+    active.allocate(text.length + (count + 1) * by.length);
+    return `${by}${graphemeList(text).join(by)}${text === "" ? "" : by}`;
   }
-  active.allocate(out.length);
-  return out;
+  let matches = 0;
+  for (let at = text.indexOf(pattern); at >= 0; at = text.indexOf(pattern, at + pattern.length)) matches++;
+  if (matches === 0) return text;
+  active.work(matches);
+  active.allocate(text.length + matches * (by.length - pattern.length));
+  return text.split(pattern).join(by);
 }
 
 // ------------------------------------------------------------------ searching

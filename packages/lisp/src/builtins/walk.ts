@@ -6,6 +6,7 @@
  * visiting nodes in the same order, one at a time.
  */
 import { LispError } from "../errors.js";
+import { mapBytes, setBytes } from "../runtime/allocation.js";
 import { after, eachResult, type MaybePromise } from "../runtime/async.js";
 import type { Callable } from "../runtime/call.js";
 import { active } from "../runtime/context.js";
@@ -44,7 +45,7 @@ function entriesToMap(who: string, results: readonly unknown[]): unknown {
     }
     builder.set(result[0], result[1]);
   }
-  active.allocate(32 + 40 * results.length);
+  active.allocate(mapBytes(results.length));
   return builder.build();
 }
 
@@ -61,7 +62,7 @@ function walkLevel(who: string, inner: Step, outer: Step, form: unknown): unknow
     const members = form.members();
     active.work(members.length);
     return after(mapEach(inner, members), (items) => {
-      active.allocate(16 + 24 * items.length);
+      active.allocate(setBytes(items.length));
       return outer(LispSet.from(items));
     });
   }

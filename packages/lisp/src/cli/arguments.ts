@@ -9,10 +9,20 @@ export type ProgramSource =
   | { readonly kind: "eval"; readonly source: string }
   | { readonly kind: "stdin" };
 
+/** A mock tool: calling `tool/name` returns the JSON in `path`. */
+export interface ToolFile {
+  readonly name: string;
+  readonly path: string;
+}
+
 export interface CliOptions {
   readonly action: "run" | "repl" | "help" | "version";
   readonly program: ProgramSource | undefined;
   readonly dataPath: string | undefined;
+  /** `--tool name=FILE.json`, in order. */
+  readonly toolFiles: readonly ToolFile[];
+  /** `--tools MODULE`: modules whose exports are tools, in order. */
+  readonly toolModules: readonly string[];
   readonly json: boolean;
   readonly limits: Partial<Limits>;
 }
@@ -29,6 +39,10 @@ export const USAGE = `Usage:
 Options:
   -e, --eval CODE       the program to run
   -d, --data FILE.json  a JSON object whose keys become the data/ namespace (data/orders ...)
+      --tool NAME=FILE.json
+                        a mock tool: (tool/NAME {...}) returns the file's JSON (repeatable)
+      --tools MODULE.mjs  tools from a JavaScript module: its exports that are functions or
+                        have an execute function (repeatable)
       --json            print the value as JSON instead of Clojure text
       --timeout MS      wall-clock limit per program, in milliseconds (default 1000)
       --memory BYTES    memory budget per program (default 10000000; 50MB, 1GB also work)
@@ -42,6 +56,8 @@ Limits also accept "unlimited". Exit status: 0 success, 1 the program failed, 2 
 Examples:
   ptc-lisp examples/top-customers.clj --data examples/orders.json
   ptc-lisp -e '(->> data/orders (filter #(> (:total %) 100)) count)' --data examples/orders.json
+  ptc-lisp -e '(count (:orders (tool/shop {})))' --tool shop=examples/orders.json
+  ptc-lisp -e '(count (tool/list-orders {:status "refunded"}))' --tools examples/tools.mjs
   echo '(+ 1 2)' | ptc-lisp -`;
 
 const HELP_HINT = "Run ptc-lisp --help to see the usage.";
@@ -97,6 +113,8 @@ function limitValue(flag: string, spec: LimitFlag, text: string): number {
 export function parseArguments(argv: readonly string[]): CliOptions {
   let program: ProgramSource | undefined;
   let dataPath: string | undefined;
+  const toolFiles: ToolFile[] = [];
+  const toolModules: string[] = [];
   let json = false;
   let help = false;
   let version = false;
@@ -149,6 +167,22 @@ export function parseArguments(argv: readonly string[]): CliOptions {
           throw new UsageError(`--data can be given once: put everything in one JSON object`);
         dataPath = value(`${flag} FILE.json`);
         break;
+      case "--tool": {
+        const spec = value("--tool NAME=FILE.json");
+        const equalsAt = spec.indexOf("=");
+        const name = equalsAt === -1 ? "" : spec.slice(0, equalsAt).trim();
+        const path = equalsAt === -1 ? "" : spec.slice(equalsAt + 1).trim();
+        if (name === "" || path === "") {
+          throw new UsageError(
+            `--tool expects NAME=FILE.json (the tool's name, then the JSON file its calls return), got "${spec}". ${HELP_HINT}`,
+          );
+        }
+        toolFiles.push({ name, path });
+        break;
+      }
+      case "--tools":
+        toolModules.push(value("--tools MODULE.mjs"));
+        break;
       case "--json":
         noValue();
         json = true;
@@ -172,5 +206,5 @@ export function parseArguments(argv: readonly string[]): CliOptions {
   }
 
   const action = help ? "help" : version ? "version" : program === undefined ? "repl" : "run";
-  return { action, program, dataPath, json, limits: limits as Partial<Limits> };
+  return { action, program, dataPath, toolFiles, toolModules, json, limits: limits as Partial<Limits> };
 }

@@ -4,9 +4,10 @@ import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isComplete } from "./balance.js";
+import { isComplete, joinedLines } from "./balance.js";
 import { main } from "./cli.js";
 import { renderError } from "./diagnostic.js";
+import { exitQuietlyOnClosedPipe } from "./io.js";
 import { locateJsonError } from "./json-error.js";
 
 let directory: string;
@@ -132,6 +133,96 @@ describe("ptc-lisp: running a program", () => {
     expect(outcome.stdout).toMatch(/^Completed orders: \d+ of 200/);
     expect(outcome.stdout).toMatch(/\n1\. .+ revenue [\d.]+ from \d+ orders/);
     expect(outcome.stdout.trimEnd().split("\n").at(-1)).toMatch(/^\[\{:average-order /);
+  });
+});
+
+describe("ptc-lisp: mock tools", () => {
+  it("answers every call of --tool NAME=FILE.json with the file's JSON", async () => {
+    const rows = file("rows.json", '[{"id": 1}, {"id": 2}]');
+    const outcome = await cli(["-e", "(count (tool/rows {:any 1}))", "--tool", `rows=${rows}`]);
+    expect(outcome).toMatchObject({ status: 0, stdout: "2\n" });
+  });
+
+  it("takes the tools a --tools module exports, named exports and a default export's entries", async () => {
+    const module = file(
+      "tools.mjs",
+      `export function double({ n }) { return n * 2; }
+       export const later = { execute: async ({ n }) => n + 1, validate: (args) => typeof args.n === "number" ? { ok: true } : { ok: false, message: "n: expected a number" } };
+       export const notATool = 42;
+       export default { triple: ({ n }) => n * 3 };`,
+    );
+    const outcome = await cli([
+      "-e",
+      "[(tool/double {:n 2}) (tool/later {:n 2}) (tool/triple {:n 2})]",
+      "--tools",
+      module,
+    ]);
+    expect(outcome).toMatchObject({ status: 0, stdout: "[4 3 6]\n" });
+    const rejected = await cli(["-e", '(tool/later {:n "x"})', "--tools", module]);
+    expect(rejected.status).toBe(1);
+    expect(rejected.stderr).toMatch(
+      /^error\[invalid_tool_args\]: tool\/later was called with arguments that do not fit: n: expected a number/,
+    );
+  });
+
+  it("runs the shipped example tools", async () => {
+    const tools = join(examples, "tools.mjs");
+    const outcome = await cli(["-e", '(count (tool/list-orders {:status "refunded"}))', "--tools", tools]);
+    expect(outcome).toMatchObject({ status: 0, stdout: "9\n" });
+  });
+
+  it("rejects a malformed --tool, a module without tools, and a tool given twice", async () => {
+    const rows = file("rows2.json", "[]");
+    const empty = file("empty.mjs", "export const x = 1;");
+    for (const [argv, message] of [
+      [["--tool", "rows"], /--tool expects NAME=FILE.json/],
+      [["--tools", empty], /exports no tools/],
+      [["--tools", "missing.mjs"], /cannot load --tools module "missing.mjs"/],
+      [["--tool", `a=${rows}`, "--tool", `a=${rows}`], /tool "a" is given twice/],
+      [["--tool", "a=nowhere.json"], /cannot read --tool a file "nowhere.json": no such file/],
+    ] as const) {
+      const outcome = await cli(["-e", "1", ...argv]);
+      expect(outcome.status, String(argv)).toBe(2);
+      expect(outcome.stderr).toMatch(message);
+    }
+  });
+});
+
+describe("ptc-lisp: what the model would read", () => {
+  it("suggests the nearest name for an unknown function or tool", async () => {
+    const unknownFunction = await cli(["-e", "(fitler odd? [1 2 3])"]);
+    expect(unknownFunction.stderr).toMatch(
+      /^error\[unbound_var\]: Undefined variable: fitler \(did you mean filter\?\)/,
+    );
+    const rows = file("rows3.json", "[]");
+    const unknownTool = await cli(["-e", "(tool/row {})", "--tool", `rows=${rows}`]);
+    expect(unknownTool.stderr).toMatch(/Unknown tool: row\. Did you mean tool\/rows\?/);
+  });
+
+  it("warns on stderr about a data/ key the --data file lacks, and about an extra closing bracket", async () => {
+    const data = file("small.json", '{"orders": [1, 2]}');
+    const outcome = await cli(["-e", "(count data/order))", "--data", data]);
+    expect(outcome.status).toBe(0);
+    expect(outcome.stdout).toBe("0\n");
+    expect(outcome.stderr).toBe(
+      "warning: ignored an extra closing bracket with nothing open: ')' at line 1, column 19. Check that the forms before close where you meant\n" +
+        "warning: data/order is not in the context, so it reads as nil; did you mean data/orders?\n",
+    );
+  });
+});
+
+describe("ptc-lisp: a closed output pipe", () => {
+  it("ends the command quietly on EPIPE, and only on EPIPE", () => {
+    const stream = new PassThrough();
+    let exits = 0;
+    exitQuietlyOnClosedPipe(stream, () => {
+      exits++;
+    });
+    stream.emit("error", Object.assign(new Error("write EPIPE"), { code: "EPIPE" }));
+    expect(exits).toBe(1);
+    expect(() => stream.emit("error", Object.assign(new Error("disk full"), { code: "ENOSPC" }))).toThrow(
+      "disk full",
+    );
   });
 });
 
@@ -261,10 +352,36 @@ describe("ptc-lisp: REPL on a terminal", () => {
     expect(first.stdout).toContain("ptc> ");
     expect(first.stdout).toContain("...> ");
     expect(first.stdout).toContain("#'x");
-    expect(readFileSync(history, "utf8")).toBe("(def x\n  5)\n");
+    // The form typed over two lines is one history entry.
+    expect(readFileSync(history, "utf8")).toBe("(def x 5)\n");
     const second = await cli([], ":quit\n", { tty: true, env: { PTC_LISP_HISTORY: history } });
     expect(second.status).toBe(0);
-    expect(readFileSync(history, "utf8")).toBe("(def x\n  5)\n:quit\n");
+    expect(readFileSync(history, "utf8")).toBe("(def x 5)\n:quit\n");
+  });
+
+  it("brings a whole multi-line form back with one up-arrow, even one with a comment", async () => {
+    const history = join(directory, "history-forms");
+    const env = { PTC_LISP_HISTORY: history };
+    await cli([], '(str "a"\n  ; why\n  "b")\n', { tty: true, env });
+    expect(readFileSync(history, "utf8")).toBe(';;multiline "(str \\"a\\"\\n  ; why\\n  \\"b\\")"\n');
+    // Up-arrow, then Enter: the recalled form runs as one input.
+    const again = await cli([], "\u001b[A\n", { tty: true, env });
+    expect(again.stdout).toContain('"ab"');
+  });
+});
+
+describe("joinedLines", () => {
+  it("joins a form's lines with single spaces", () => {
+    expect(joinedLines("(->> xs\n     (map inc)\n     (filter odd?))")).toBe(
+      "(->> xs (map inc) (filter odd?))",
+    );
+  });
+
+  it("keeps strings as they are, and gives up where joining would change the program", () => {
+    expect(joinedLines('(str "a  b"\n  "c")')).toBe('(str "a  b" "c")');
+    expect(joinedLines('(str "a\nb")')).toBeUndefined();
+    expect(joinedLines("(+ 1 ; one\n 2)")).toBeUndefined();
+    expect(joinedLines('(str \\; "x"\n "y")')).toBe('(str \\; "x" "y")');
   });
 });
 

@@ -9,8 +9,17 @@ import { run } from "../run.js";
 import { isPlainObject } from "../values/plain-object.js";
 import { type CliOptions, parseArguments, USAGE, UsageError } from "./arguments.js";
 import { renderError } from "./diagnostic.js";
-import { type CliIo, type Evaluation, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, showValue } from "./io.js";
+import {
+  type CliIo,
+  type Evaluation,
+  EXIT_FAILURE,
+  EXIT_OK,
+  EXIT_USAGE,
+  showValue,
+  showWarnings,
+} from "./io.js";
 import { locateJsonError } from "./json-error.js";
+import { loadMockTools } from "./mock-tools.js";
 import { startRepl } from "./repl.js";
 import { packageVersion } from "./version.js";
 
@@ -41,11 +50,10 @@ async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
   return chunks.join("");
 }
 
-async function readData(path: string, io: CliIo): Promise<Record<string, unknown>> {
-  const text = await readText(path, io, "--data file", "Check the path; it should name a JSON file");
-  let data: unknown;
+async function readJson(path: string, io: CliIo, what: string): Promise<unknown> {
+  const text = await readText(path, io, `${what} file`, "Check the path; it should name a JSON file");
   try {
-    data = JSON.parse(text);
+    return JSON.parse(text);
   } catch (error) {
     const located = locateJsonError(text);
     const problem =
@@ -54,10 +62,12 @@ async function readData(path: string, io: CliIo): Promise<Record<string, unknown
           ? error.message
           : String(error)
         : `${located.problem} at line ${located.line}, column ${located.column}`;
-    throw new UsageError(
-      `--data file "${path}" is not valid JSON: ${problem}. Fix the file; it must hold one JSON object`,
-    );
+    throw new UsageError(`${what} file "${path}" is not valid JSON: ${problem}. Fix the file`);
   }
+}
+
+async function readData(path: string, io: CliIo): Promise<Record<string, unknown>> {
+  const data = await readJson(path, io, "--data");
   if (!isPlainObject(data)) {
     const kind = Array.isArray(data) ? "an array" : data === null ? "null" : `a ${typeof data}`;
     throw new UsageError(
@@ -90,8 +100,13 @@ async function programText(options: CliOptions, io: CliIo): Promise<{ source: st
 
 async function runOnce(options: CliOptions, evaluation: Evaluation, io: CliIo): Promise<number> {
   const { source, name } = await programText(options, io);
-  const result = await run(source, { context: evaluation.context, limits: evaluation.limits });
+  const result = await run(source, {
+    context: evaluation.context,
+    tools: evaluation.tools,
+    limits: evaluation.limits,
+  });
   for (const line of result.prints) io.stdout.write(`${line}\n`);
+  showWarnings(result.warnings, io);
   if (result.ok) {
     io.stdout.write(`${showValue(result.value, evaluation.json)}\n`);
     return EXIT_OK;
@@ -113,7 +128,13 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       return EXIT_OK;
     }
     const context = options.dataPath === undefined ? {} : await readData(options.dataPath, io);
-    const evaluation: Evaluation = { context, limits: options.limits, json: options.json };
+    const tools = await loadMockTools({
+      toolFiles: options.toolFiles,
+      toolModules: options.toolModules,
+      cwd: io.cwd ?? process.cwd(),
+      readJson: (path, what) => readJson(path, io, what),
+    });
+    const evaluation: Evaluation = { context, tools, limits: options.limits, json: options.json };
     if (options.action === "repl") return await startRepl(evaluation, io);
     return await runOnce(options, evaluation, io);
   } catch (error) {

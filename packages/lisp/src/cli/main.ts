@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 /** Entry point of the `ptc-lisp` command (built to dist/cli.js). The logic lives in cli.ts. */
 import { main } from "./cli.js";
+import { exitQuietlyOnClosedPipe } from "./io.js";
 
+exitQuietlyOnClosedPipe(process.stdout, () => process.exit(process.exitCode ?? 0));
 main(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,

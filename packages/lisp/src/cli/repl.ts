@@ -10,9 +10,9 @@ import { createInterface } from "node:readline";
 import { preview } from "../format/format.js";
 import { run } from "../run.js";
 import { createSession, type Session } from "../session.js";
-import { isComplete } from "./balance.js";
+import { isComplete, joinedLines } from "./balance.js";
 import { renderError } from "./diagnostic.js";
-import { type CliIo, type Evaluation, EXIT_FAILURE, EXIT_OK, showValue } from "./io.js";
+import { type CliIo, type Evaluation, EXIT_FAILURE, EXIT_OK, showValue, showWarnings } from "./io.js";
 import { packageVersion } from "./version.js";
 
 const PROMPT = "ptc> ";
@@ -36,12 +36,34 @@ function historyPath(env: CliIo["env"]): string | undefined {
   return join(env.HOME ?? homedir(), ".ptc_lisp_history");
 }
 
+/**
+ * The history file holds one entry per line, oldest first. A multi-line form that cannot be
+ * joined into one line (it has a comment, or a line break inside a string) is kept whole, as
+ * this prefix and the entry in JSON.
+ */
+const MULTILINE_PREFIX = ";;multiline ";
+
+function decodeEntry(line: string): string {
+  if (!line.startsWith(MULTILINE_PREFIX)) return line;
+  try {
+    const entry: unknown = JSON.parse(line.slice(MULTILINE_PREFIX.length));
+    return typeof entry === "string" ? entry : line;
+  } catch {
+    return line;
+  }
+}
+
+function encodeEntry(entry: string): string {
+  return entry.includes("\n") || entry.includes("\r") ? `${MULTILINE_PREFIX}${JSON.stringify(entry)}` : entry;
+}
+
 function loadHistory(path: string | undefined): string[] {
   if (path === undefined) return [];
   try {
     const lines = readFileSync(path, "utf8")
       .split("\n")
-      .filter((line) => line.trim() !== "");
+      .filter((line) => line.trim() !== "")
+      .map(decodeEntry);
     // The file is oldest first; readline wants newest first.
     return lines.slice(-HISTORY_SIZE).reverse();
   } catch {
@@ -61,30 +83,36 @@ function listDefinitions(session: Session): string {
 export async function startRepl(evaluation: Evaluation, io: CliIo): Promise<number> {
   const terminal = io.stdin.isTTY === true;
   const history = terminal ? historyPath(io.env) : undefined;
+  // History is kept here, not by readline: readline would record each line of a form typed over
+  // several lines, and one up-arrow should bring back the whole form. (historySize 0 turns
+  // readline's own recording off; it still navigates the entries given to it.)
+  const entries = loadHistory(history);
   const rl = createInterface({
     input: io.stdin,
     output: io.stdout,
     terminal,
-    history: loadHistory(history),
-    historySize: HISTORY_SIZE,
-    removeHistoryDuplicates: true,
+    history: entries,
+    historySize: 0,
   });
   let historyWarned = false;
-  if (history !== undefined) {
-    rl.on("history", (lines: string[]) => {
-      try {
-        writeFileSync(history, `${[...lines].reverse().join("\n")}\n`, { mode: 0o600 });
-      } catch (error) {
-        if (!historyWarned) {
-          historyWarned = true;
-          const reason = error instanceof Error ? error.message : String(error);
-          io.stderr.write(
-            `ptc-lisp: cannot save history to ${history} (${reason}); set PTC_LISP_HISTORY to another file\n`,
-          );
-        }
+  const remember = (input: string) => {
+    if (!terminal) return;
+    const entry = joinedLines(input) ?? input;
+    const kept = entries.filter((line) => line !== entry).slice(0, HISTORY_SIZE - 1);
+    entries.splice(0, entries.length, entry, ...kept);
+    if (history === undefined) return;
+    try {
+      writeFileSync(history, `${[...entries].reverse().map(encodeEntry).join("\n")}\n`, { mode: 0o600 });
+    } catch (error) {
+      if (!historyWarned) {
+        historyWarned = true;
+        const reason = error instanceof Error ? error.message : String(error);
+        io.stderr.write(
+          `ptc-lisp: cannot save history to ${history} (${reason}); set PTC_LISP_HISTORY to another file\n`,
+        );
       }
-    });
-  }
+    }
+  };
 
   let session = createSession();
   let buffer = "";
@@ -109,8 +137,14 @@ export async function startRepl(evaluation: Evaluation, io: CliIo): Promise<numb
   });
 
   const evaluate = async (source: string) => {
-    const result = await run(source, { session, context: evaluation.context, limits: evaluation.limits });
+    const result = await run(source, {
+      session,
+      context: evaluation.context,
+      tools: evaluation.tools,
+      limits: evaluation.limits,
+    });
     for (const line of result.prints) io.stdout.write(`${line}\n`);
+    showWarnings(result.warnings, io);
     if (result.ok) {
       io.stdout.write(`${showValue(result.value, evaluation.json)}\n`);
     } else {
@@ -155,6 +189,7 @@ export async function startRepl(evaluation: Evaluation, io: CliIo): Promise<numb
         continue;
       }
       if (isCommand(trimmed)) {
+        remember(trimmed);
         if (!command(trimmed)) break;
         prompt();
         continue;
@@ -164,6 +199,7 @@ export async function startRepl(evaluation: Evaluation, io: CliIo): Promise<numb
     if (isComplete(buffer)) {
       const source = buffer;
       buffer = "";
+      remember(source);
       await evaluate(source);
     }
     prompt();

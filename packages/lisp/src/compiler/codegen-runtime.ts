@@ -3,14 +3,16 @@
  * (`$`) and its constants (`K`). Nothing else of the host is reachable from generated code, and
  * generated code contains no text taken from a program (see codegen.ts).
  */
-import { add, multiply, subtract } from "../builtins/numeric.js";
+
 import { LispError } from "../errors.js";
 import { print } from "../format/print.js";
 import type { Position } from "../reader/form.js";
+import { mapBytes, setBytes, vectorBytes } from "../runtime/allocation.js";
 import { callValue } from "../runtime/call.js";
 import { callSite } from "../runtime/call-site.js";
 import { active, loopLimitError, type RunContext } from "../runtime/context.js";
 import { typeName } from "../runtime/describe.js";
+import { add, multiply, subtract } from "../runtime/numeric.js";
 import { NOT_PURE, pureMode } from "../runtime/pure-mode.js";
 import { itemsOf } from "../runtime/sequences.js";
 import { FailSignal, ReturnSignal } from "../runtime/signals.js";
@@ -29,6 +31,7 @@ import { LispSet } from "../values/lisp-set.js";
 import { getField, isMap, lookup } from "../values/map-access.js";
 import { restToMap } from "./closures.js";
 import { sequentialItems } from "./destructure.js";
+import { fastTierStats } from "./fast-tier.js";
 import { order } from "./intrinsics.js";
 
 /** How to rebuild a generated function on the general evaluator, for a deoptimization. */
@@ -102,17 +105,17 @@ export const codegenRuntime = {
   budget: (context: RunContext): unknown => context.budget ?? LispMap.empty(),
 
   vec(items: unknown[]): unknown[] {
-    active.allocate(16 + 8 * items.length);
+    active.allocate(vectorBytes(items.length));
     return items;
   },
   map(flat: unknown[]): LispMap {
-    active.allocate(32 + 20 * flat.length);
+    active.allocate(mapBytes(flat.length / 2));
     const builder = new MapBuilder();
     for (let i = 0; i < flat.length; i += 2) if (!builder.has(flat[i])) builder.set(flat[i], flat[i + 1]);
     return builder.build();
   },
   set(items: unknown[]): LispSet {
-    active.allocate(16 + 24 * items.length);
+    active.allocate(setBytes(items.length));
     return LispSet.from(items);
   },
 
@@ -168,8 +171,15 @@ export const codegenRuntime = {
    * records. Limits, signals and host failures propagate as they are.
    */
   rerun(error: unknown): boolean {
-    if (error === NOT_PURE) return true;
-    return error instanceof LispError && !LIMIT_REASONS.has(error.reason);
+    if (error === NOT_PURE) {
+      fastTierStats.effectFallbacks++;
+      return true;
+    }
+    if (error instanceof LispError && !LIMIT_REASONS.has(error.reason)) {
+      fastTierStats.errorReruns++;
+      return true;
+    }
+    return false;
   },
 
   /** Runs a call again on the general evaluator after the fast version hit an effect. */

@@ -125,7 +125,7 @@ describe("generated source", () => {
       toolNames: new Set(),
       checkRegex: (pattern) => Regex.problem(pattern),
     });
-    const generated = generateUnitSource(analyzed.body);
+    const generated = generateUnitSource(analyzed.body, (name) => registry.get(name));
     for (const fragment of [
       "process",
       "exit",

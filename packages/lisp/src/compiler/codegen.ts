@@ -21,6 +21,7 @@ import { Keyword } from "../values/keyword.js";
 import { FUNCTION_INFO, type LispFunction } from "../values/lisp-function.js";
 import type { Code } from "./code.js";
 import { type CodegenRuntime, codegenRuntime, type SlowFunctionSpec } from "./codegen-runtime.js";
+import { fastTierStats, GenerationGap } from "./fast-tier.js";
 import { integralLoopSlots } from "./integral.js";
 import { binaryIntrinsic } from "./intrinsics.js";
 
@@ -142,7 +143,7 @@ class Generator {
       this.scope.names.set(slot, name);
       return name;
     }
-    throw new Error(`internal: slot ${slot} has no name in generated code`);
+    throw new GenerationGap(`slot ${slot} has no name in generated code`);
   }
 
   private position(position: Position): string {
@@ -345,9 +346,9 @@ class Generator {
       case "for":
         return this.forLoop(node);
       case "recur":
-        throw new Error("internal: recur outside tail position reached codegen");
+        throw new GenerationGap("recur outside tail position reached codegen");
       default:
-        throw new Error(`internal: ${node.kind} is not pure`);
+        throw new GenerationGap(`no generated code for ${node.kind} nodes`);
     }
   }
 
@@ -359,7 +360,7 @@ class Generator {
 
   private requireBuiltin(name: string): LispFunction {
     const fn = this.environment.builtin(name);
-    if (fn === undefined) throw new Error(`internal: unknown builtin ${name}`);
+    if (fn === undefined) throw new GenerationGap(`unknown builtin ${name}`);
     return fn;
   }
 
@@ -411,7 +412,16 @@ class Generator {
    * `(:k x)`: a plain host object is read in place (this access site learns the object's shape,
    * which a shared helper could not), everything else goes through the full flexible lookup.
    */
-  private field(target: string, keyword: Keyword): string {
+  /**
+   * An expression usable as a member-access target: a literal such as `42` is bound to a name
+   * first (`42.constructor` does not parse).
+   */
+  private named(expression: string): string {
+    return /^[A-Za-z_$][\w$]*$/.test(expression) ? expression : this.bind(expression);
+  }
+
+  private field(value: string, keyword: Keyword): string {
+    const target = this.named(value);
     const result = this.temp();
     const name = this.constant(keyword.name);
     if (keyword.direct) {
@@ -513,6 +523,7 @@ class Generator {
         return;
       }
       case "map": {
+        value = this.named(value);
         this.emit(`$.mapCheck(${value}, ${this.position(pattern.position)});`);
         for (const entry of pattern.entries) {
           const found = this.temp();
@@ -594,7 +605,7 @@ class Generator {
 
   private recur(node: Extract<Node, { kind: "recur" }>): void {
     const loop = this.loops.get(node.target);
-    if (loop === undefined) throw new Error("internal: recur without a loop");
+    if (loop === undefined) throw new GenerationGap("recur without a loop");
     if (node.args.length !== loop.raw.length) {
       this.site(node.position);
       this.emit(
@@ -770,8 +781,14 @@ const MAX_FACTORIES = 512;
 function factoryFor(source: string): Factory {
   let factory = factories.get(source);
   if (factory === undefined) {
+    // A debugging aid for work on the generator (docs/contributing-special-forms.md).
     if (typeof process !== "undefined" && process.env?.PTC_LISP_DUMP_CODEGEN === "1") console.error(source);
-    factory = new Function("$", "K", source) as Factory;
+    try {
+      factory = new Function("$", "K", source) as Factory;
+    } catch (error) {
+      // Source that does not parse is a generator bug: the unit runs on the general evaluator.
+      throw new GenerationGap(`generated source does not parse: ${String(error)}`, { cause: error });
+    }
     if (factories.size >= MAX_FACTORIES) factories.delete(factories.keys().next().value as string);
     factories.set(source, factory);
   } else {
@@ -783,20 +800,14 @@ function factoryFor(source: string): Factory {
 }
 
 /** The JS source the fast tier generates for a node (for tests and inspection). */
-export function generateUnitSource(node: Node): string {
+export function generateUnitSource(node: Node, builtin: CodegenEnvironment["builtin"]): string {
   const environment: CodegenEnvironment = {
-    builtin: (name) => registryLookup?.(name),
+    builtin,
     slowFunction: () => () => {
       throw new Error("not for running");
     },
   };
   return new Generator(environment).unitSource(node).source;
-}
-
-let registryLookup: ((name: string) => LispFunction | undefined) | undefined;
-/** @internal Lets generateUnitSource resolve builtins without importing the registry here. */
-export function useBuiltins(lookup: (name: string) => LispFunction | undefined): void {
-  registryLookup = lookup;
 }
 
 interface CompiledUnit {
@@ -813,6 +824,7 @@ export function compileUnit(node: Node, compileSlow: () => Code, environment: Co
   const generator = new Generator(environment);
   const { source, constants } = generator.unitSource(node);
   const fast = factoryFor(source)(codegenRuntime, constants);
+  fastTierStats.unitsGenerated++;
   // The general version is compiled only if this unit ever needs it.
   let slowCode: Code | undefined;
   const slow: Code = (frame) => {
@@ -822,11 +834,16 @@ export function compileUnit(node: Node, compileSlow: () => Code, environment: Co
   const { P: pure } = codegenRuntime;
   let fallbacks = 0;
   return (frame) => {
-    if (fallbacks > 3) return slow(frame);
+    if (fallbacks > 3) {
+      fastTierStats.effectFallbacks++;
+      return slow(frame);
+    }
     const wasPure = pure.on;
     pure.on = true;
     try {
-      return fast(frame);
+      const value = fast(frame);
+      fastTierStats.fastRuns++;
+      return value;
     } catch (error) {
       if (wasPure || !codegenRuntime.rerun(error)) throw error;
       if (error === codegenRuntime.NOT_PURE) fallbacks++;

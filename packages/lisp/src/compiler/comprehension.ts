@@ -6,6 +6,7 @@ import type { ForClause, Node, Pattern } from "../analyzer/ast.js";
 import { LispError } from "../errors.js";
 import { print } from "../format/print.js";
 import type { Position } from "../reader/form.js";
+import { vectorBytes } from "../runtime/allocation.js";
 import { after } from "../runtime/async.js";
 import { active } from "../runtime/context.js";
 import { typeName } from "../runtime/describe.js";
@@ -106,7 +107,7 @@ export function compileComprehension(
     const out: unknown[] = [];
     return after(run(frame, 0, out), () => {
       if (!collect) return null;
-      active.allocate(16 + 8 * out.length);
+      active.allocate(vectorBytes(out.length));
       return out;
     });
   };

@@ -5,9 +5,10 @@
  * point and its argument array. Results are identical by construction: the builtins use the same
  * operations.
  */
-import { add, compareNumbers, multiply, subtract } from "../builtins/numeric.js";
+
 import type { Position } from "../reader/form.js";
 import { callSite } from "../runtime/call-site.js";
+import { add, compareNumbers, multiply, subtract } from "../runtime/numeric.js";
 import { equals } from "../values/equality.js";
 import { WholeFloat } from "../values/numbers.js";
 import { compareTerms } from "../values/term-order.js";

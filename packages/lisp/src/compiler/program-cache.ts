@@ -13,6 +13,10 @@ import type { Code } from "./code.js";
 export interface CompiledProgram {
   readonly code: Code;
   readonly frameSize: number;
+  /** `data/` keys the program reads, sorted (run warns about those the context lacks). */
+  readonly dataKeys: readonly string[];
+  /** What reading and analysis noticed but let pass (an extra closing bracket, say). */
+  readonly warnings: readonly string[];
 }
 
 const MAX_PROGRAMS = 256;

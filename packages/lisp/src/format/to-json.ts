@@ -3,7 +3,12 @@
  * arrays (in member order), maps become objects (keys as text), floats become numbers. Values JSON
  * cannot hold say so plainly: NaN and infinities become null, integers beyond 2^53 become their
  * decimal string (a number would silently lose digits), functions become their printed form.
+ *
+ * The conversion is iterative (any depth) and bounded: a value with shared structure expands into
+ * a tree, so past `maxNodes` nodes it stops with a clear error instead of building one that does
+ * not fit in memory. It never cuts data silently.
  */
+import { LispError } from "../errors.js";
 import { CustomValue } from "../values/custom-value.js";
 import { Keyword } from "../values/keyword.js";
 import { LispMap } from "../values/lisp-map.js";
@@ -11,9 +16,18 @@ import { LispSet } from "../values/lisp-set.js";
 import { mapEntries } from "../values/map-access.js";
 import { WholeFloat } from "../values/numbers.js";
 import { defineOwn, isPlainObject, type PlainObject } from "../values/plain-object.js";
+import { HOST_WALK_NODES, hostWalk } from "../values/walk-meter.js";
 import { print } from "./print.js";
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+export interface ToJsonOptions {
+  /**
+   * Most nodes (values of any kind, counted along every path) the result may have; default
+   * 10,000,000. Past it `toJson` throws a LispError with reason "memory_exceeded".
+   */
+  readonly maxNodes?: number;
+}
 
 function keyText(key: unknown): string {
   if (typeof key === "string") return key;
@@ -21,7 +35,10 @@ function keyText(key: unknown): string {
   return print(key);
 }
 
-export function toJson(value: unknown): JsonValue {
+/** A scalar's JSON form, or `PENDING` for a collection (converted by the walk). */
+const PENDING: unique symbol = Symbol("collection");
+
+function scalarJson(value: unknown): JsonValue | typeof PENDING {
   switch (typeof value) {
     case "undefined":
       return null;
@@ -38,15 +55,135 @@ export function toJson(value: unknown): JsonValue {
       if (value === null) return null;
       if (value instanceof Keyword) return value.name;
       if (value instanceof WholeFloat) return Number.isFinite(value.value) ? value.value : null;
-      if (Array.isArray(value)) return value.map(toJson);
-      if (value instanceof LispSet) return value.members().map(toJson);
-      if (value instanceof LispMap || isPlainObject(value)) {
-        const out: PlainObject = {};
-        for (const [key, item] of mapEntries(value)) defineOwn(out, keyText(key), toJson(item));
-        return out as { [key: string]: JsonValue };
-      }
+      if (Array.isArray(value) || value instanceof LispSet || value instanceof LispMap) return PENDING;
+      if (isPlainObject(value)) return PENDING;
       if (value instanceof CustomValue) return value.toJSON() as JsonValue;
       return print(value);
     }
   }
+}
+
+/** A collection being converted: its source items (a map's entries), the output it fills. */
+interface Frame {
+  readonly items: readonly unknown[];
+  readonly isMap: boolean;
+  readonly out: JsonValue[] | PlainObject;
+  next: number;
+}
+
+function tooLarge(maxNodes: number): LispError {
+  return new LispError(
+    "memory_exceeded",
+    `toJson: the value has more than ${maxNodes} nodes (shared structure counts once per path: a map whose fields are the same map, nested n times, has 2^n leaves); pass a larger maxNodes to convert it anyway`,
+  );
+}
+
+function childrenOf(value: object): readonly unknown[] {
+  if (Array.isArray(value)) return value;
+  if (value instanceof LispSet) return value.members();
+  const entries = mapEntries(value as LispMap | PlainObject);
+  const out = new Array<unknown>(entries.length);
+  for (let i = 0; i < entries.length; i++) out[i] = (entries[i] as readonly [unknown, unknown])[1];
+  return out;
+}
+
+function isCollection(value: unknown): value is object {
+  return Array.isArray(value) || value instanceof LispSet || value instanceof LispMap || isPlainObject(value);
+}
+
+/**
+ * Nodes of the tree `root` expands to, counting each path (a node shared by two paths counts
+ * twice), in time linear in the distinct nodes; stops counting past `limit`.
+ */
+function expandedNodes(root: object, limit: number): number {
+  const sizes = new Map<object, number>();
+  const stack: Array<{ node: object; children: readonly unknown[]; next: number; total: number }> = [
+    { node: root, children: childrenOf(root), next: 0, total: 1 },
+  ];
+  let result = 1;
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1] as (typeof stack)[number];
+    if (top.next < top.children.length) {
+      const child = top.children[top.next];
+      if (!isCollection(child)) {
+        top.total++;
+        top.next++;
+        continue;
+      }
+      const known = sizes.get(child);
+      if (known === undefined) {
+        stack.push({ node: child, children: childrenOf(child), next: 0, total: 1 });
+        continue;
+      }
+      top.total = Math.min(top.total + known, limit + 1);
+      top.next++;
+      continue;
+    }
+    stack.pop();
+    sizes.set(top.node, top.total);
+    result = top.total;
+    const parent = stack[stack.length - 1];
+    if (parent !== undefined) {
+      parent.total = Math.min(parent.total + top.total, limit + 1);
+      parent.next++;
+    }
+  }
+  return result;
+}
+
+export function toJson(value: unknown, options: ToJsonOptions = {}): JsonValue {
+  const maxNodes = options.maxNodes ?? HOST_WALK_NODES;
+  return hostWalk(() => convert(value, maxNodes), HOST_WALK_NODES + maxNodes);
+}
+
+const MEASURE_AT = 1_000_000;
+
+function convert(root: unknown, maxNodes: number): JsonValue {
+  const first = scalarJson(root);
+  if (first !== PENDING) return first;
+  let nodes = 1;
+  // Past a million nodes the whole expansion is measured once, in time linear in the distinct
+  // nodes: a value with shared structure that expands past maxNodes then fails at once, instead
+  // of after building millions of objects. Smaller values pay nothing for it.
+  const measureAt = Math.min(MEASURE_AT, maxNodes);
+  let measured = false;
+  const stack: Frame[] = [];
+  const open = (value: object): JsonValue => {
+    if (!measured && nodes > measureAt) {
+      measured = true;
+      if (expandedNodes(root as object, maxNodes) > maxNodes) throw tooLarge(maxNodes);
+    }
+    const isMap = !Array.isArray(value) && !(value instanceof LispSet);
+    const items: readonly unknown[] = Array.isArray(value)
+      ? value
+      : value instanceof LispSet
+        ? value.members()
+        : mapEntries(value as LispMap | PlainObject);
+    nodes += items.length;
+    if (nodes > maxNodes) throw tooLarge(maxNodes);
+    const out: JsonValue[] | PlainObject = isMap ? {} : [];
+    if (items.length > 0) stack.push({ items, isMap, out, next: 0 });
+    return out as JsonValue;
+  };
+  const result = open(root as object);
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1] as Frame;
+    const index = frame.next++;
+    if (frame.next >= frame.items.length) stack.pop();
+    if (frame.isMap) {
+      const entry = frame.items[index] as readonly [unknown, unknown];
+      const item = entry[1];
+      const scalar = scalarJson(item);
+      defineOwn(
+        frame.out as PlainObject,
+        keyText(entry[0]),
+        scalar === PENDING ? open(item as object) : scalar,
+      );
+    } else {
+      const item = frame.items[index];
+      const scalar = scalarJson(item);
+      (frame.out as JsonValue[]).push(scalar === PENDING ? open(item as object) : scalar);
+    }
+  }
+  return result;
 }

@@ -5,7 +5,9 @@
  *
  * The worker entry is this package's `worker.js`, next to this module once built.
  */
-import type { RunResult } from "../run.js";
+// Types of the root entry come from the package's own name, so this entry's declarations import
+// them from "@ptc/lisp" rather than from a shared chunk (see tsup.config.ts).
+import type { RunResult } from "@ptc/lisp";
 import {
   type IsolatedRunOptions,
   type IsolatedSession,

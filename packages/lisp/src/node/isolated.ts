@@ -4,8 +4,9 @@
  * Results have the same shape and value types as `run`'s; the difference is a hard stop at the
  * wall-clock limit and a hard heap cap, at the cost of a worker start and of copying values.
  */
+
+import type { RunResult } from "@ptc/lisp";
 import { LispError } from "../errors.js";
-import type { RunResult } from "../run.js";
 import { checkHeapMb, type IsolatedProgramOptions, IsolationHost } from "./isolation-host.js";
 
 export interface IsolationOptions {

@@ -11,14 +11,15 @@
  * and never answer a tool call for a run that has already ended.
  */
 import { Worker } from "node:worker_threads";
+import type { RunOptions, RunResult } from "@ptc/lisp";
 import { LispError } from "../errors.js";
-import type { RunOptions, RunResult } from "../run.js";
-import type { ToolCallRecord, ToolFunction } from "../runtime/context.js";
+import { withJson } from "../result-json.js";
+import type { ToolCallOptions, ToolCallRecord, ToolObject } from "../runtime/context.js";
 import { abortedError } from "../runtime/context.js";
 import { errorText } from "../runtime/error-text.js";
 import { type Limits, resolveLimits } from "../runtime/limits.js";
 import { checkSignal } from "../runtime/signal-option.js";
-import { normalizeTools } from "../runtime/tool-options.js";
+import { invokeTool, normalizeTools } from "../runtime/tool-options.js";
 import { isPlainObject } from "../values/plain-object.js";
 import { decodeValue, encodeValue } from "../values/transfer.js";
 import type { HostMessage, ToolCallRequest, WorkerMessage, WorkerSetup } from "./protocol.js";
@@ -41,7 +42,9 @@ export type StopReason = "timeout" | "aborted" | "memory_exceeded" | "crashed" |
 interface ActiveRun {
   readonly id: number;
   readonly limits: Limits;
-  readonly tools: ReadonlyMap<string, ToolFunction>;
+  readonly tools: ReadonlyMap<string, ToolObject>;
+  /** Passed to every tool call: the run's signal, if any. */
+  readonly toolCallOptions: ToolCallOptions;
   /** The host's own log of tool calls, reported when the worker dies and cannot send its own. */
   readonly toolCalls: ToolCallRecord[];
   readonly startedAt: number;
@@ -162,6 +165,7 @@ export class IsolationHost {
         error: { reason, message },
         prints: [],
         toolCalls: [],
+        warnings: [],
         durationMs: 0,
       });
     }
@@ -172,6 +176,7 @@ export class IsolationHost {
         id,
         limits,
         tools,
+        toolCallOptions: signal === undefined ? {} : { signal },
         toolCalls: [],
         startedAt: now(),
         started: false,
@@ -247,7 +252,7 @@ export class IsolationHost {
       case "result": {
         let result: RunResult;
         try {
-          result = decodeValue(message.result) as RunResult;
+          result = withJson(decodeValue(message.result) as RunResult);
         } catch (error) {
           this.settle(run, () =>
             run.reject(
@@ -277,7 +282,7 @@ export class IsolationHost {
     let reply: HostMessage;
     try {
       if (tool === undefined) throw new Error(`no tool named ${request.name}`);
-      let result = tool(args);
+      let result = invokeTool(request.name, tool, args, run.toolCallOptions);
       if (typeof (result as PromiseLike<unknown> | null)?.then === "function") result = await result;
       const value = result === undefined ? null : result;
       reply = { type: "tool-result", call: request.call, ok: true, value: encodeValue(value) };
@@ -285,7 +290,10 @@ export class IsolationHost {
     } catch (error) {
       const message = errorText(error);
       const reason =
-        error instanceof LispError && (error.reason === "timeout" || error.reason === "memory_exceeded")
+        error instanceof LispError &&
+        (error.reason === "timeout" ||
+          error.reason === "memory_exceeded" ||
+          error.reason === "invalid_tool_args")
           ? error.reason
           : undefined;
       reply =
@@ -368,6 +376,7 @@ export class IsolationHost {
       },
       prints: [],
       toolCalls: run.toolCalls,
+      warnings: [],
       durationMs: now() - run.startedAt,
     };
     this.settle(run, () => run.resolve(result));

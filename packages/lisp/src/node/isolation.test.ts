@@ -50,22 +50,12 @@ function successValue(result: RunResult): unknown {
   return result.value;
 }
 
-/** Two equal binary DAGs that share no node: comparing them visits 2^depth leaves. */
-function equalDags(depth: number): [unknown, unknown] {
-  const make = () => {
-    let node: unknown = [1];
-    for (let i = 0; i < depth; i++) node = [node, node];
-    return node;
-  };
-  return [make(), make()];
-}
-
-/** Stuck inside one builtin call (=) that never looks at the clock. */
-const STUCK_PROGRAM = "(= data/a data/b)";
-const stuckContext = () => {
-  const [a, b] = equalDags(60);
-  return { a, b };
-};
+/**
+ * Stuck inside one builtin call: a single regex search is never interrupted, and RE2's linear
+ * time has a constant that grows with the pattern (`[ab]{300}d` over 2 MB takes seconds).
+ */
+const STUCK_PROGRAM = '(re-find #"[ab]{300}d" data/text)';
+const stuckContext = () => ({ text: `d${"ab".repeat(1_000_000)}` });
 
 /** Builds a linked chain of fresh strings until the heap is full. */
 const HEAP_BOMB = '(loop [acc [] i 0] (recur [acc (str "row-" i "-" i "-" i "-" i)] (inc i)))';

@@ -33,7 +33,7 @@ export type ToolCallReply =
       readonly ok: false;
       /** The error's text, as the tool-call log records it. */
       readonly message: string;
-      /** Set when the tool failed with a LispError whose reason must survive (timeout, memory). */
+      /** Set when the tool failed with a LispError whose reason must survive (timeout, memory, invalid args). */
       readonly reason?: ErrorReason;
     };
 

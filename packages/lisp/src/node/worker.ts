@@ -71,6 +71,7 @@ function encodeResult(result: RunResult): unknown {
       error: { reason, message },
       prints: result.prints,
       toolCalls: [],
+      warnings: result.warnings,
       durationMs: result.durationMs,
     };
   }

@@ -58,7 +58,13 @@ function nameOfBracket(open: string): string {
   return open === "(" ? "parentheses" : open === "[" ? "brackets" : "braces";
 }
 
+/** A closing bracket found where nothing was open: ignored, as in the reference. */
+export interface StrayCloser extends Position {
+  readonly char: string;
+}
+
 class Reader {
+  readonly strayClosers: StrayCloser[] = [];
   private index = 0;
   private line = 1;
   private column = 1;
@@ -132,8 +138,10 @@ class Reader {
     for (;;) {
       this.skipWhitespace();
       const char = this.source[this.index];
-      if (char === ")" || char === "]" || char === "}") this.advance();
-      else return;
+      if (char === ")" || char === "]" || char === "}") {
+        this.strayClosers.push({ char, ...this.position() });
+        this.advance();
+      } else return;
     }
   }
 
@@ -472,4 +480,14 @@ class Reader {
 /** Reads a whole program: zero or more top-level forms. */
 export function read(source: string, options: ReadOptions = {}): Form[] {
   return new Reader(source, options).readProgram();
+}
+
+/** `read`, plus the stray closing brackets it ignored (run reports them as warnings). */
+export function readProgram(
+  source: string,
+  options: ReadOptions = {},
+): { forms: Form[]; strayClosers: StrayCloser[] } {
+  const reader = new Reader(source, options);
+  const forms = reader.readProgram();
+  return { forms, strayClosers: reader.strayClosers };
 }

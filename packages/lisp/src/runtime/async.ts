@@ -3,7 +3,10 @@
  * pmap/pcalls) returns one, and everything above it switches to its asynchronous path only then.
  *
  * Every continuation re-enters the run's context before running user code: runs that await tools
- * interleave on the event loop, and `active` must always name the run whose code is executing.
+ * interleave on the event loop, and `active` must always name the run whose code is executing. A
+ * continuation of a run that has ended, or must stop (its deadline passed while it waited, its
+ * signal fired), runs none of its code: a tool that answers late must not wake up a program that
+ * the host already has the result of.
  */
 import { locate } from "./call-site.js";
 import { active, enter } from "./context.js";
@@ -20,6 +23,7 @@ export function after<T, R>(value: MaybePromise<T>, k: (value: T) => MaybePromis
     const context = active;
     return value.then((resolved: T) => {
       enter(context);
+      if (context.abortReason !== undefined) throw context.abortReason;
       try {
         return k(resolved);
       } catch (error) {
@@ -33,11 +37,14 @@ export function after<T, R>(value: MaybePromise<T>, k: (value: T) => MaybePromis
 /** Resolves a promise in the current run's context (use with `await`). */
 export async function settle<T>(value: Promise<T>): Promise<T> {
   const context = active;
+  let resolved: T;
   try {
-    return await value;
+    resolved = await value;
   } finally {
     enter(context);
   }
+  if (context.abortReason !== undefined) throw context.abortReason;
+  return resolved;
 }
 
 /**

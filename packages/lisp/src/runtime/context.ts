@@ -8,11 +8,47 @@
  */
 import { LispError } from "../errors.js";
 import type { PlainObject } from "../values/plain-object.js";
+import { setWalkTarget, type WalkTarget } from "../values/walk-meter.js";
 import type { Limits } from "./limits.js";
 import type { Namespace } from "./namespace.js";
 
-/** A host tool: one argument map in, any JSON-shaped value (or a promise of one) out. */
-export type ToolFunction = (args: Record<string, unknown>) => unknown;
+/** What a tool receives besides its arguments (the shape of @ptc/tool's ToolExecutionOptions). */
+export interface ToolCallOptions {
+  /** The run's `signal`, when the host gave one: a tool can stop its work when the run is cancelled. */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * A host tool as a function: one argument map in, any JSON-shaped value (or a promise of one)
+ * out. The same shape as @ptc/tool's `ToolFunction` (which adds type parameters for the arguments
+ * and the result), so a function written for one works with the other.
+ */
+export type ToolFunction = (args: Record<string, unknown>, options: ToolCallOptions) => unknown;
+
+/** What a tool's `validate` returns; @ptc/tool's `ToolArgsValidation` is one. */
+export type ToolArgsCheck =
+  | { readonly ok: true; readonly value?: unknown }
+  | { readonly ok: false; readonly message: string };
+
+/**
+ * A host tool as an object: `execute`, and optionally a check of a program's arguments. Any
+ * object of this shape works, so @ptc/lisp needs no tool library; @ptc/tool's `Tool` (what
+ * `createTool`/`createTools` return) is one, and brings its signature or schema check.
+ */
+export interface ToolObject {
+  execute(args: Record<string, unknown>, options: ToolCallOptions): unknown;
+  /**
+   * Checks a program's arguments before `execute` runs. On `{ ok: false, message }` the call
+   * fails with reason invalid_tool_args and the message (for the model to fix its program), and
+   * `execute` is not called; `{ ok: true, value }` calls it with `value` (a schema's output).
+   */
+  validate?(args: Record<string, unknown>): ToolArgsCheck | PromiseLike<ToolArgsCheck>;
+  /** Shown to the model when `validate` rejects a call, e.g. "(query :string) -> [:any]". */
+  readonly signature?: string | undefined;
+}
+
+/** A tool given to `run`: a function or an object with `execute`. */
+export type HostTool = ToolFunction | ToolObject;
 
 export interface ToolCallRecord {
   readonly name: string;
@@ -25,6 +61,14 @@ export interface ToolCallRecord {
 /** How many evaluation steps run between two clock reads. */
 const FUEL_PER_CHECK = 2048;
 
+/**
+ * Vectors are flat arrays, so `conj`, `rest`, `pop`, `assoc`... on a vector copy it. A copy is
+ * charged as time and against an allowance of this many times `maxMemoryBytes` (8 bytes a slot),
+ * not against the memory budget: an accumulator loop over a few thousand rows must not run out of
+ * memory because of our representation, yet a program that keeps every copy must stay bounded.
+ */
+export const COPY_ALLOWANCE_FACTOR = 20;
+
 const now: () => number =
   typeof performance !== "undefined" && typeof performance.now === "function"
     ? () => performance.now()
@@ -33,7 +77,7 @@ const now: () => number =
 export interface ContextInit {
   readonly limits: Limits;
   readonly data: PlainObject;
-  readonly tools: ReadonlyMap<string, ToolFunction>;
+  readonly tools: ReadonlyMap<string, ToolObject>;
   readonly namespace: Namespace;
   readonly history: readonly unknown[];
   readonly budget: unknown;
@@ -42,10 +86,12 @@ export interface ContextInit {
   readonly signal?: AbortSignal | undefined;
 }
 
-export class RunContext {
+export class RunContext implements WalkTarget {
   readonly limits: Limits;
   readonly data: PlainObject;
-  readonly tools: ReadonlyMap<string, ToolFunction>;
+  readonly tools: ReadonlyMap<string, ToolObject>;
+  /** Passed to every tool call: the host's signal, if any. */
+  readonly toolCallOptions: ToolCallOptions;
   readonly namespace: Namespace;
   readonly history: readonly unknown[];
   readonly budget: unknown;
@@ -56,6 +102,8 @@ export class RunContext {
   fuel = FUEL_PER_CHECK;
   iterations = 0;
   memory = 0;
+  /** Bytes of vector copies (see COPY_ALLOWANCE_FACTOR). */
+  copied = 0;
   depth = 0;
   prints: string[] = [];
   printsDropped = 0;
@@ -71,8 +119,11 @@ export class RunContext {
   /** Nesting of pmap/pcalls (a branch's own branches share the outer deadline). */
   parallelDepth = 0;
   parallelDeadline = Number.POSITIVE_INFINITY;
+  /** Set when the run has ended: walks no longer charge it (values/walk-meter.ts). */
+  finished = false;
   private iterationsAtBranch = 0;
   private memoryAtBranch = 0;
+  private copiedAtBranch = 0;
   private deadlineTimer: ReturnType<typeof setTimeout> | undefined;
   private interruptPromise: Promise<never> | undefined;
   private rejectInterrupt: ((error: LispError) => void) | undefined;
@@ -85,6 +136,7 @@ export class RunContext {
     this.limits = init.limits;
     this.data = init.data;
     this.tools = init.tools;
+    this.toolCallOptions = init.signal === undefined ? {} : { signal: init.signal };
     this.namespace = init.namespace;
     this.history = init.history;
     this.budget = init.budget;
@@ -114,6 +166,8 @@ export class RunContext {
     child.memory = this.memory;
     child.iterationsAtBranch = this.iterations;
     child.memoryAtBranch = this.memory;
+    child.copied = this.copied;
+    child.copiedAtBranch = this.copied;
     child.depth = this.depth;
     child.prints = [];
     child.printsDropped = 0;
@@ -126,8 +180,11 @@ export class RunContext {
   absorb(child: RunContext): void {
     this.iterations += child.iterations - child.iterationsAtBranch;
     this.memory += child.memory - child.memoryAtBranch;
+    this.copied += child.copied - child.copiedAtBranch;
     if (this.iterations > this.limits.maxIterations) throw loopLimitError(this.limits.maxIterations);
     if (this.memory > this.limits.maxMemoryBytes) throw memoryError(this.limits.maxMemoryBytes);
+    if (this.copied > this.limits.maxMemoryBytes * COPY_ALLOWANCE_FACTOR)
+      throw copyError(this.limits.maxMemoryBytes * COPY_ALLOWANCE_FACTOR);
   }
 
   /** Called when fuel runs out: reads the clock, and stops the run past its deadline. */
@@ -153,6 +210,19 @@ export class RunContext {
   allocate(bytes: number): void {
     this.memory += bytes;
     if (this.memory > this.limits.maxMemoryBytes) throw memoryError(this.limits.maxMemoryBytes);
+  }
+
+  /**
+   * Charges a copy of `slots` existing items into a new vector (conj, rest, pop, assoc... on a
+   * vector): time, and the copy allowance (see COPY_ALLOWANCE_FACTOR). The items the copy adds
+   * are charged with `allocate` by the caller.
+   */
+  copy(slots: number): void {
+    this.copied += 8 * slots;
+    const allowance = this.limits.maxMemoryBytes * COPY_ALLOWANCE_FACTOR;
+    if (this.copied > allowance) throw copyError(allowance);
+    this.fuel -= slots;
+    if (this.fuel <= 0) this.refuel();
   }
 
   /** One loop iteration (recur jump or for/doseq element). */
@@ -200,6 +270,7 @@ export class RunContext {
 
   /** Releases the deadline timer and the signal listener; called when the run ends. */
   dispose(): void {
+    this.root.finished = true;
     if (this.deadlineTimer !== undefined) clearTimeout(this.deadlineTimer);
     if (this.onAbort !== undefined) this.signal?.removeEventListener("abort", this.onAbort);
   }
@@ -223,6 +294,13 @@ export function memoryError(limitBytes: number): LispError {
   );
 }
 
+export function copyError(allowanceBytes: number): LispError {
+  return new LispError(
+    "memory_exceeded",
+    `the program copied more than ${allowanceBytes} bytes of vectors: conj, rest, pop and assoc on a vector copy it, so building or walking a long vector one item at a time costs its length squared. Build vectors with mapv, filterv, for, into or reduce with conj, and walk them with reduce, doseq or map instead of recur over rest`,
+  );
+}
+
 export function loopLimitError(limit: number): LispError {
   return new LispError(
     "loop_limit_exceeded",
@@ -235,4 +313,5 @@ export let active: RunContext = undefined as unknown as RunContext;
 
 export function enter(context: RunContext): void {
   active = context;
+  setWalkTarget(context);
 }

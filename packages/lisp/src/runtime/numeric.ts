@@ -5,8 +5,8 @@
  */
 import { LispError } from "../errors.js";
 import { print } from "../format/print.js";
-import { typeName } from "../runtime/describe.js";
 import { isFloat, type LispNumber, makeFloat, makeInteger, toDouble, WholeFloat } from "../values/numbers.js";
+import { typeName } from "./describe.js";
 
 export function requireNumber(value: unknown, who: string): LispNumber {
   if (typeof value === "number" || typeof value === "bigint" || value instanceof WholeFloat) return value;

@@ -7,6 +7,7 @@
  */
 import { LispError } from "../errors.js";
 import type { Position } from "../reader/form.js";
+import { vectorBytes } from "./allocation.js";
 import { type MaybePromise, settle } from "./async.js";
 import { toCallable } from "./call.js";
 import { active, enter, type RunContext } from "./context.js";
@@ -73,7 +74,7 @@ function runBranches(
   }
   if (pending.size === 0) {
     restore();
-    parent.allocate(16 + 8 * count);
+    parent.allocate(vectorBytes(count));
     return results;
   }
   return continueAsync(parent, count, count, body, results, pending, position, restore);
@@ -136,7 +137,7 @@ async function continueAsync(
     }
     while (pending.size > 0)
       await settle(Promise.race([Promise.all(pending), timeout, parent.interrupted()]));
-    parent.allocate(16 + 8 * count);
+    parent.allocate(vectorBytes(count));
     return results;
   } catch (error) {
     throw error instanceof LispError ? error.at(position) : error;

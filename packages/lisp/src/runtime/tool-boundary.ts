@@ -3,6 +3,11 @@
  * and string keys both become strings with hyphens turned into underscores
  * (`{:user-id 1}` reaches the host as {"user_id": 1}), keyword values become their names, sets
  * become arrays, floats become numbers. Results come back untouched.
+ *
+ * Converting is charged to the run: time for every collection, and memory for every collection
+ * converted a second time. Data the program holds (a tool result it passes on) is free, but a
+ * value with shared structure expands into a tree (a map whose two fields are the same map,
+ * nested 40 times, has 2^40 leaves), and that expansion must stop at the run's limits.
  */
 import { LispError } from "../errors.js";
 import { CustomValue } from "../values/custom-value.js";
@@ -12,6 +17,7 @@ import { LispSet } from "../values/lisp-set.js";
 import { mapEntries } from "../values/map-access.js";
 import { WholeFloat } from "../values/numbers.js";
 import { defineOwn, isPlainObject, type PlainObject } from "../values/plain-object.js";
+import { active } from "./context.js";
 import { typeName } from "./describe.js";
 
 function boundaryKey(key: unknown, path: string): string {
@@ -25,7 +31,14 @@ function boundaryKey(key: unknown, path: string): string {
   );
 }
 
-export function toToolValue(value: unknown, path = "args"): unknown {
+/** Charges the conversion of one collection of `size` items (see the module comment). */
+function chargeCollection(collection: object, size: number, seen: Set<object>, bytes: number): void {
+  active.work(size + 1);
+  if (seen.has(collection)) active.allocate(bytes);
+  else seen.add(collection);
+}
+
+export function toToolValue(value: unknown, path = "args", seen: Set<object> = new Set()): unknown {
   if (value === undefined) return null;
   if (
     value === null ||
@@ -38,14 +51,21 @@ export function toToolValue(value: unknown, path = "args"): unknown {
   }
   if (value instanceof Keyword) return value.name;
   if (value instanceof WholeFloat) return value.value;
-  if (Array.isArray(value)) return value.map((item, index) => toToolValue(item, `${path}[${index}]`));
-  if (value instanceof LispSet)
-    return value.members().map((item, index) => toToolValue(item, `${path}[${index}]`));
+  if (Array.isArray(value)) {
+    chargeCollection(value, value.length, seen, 16 + 8 * value.length);
+    return value.map((item, index) => toToolValue(item, `${path}[${index}]`, seen));
+  }
+  if (value instanceof LispSet) {
+    chargeCollection(value, value.size, seen, 16 + 8 * value.size);
+    return value.members().map((item, index) => toToolValue(item, `${path}[${index}]`, seen));
+  }
   if (value instanceof LispMap || isPlainObject(value)) {
+    const entries = mapEntries(value);
+    chargeCollection(value, entries.length, seen, 32 + 40 * entries.length);
     const out: PlainObject = {};
-    for (const [key, item] of mapEntries(value)) {
+    for (const [key, item] of entries) {
       const name = boundaryKey(key, path);
-      defineOwn(out, name, toToolValue(item, `${path}.${name}`));
+      defineOwn(out, name, toToolValue(item, `${path}.${name}`, seen));
     }
     return out;
   }

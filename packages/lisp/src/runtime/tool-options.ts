@@ -1,23 +1,95 @@
-/** The `tools` option of run and runIsolated, checked once for both. */
+/**
+ * The `tools` option of run and runIsolated, checked once for both, and the one way a tool is
+ * invoked: its `validate` first (when it has one), then `execute`. A tool may be a function or
+ * any object with `execute` (such as @ptc/tool's `Tool`); nothing here depends on a tool library.
+ */
 import { LispError } from "../errors.js";
-import type { ToolFunction } from "./context.js";
+import type { HostTool, ToolArgsCheck, ToolCallOptions, ToolObject } from "./context.js";
 
-export type ToolsOption = Readonly<Record<string, ToolFunction>> | ReadonlyMap<string, ToolFunction>;
+export type ToolsOption = Readonly<Record<string, HostTool>> | ReadonlyMap<string, HostTool>;
 
-/** The tools option as a Map, each entry checked to be a function. */
-export function normalizeTools(tools: ToolsOption | undefined): Map<string, ToolFunction> {
-  const map = new Map<string, ToolFunction>();
-  if (tools === undefined) return map;
-  const entries =
-    tools instanceof Map ? [...tools.entries()] : Object.entries(tools as Record<string, ToolFunction>);
-  for (const [name, fn] of entries) {
-    if (typeof fn !== "function") {
+function describe(value: unknown): string {
+  return value === null ? "null" : Array.isArray(value) ? "an array" : typeof value;
+}
+
+function toToolObject(name: string, tool: unknown): ToolObject {
+  if (typeof tool === "function") return { execute: tool as ToolObject["execute"] };
+  if (typeof tool === "object" && tool !== null) {
+    const candidate = tool as Partial<ToolObject>;
+    if (typeof candidate.execute !== "function") {
       throw new LispError(
         "invalid_options",
-        `tool "${name}" must be a function of one argument object, got ${typeof fn}`,
+        `tool "${name}" must be a function of one argument object, or an object with an execute function; its execute is ${describe(candidate.execute)}`,
       );
     }
-    map.set(name, fn);
+    if (candidate.validate !== undefined && typeof candidate.validate !== "function") {
+      throw new LispError(
+        "invalid_options",
+        `tool "${name}": validate must be a function (args) => { ok: true } | { ok: false, message }, got ${describe(candidate.validate)}`,
+      );
+    }
+    // Kept as given: `execute` and `validate` are called on the object, so methods keep their `this`.
+    return tool as ToolObject;
   }
+  throw new LispError(
+    "invalid_options",
+    `tool "${name}" must be a function of one argument object, or an object with an execute function, got ${describe(tool)}`,
+  );
+}
+
+/** The tools option as a Map of tool objects, each entry checked. */
+export function normalizeTools(tools: ToolsOption | undefined): Map<string, ToolObject> {
+  const map = new Map<string, ToolObject>();
+  if (tools === undefined) return map;
+  const entries =
+    tools instanceof Map ? [...tools.entries()] : Object.entries(tools as Record<string, unknown>);
+  for (const [name, tool] of entries) map.set(name, toToolObject(name, tool));
   return map;
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function"
+  );
+}
+
+function checked(
+  name: string,
+  tool: ToolObject,
+  args: Record<string, unknown>,
+  check: unknown,
+): Record<string, unknown> {
+  if (typeof check !== "object" || check === null || typeof (check as { ok?: unknown }).ok !== "boolean") {
+    throw new Error(`validate of tool "${name}" must return { ok: true } or { ok: false, message }`);
+  }
+  const result = check as ToolArgsCheck;
+  if (!result.ok) {
+    const signature = typeof tool.signature === "string" ? ` Its signature: ${tool.signature}` : "";
+    throw new LispError(
+      "invalid_tool_args",
+      `tool/${name} was called with arguments that do not fit: ${String(result.message)}.${signature}`,
+    );
+  }
+  return "value" in result && typeof result.value === "object" && result.value !== null
+    ? (result.value as Record<string, unknown>)
+    : args;
+}
+
+/**
+ * Calls a tool: validates the arguments when the tool can, then executes it. Returns the tool's
+ * result (a promise when the tool or its validation answers later); throws LispError
+ * invalid_tool_args when validation rejects the arguments, and whatever the tool throws.
+ */
+export function invokeTool(
+  name: string,
+  tool: ToolObject,
+  args: Record<string, unknown>,
+  options: ToolCallOptions,
+): unknown {
+  if (tool.validate === undefined) return tool.execute(args, options);
+  const check = tool.validate(args);
+  if (isThenable(check)) {
+    return Promise.resolve(check).then((result) => tool.execute(checked(name, tool, args, result), options));
+  }
+  return tool.execute(checked(name, tool, args, check), options);
 }

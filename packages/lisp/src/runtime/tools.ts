@@ -11,6 +11,7 @@ import { active, type RunContext } from "./context.js";
 import { errorText } from "./error-text.js";
 import { assertEffectsAllowed } from "./pure-mode.js";
 import { toToolArgs } from "./tool-boundary.js";
+import { invokeTool } from "./tool-options.js";
 
 function now(): number {
   return typeof performance !== "undefined" ? performance.now() : Date.now();
@@ -22,6 +23,8 @@ function toolFailed(name: string, error: unknown, position: Position): LispError
     (error.reason === "timeout" || error.reason === "memory_exceeded" || error.reason === "aborted")
   )
     return error;
+  // The tool's own check rejected the program's arguments: the model fixes its call.
+  if (error instanceof LispError && error.reason === "invalid_tool_args") return error.at(position);
   return new LispError("tool_error", `Tool '${name}' failed: ${JSON.stringify(errorText(error))}`, position, {
     cause: error,
   });
@@ -71,7 +74,7 @@ export function callTool(name: string, argsValue: unknown, position: Position): 
   const started = now();
   let result: unknown;
   try {
-    result = tool(args);
+    result = invokeTool(name, tool, args, context.toolCallOptions);
   } catch (error) {
     record(context, name, args, started, { error: errorText(error) });
     throw toolFailed(name, error, position);

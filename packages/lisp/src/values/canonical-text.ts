@@ -4,10 +4,10 @@
  */
 import { CustomValue } from "./custom-value.js";
 import { Keyword } from "./keyword.js";
-import { LispMap } from "./lisp-map.js";
-import { LispSet } from "./lisp-set.js";
 import { WholeFloat } from "./numbers.js";
 import { isPlainObject } from "./plain-object.js";
+import { isLispMap, isLispSet } from "./table-kind.js";
+import { chargeWalk } from "./walk-meter.js";
 
 let nextIdentity = 0;
 const identities = new WeakMap<object, number>();
@@ -45,15 +45,24 @@ export function canonicalText(value: unknown): string {
       if (value === null) return "nil";
       if (value instanceof Keyword) return `:${JSON.stringify(value.name)}`;
       if (value instanceof WholeFloat) return numberText(value.value);
-      if (Array.isArray(value)) return `[${value.map(canonicalText).join(" ")}]`;
-      if (value instanceof LispMap) {
+      if (Array.isArray(value)) {
+        chargeWalk(value.length + 1);
+        return `[${value.map(canonicalText).join(" ")}]`;
+      }
+      if (isLispMap(value)) {
+        chargeWalk(value.size + 1);
         const parts = value.entries().map(([k, v]) => `${canonicalText(k)} ${canonicalText(v)}`);
         return `{${parts.sort().join(",")}}`;
       }
-      if (value instanceof LispSet) return `#{${value.members().map(canonicalText).sort().join(" ")}}`;
+      if (isLispSet(value)) {
+        chargeWalk(value.size + 1);
+        return `#{${value.members().map(canonicalText).sort().join(" ")}}`;
+      }
       if (value instanceof CustomValue) return value.canonical();
       if (isPlainObject(value)) {
-        const parts = Object.keys(value).map(
+        const keys = Object.keys(value);
+        chargeWalk(keys.length + 1);
+        const parts = keys.map(
           (k) => `${JSON.stringify(k)} ${canonicalText((value as Record<string, unknown>)[k])}`,
         );
         return `{${parts.sort().join(",")}}`;

@@ -3,6 +3,8 @@
  * durations. Each one says how it prints, how it compares and what `type` calls it, so that the
  * printer, equality and hashing need no list of every such class.
  */
+import { INSPECT } from "./host-view.js";
+
 export abstract class CustomValue {
   /** Readable Clojure text, as `format` prints it. */
   abstract print(): string;
@@ -22,6 +24,10 @@ export abstract class CustomValue {
       other.canonical() === this.canonical()
     );
   }
-  /** Plain JSON form for the host (`toJson`). */
+  /** Plain JSON form for the host (`toJson`, `JSON.stringify`). */
   abstract toJSON(): unknown;
+  /** For `console.log` and `util.inspect`: the readable text. */
+  [INSPECT](): string {
+    return this.print();
+  }
 }

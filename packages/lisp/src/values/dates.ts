@@ -9,7 +9,6 @@
  */
 
 import { CustomValue } from "./custom-value.js";
-import { registerTransferKind } from "./transfer.js";
 
 const MS_PER_DAY = 86_400_000;
 
@@ -169,26 +168,3 @@ export const MIN_EPOCH_MS = daysFromCivil(-9999, 1, 1) * MS_PER_DAY;
 export const MAX_EPOCH_MS = daysFromCivil(10000, 1, 1) * MS_PER_DAY - 1;
 
 export { MS_PER_DAY };
-
-// Dates cross worker boundaries as what they are (see transfer.ts).
-registerTransferKind<LocalDate>({
-  tag: "local-date",
-  is: (value) => value instanceof LocalDate,
-  encode: (value) => value.epochDay,
-  decode: (data) => new LocalDate(Number(data)),
-});
-registerTransferKind<DateTime>({
-  tag: "date-time",
-  is: (value) => value instanceof DateTime,
-  encode: (value) => [value.epochMs, value.micros, value.precision],
-  decode: (data) => {
-    const [epochMs, micros, precision] = data as [number, number, number];
-    return new DateTime(epochMs, micros, precision);
-  },
-});
-registerTransferKind<Duration>({
-  tag: "duration",
-  is: (value) => value instanceof Duration,
-  encode: (value) => value.milliseconds,
-  decode: (data) => new Duration(Number(data)),
-});

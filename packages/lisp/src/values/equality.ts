@@ -10,6 +10,7 @@ import { LispSet } from "./lisp-set.js";
 import { type AnyMap, mapEntries, mapGetExact, mapHasExact, mapSize } from "./map-access.js";
 import { WholeFloat } from "./numbers.js";
 import { isPlainObject } from "./plain-object.js";
+import { chargeWalk, hostWalk } from "./walk-meter.js";
 
 function numericValue(value: unknown): number | bigint | undefined {
   if (typeof value === "number" || typeof value === "bigint") return value;
@@ -18,7 +19,9 @@ function numericValue(value: unknown): number | bigint | undefined {
 }
 
 function mapsEqual(a: AnyMap, b: AnyMap): boolean {
-  if (mapSize(a) !== mapSize(b)) return false;
+  const size = mapSize(a);
+  if (size !== mapSize(b)) return false;
+  chargeWalk(size + 1);
   for (const [key, value] of mapEntries(a)) {
     if (!mapHasExact(b, key)) return false;
     if (!equals(value, mapGetExact(b, key))) return false;
@@ -44,11 +47,13 @@ export function equals(a: unknown, b: unknown): boolean {
   if (a instanceof Keyword || b instanceof Keyword) return false;
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
+    chargeWalk(a.length + 1);
     for (let i = 0; i < a.length; i++) if (!equals(a[i], b[i])) return false;
     return true;
   }
   if (a instanceof LispSet) {
     if (!(b instanceof LispSet) || a.size !== b.size) return false;
+    chargeWalk(a.size + 1);
     for (const member of a.members()) if (!b.has(member)) return false;
     return true;
   }
@@ -57,4 +62,9 @@ export function equals(a: unknown, b: unknown): boolean {
   const bIsMap = b instanceof LispMap || isPlainObject(b);
   if (aIsMap && bIsMap) return mapsEqual(a as AnyMap, b as AnyMap);
   return false;
+}
+
+/** `equals` as the package exports it: a call from the host, with a walk budget of its own. */
+export function hostEquals(a: unknown, b: unknown): boolean {
+  return hostWalk(() => equals(a, b));
 }

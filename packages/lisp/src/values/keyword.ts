@@ -8,6 +8,7 @@
  * by a second instance of the same name.
  */
 import type { FieldReader } from "./field-reader.js";
+import { INSPECT } from "./host-view.js";
 
 /** Names that plain objects inherit: reading one needs an own-property check. */
 const INHERITED = new Set(Object.getOwnPropertyNames(Object.prototype));
@@ -60,6 +61,16 @@ export class Keyword {
   }
 
   toString(): string {
+    return `:${this.name}`;
+  }
+
+  /** For `JSON.stringify`: the name, as `toJson` gives it. */
+  toJSON(): string {
+    return this.name;
+  }
+
+  /** For `console.log` and `util.inspect`: `:name`. */
+  [INSPECT](): string {
     return `:${this.name}`;
   }
 }

@@ -7,6 +7,15 @@
  * `seq` and printing are deterministic and agree with each other.
  */
 import { hashKey } from "./hash-key.js";
+import {
+  INSPECT,
+  type Inspect,
+  type InspectOptions,
+  inspectCollection,
+  jsonKey,
+  jsonValue,
+} from "./host-view.js";
+import { TABLE_KIND } from "./table-kind.js";
 import { compareTerms } from "./term-order.js";
 import { TableVersion } from "./versioned-table.js";
 
@@ -100,13 +109,39 @@ export class LispMap extends TableVersion<unknown> {
     }
     return this.sorted;
   }
+
+  get [TABLE_KIND](): "map" {
+    return "map";
+  }
+
+  /** For `JSON.stringify`: an object of the entries, keys as text (see host-view.ts). */
+  toJSON(): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of this.entries()) {
+      Object.defineProperty(out, jsonKey(key), {
+        value: jsonValue(value),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
+    return out;
+  }
+
+  /** For `console.log` and `util.inspect`: `LispMap(2) { :a => 1, "b" => [ 2 ] }`. */
+  [INSPECT](depth: number, options: InspectOptions, inspect?: Inspect): string {
+    return inspectCollection("LispMap", this.size, this.entries(), depth, options, inspect);
+  }
 }
 
 /** Fills a fresh map in place; the map is only visible once built. */
 export class MapBuilder {
   private readonly slots = new Map<unknown, unknown>();
+  /** Whether a string key was ever set: until then a keyword key has no string twin here. */
+  hasStringKeys = false;
 
   set(key: unknown, value: unknown): void {
+    if (typeof key === "string") this.hasStringKeys = true;
     const hash = hashKey(key);
     const stored = value === undefined ? null : value;
     this.slots.set(hash, hash === key ? stored : new KeyedEntry(key, stored));

@@ -2,6 +2,8 @@
  * Sets. Members are unique by `=`; iteration and printing follow term order, as maps do.
  */
 import { hashKey } from "./hash-key.js";
+import { INSPECT, type Inspect, type InspectOptions, inspectCollection, jsonValue } from "./host-view.js";
+import { TABLE_KIND } from "./table-kind.js";
 import { compareTerms } from "./term-order.js";
 import { TableVersion } from "./versioned-table.js";
 
@@ -67,5 +69,26 @@ export class LispSet extends TableVersion<unknown> {
       this.sorted = members;
     }
     return this.sorted;
+  }
+
+  get [TABLE_KIND](): "set" {
+    return "set";
+  }
+
+  /** For `JSON.stringify`: the members, in order. */
+  toJSON(): unknown[] {
+    return this.members().map(jsonValue);
+  }
+
+  /** For `console.log` and `util.inspect`: `LispSet(2) { 1, :a }`. */
+  [INSPECT](depth: number, options: InspectOptions, inspect?: Inspect): string {
+    return inspectCollection(
+      "LispSet",
+      this.size,
+      this.members().map((member) => [member] as const),
+      depth,
+      options,
+      inspect,
+    );
   }
 }

@@ -9,7 +9,7 @@
  */
 import { readerOf } from "./field-reader.js";
 import { Keyword } from "./keyword.js";
-import { LispMap, MapBuilder, type MapEntry } from "./lisp-map.js";
+import { LispMap, MapBuilder } from "./lisp-map.js";
 import { isPlainObject, ownGet, ownHas, type PlainObject } from "./plain-object.js";
 
 export type AnyMap = LispMap | PlainObject;
@@ -22,19 +22,7 @@ export function mapSize(map: AnyMap): number {
   return map instanceof LispMap ? map.size : Object.keys(map).length;
 }
 
-const sortedHostKeys = new WeakMap<PlainObject, ReadonlyArray<MapEntry>>();
-
-/** Entries in key order (term order: for host maps, string order). Shared: never mutate. */
-export function mapEntries(map: AnyMap): ReadonlyArray<MapEntry> {
-  if (map instanceof LispMap) return map.entries();
-  let entries = sortedHostKeys.get(map);
-  if (entries === undefined) {
-    const keys = Object.keys(map).sort();
-    entries = keys.map((key) => [key, map[key] === undefined ? null : map[key]] as const);
-    sortedHostKeys.set(map, entries);
-  }
-  return entries;
-}
+export { mapEntries } from "./map-entries.js";
 
 /** Exact-key read: undefined when absent. */
 export function mapGetExact(map: AnyMap, key: unknown): unknown {
@@ -94,25 +82,60 @@ export function lookup(map: AnyMap, key: unknown): unknown {
 }
 
 /**
- * The key under which a flexible lookup of `key` finds its value, or undefined. Updates use it so
- * that `(update m :user-id inc)` on {"user_id" 1} changes "user_id" rather than adding :user-id.
+ * The one rule every write to a map follows (assoc, update, merge, conj, into, zipmap...): writing
+ * `key` replaces the entry a flexible read of `key` finds, under the key that entry already has.
+ * So `(merge tool-result {:tier "ent"})` on {"tier" "free"} gives {"tier" "ent"}, never a map
+ * holding both "tier" and :tier (where a read sees one value and the host another). A key present
+ * exactly always wins; a key with no twin is written as it is.
+ *
+ * `has` tells whether the container holds a key exactly; it is a plain function of the container
+ * so that maps and builders share the rule without allocating.
  */
-export function resolveKey(map: AnyMap, key: unknown): unknown {
-  if (mapHasExact(map, key)) return key;
-  const candidates: unknown[] = [];
+export function writeKeyIn<C>(
+  container: C,
+  has: (container: C, key: unknown) => boolean,
+  key: unknown,
+): unknown {
   if (key instanceof Keyword) {
-    candidates.push(key.name);
-    const alternate = underscored(key.name);
-    if (alternate !== undefined) candidates.push(Keyword.existing(alternate), alternate);
-  } else if (typeof key === "string") {
-    candidates.push(Keyword.existing(key));
+    if (has(container, key)) return key;
+    const name = key.name;
+    if (has(container, name)) return name;
+    const alternate = underscored(name);
+    if (alternate === undefined) return key;
+    const alternateKeyword = Keyword.existing(alternate);
+    if (alternateKeyword !== undefined && has(container, alternateKeyword)) return alternateKeyword;
+    return has(container, alternate) ? alternate : key;
+  }
+  if (typeof key === "string") {
+    if (has(container, key)) return key;
+    const keyword = Keyword.existing(key);
+    if (keyword !== undefined && has(container, keyword)) return keyword;
     const alternate = underscored(key);
-    if (alternate !== undefined) candidates.push(alternate, Keyword.existing(alternate));
+    if (alternate === undefined) return key;
+    if (has(container, alternate)) return alternate;
+    const alternateKeyword = Keyword.existing(alternate);
+    return alternateKeyword !== undefined && has(container, alternateKeyword) ? alternateKeyword : key;
   }
-  for (const candidate of candidates) {
-    if (candidate !== undefined && mapHasExact(map, candidate)) return candidate;
-  }
-  return undefined;
+  return key;
+}
+
+/** The key that writing `key` into `map` writes (see writeKeyIn). */
+export function writeKey(map: AnyMap, key: unknown): unknown {
+  return writeKeyIn(map, mapHasExact, key);
+}
+
+const builderHas = (builder: MapBuilder, key: unknown): boolean => builder.has(key);
+
+/** Adds an entry to a map being built, by the same rule (see writeKeyIn). */
+export function builderPut(builder: MapBuilder, key: unknown, value: unknown): void {
+  // The common case, keyword keys without hyphens and no string keys yet, has no twin to find.
+  if (key instanceof Keyword && !builder.hasStringKeys && !key.name.includes("-")) builder.set(key, value);
+  else builder.set(writeKeyIn(builder, builderHas, key), value);
+}
+
+/** `map` with `value` written under `key` by the rule of writeKeyIn. */
+export function mapPut(map: AnyMap, key: unknown, value: unknown): LispMap {
+  return toLispMap(map).assoc(writeKey(map, key), value);
 }
 
 /** A program map with all entries of `map`; host maps are copied once, program maps returned. */

@@ -10,10 +10,24 @@
  *   back to numbers, so a bigint never equals a number of the same value by accident.
  * Host data is JSON: its whole numbers are integers, as JSON cannot tell 2 from 2.0.
  */
+import { INSPECT } from "./host-view.js";
+
 export class WholeFloat {
   readonly value: number;
   constructor(value: number) {
     this.value = value;
+  }
+
+  /** For `JSON.stringify`: the number (JSON cannot tell 2.0 from 2). */
+  toJSON(): number | null {
+    return Number.isFinite(this.value) ? this.value : null;
+  }
+
+  /** For `console.log` and `util.inspect`: `2.0`, as the language prints it. */
+  [INSPECT](): string {
+    const value = this.value;
+    if (Object.is(value, -0)) return "-0.0";
+    return Math.abs(value) < 1e21 ? value.toFixed(1) : String(value);
   }
 }
 

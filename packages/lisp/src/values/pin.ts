@@ -3,40 +3,91 @@
  * share storage with the versions they were derived from (versioned-table.ts); a value kept in a
  * session (a `def`, `*1`) is rebuilt on storage of its own, all the way down, so that it never
  * holds other versions alive and later programs deriving from it never disturb it.
+ *
+ * Pinning runs after a program has ended (a session remembering `*1`), so it must finish on any
+ * value a program can build: it walks iteratively and visits a shared node once.
  */
 import { LispMap } from "./lisp-map.js";
 import { LispSet } from "./lisp-set.js";
 
-export function pin(value: unknown): unknown {
-  if (typeof value !== "object" || value === null) return value;
-  if (value instanceof LispMap) {
-    let changed = false;
-    const entries = value.entries().map(([key, item]) => {
-      const pinnedKey = pin(key);
-      const pinnedItem = pin(item);
-      if (pinnedKey !== key || pinnedItem !== item) changed = true;
-      return [pinnedKey, pinnedItem] as const;
-    });
-    return (changed ? LispMap.from(entries) : value).pinned();
+type Container = LispMap | LispSet | unknown[];
+
+function isContainer(value: unknown): value is Container {
+  return Array.isArray(value) || value instanceof LispMap || value instanceof LispSet;
+}
+
+/** A container being pinned: its children (a map's as key, value, key...) and their pinned forms. */
+interface Frame {
+  readonly value: Container;
+  readonly children: readonly unknown[];
+  readonly pinned: unknown[];
+  next: number;
+  changed: boolean;
+}
+
+function childrenOf(value: Container): readonly unknown[] {
+  if (Array.isArray(value)) return value;
+  if (value instanceof LispSet) return value.members();
+  const entries = value.entries();
+  const out = new Array<unknown>(2 * entries.length);
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i] as readonly [unknown, unknown];
+    out[2 * i] = entry[0];
+    out[2 * i + 1] = entry[1];
   }
-  if (value instanceof LispSet) {
-    const members = value.members().map(pin);
-    return (
-      members.some((member, index) => member !== value.members()[index]) ? LispSet.from(members) : value
-    ).pinned();
-  }
-  if (Array.isArray(value)) {
-    let copy: unknown[] | undefined;
-    for (let i = 0; i < value.length; i++) {
-      const item = pin(value[i]);
-      if (item !== value[i]) {
-        copy ??= value.slice(0, i);
-        copy[i] = item;
-      } else if (copy !== undefined) copy[i] = item;
+  return out;
+}
+
+function rebuilt(frame: Frame): unknown {
+  const value = frame.value;
+  if (Array.isArray(value)) return frame.changed ? frame.pinned : value;
+  if (value instanceof LispSet) return (frame.changed ? LispSet.from(frame.pinned) : value).pinned();
+  if (!frame.changed) return value.pinned();
+  const entries = new Array<readonly [unknown, unknown]>(frame.pinned.length / 2);
+  for (let i = 0; i < entries.length; i++) entries[i] = [frame.pinned[2 * i], frame.pinned[2 * i + 1]];
+  return LispMap.from(entries).pinned();
+}
+
+/**
+ * The value on storage of its own. Iterative (any depth) and linear in the distinct nodes: a node
+ * shared by many paths is pinned once, and the result shares it the same way.
+ */
+export function pin(root: unknown): unknown {
+  if (!isContainer(root)) return root;
+  const done = new Map<Container, unknown>();
+  const start = (value: Container): Frame => {
+    const children = childrenOf(value);
+    return { value, children, pinned: new Array<unknown>(children.length), next: 0, changed: false };
+  };
+  const stack: Frame[] = [start(root)];
+  let result: unknown = root;
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1] as Frame;
+    if (frame.next < frame.children.length) {
+      const child = frame.children[frame.next];
+      if (!isContainer(child)) {
+        frame.pinned[frame.next++] = child;
+        continue;
+      }
+      const known = done.get(child);
+      if (known === undefined) {
+        stack.push(start(child));
+        continue;
+      }
+      frame.pinned[frame.next++] = known;
+      if (known !== child) frame.changed = true;
+      continue;
     }
-    return copy ?? value;
+    stack.pop();
+    result = rebuilt(frame);
+    done.set(frame.value, result);
+    const parent = stack[stack.length - 1];
+    if (parent !== undefined) {
+      parent.pinned[parent.next++] = result;
+      if (result !== frame.value) parent.changed = true;
+    }
   }
-  return value;
+  return result;
 }
 
 /** An accumulator's starting value, detached from its lineage (see versioned-table.ts). */

@@ -5,11 +5,11 @@
  */
 import { CustomValue } from "./custom-value.js";
 import { Keyword } from "./keyword.js";
-import { LispMap } from "./lisp-map.js";
-import { LispSet } from "./lisp-set.js";
-import { mapEntries } from "./map-access.js";
+import { mapEntries } from "./map-entries.js";
 import { WholeFloat } from "./numbers.js";
 import { isPlainObject } from "./plain-object.js";
+import { isLispMap, isLispSet } from "./table-kind.js";
+import { chargeWalk } from "./walk-meter.js";
 
 enum Rank {
   Number = 0,
@@ -60,6 +60,7 @@ function compareStrings(a: string, b: string): number {
 
 function compareVectors(a: readonly unknown[], b: readonly unknown[]): number {
   const n = Math.min(a.length, b.length);
+  chargeWalk(n + 1);
   for (let i = 0; i < n; i++) {
     const c = compareTerms(a[i], b[i]);
     if (c !== 0) return c;
@@ -68,8 +69,8 @@ function compareVectors(a: readonly unknown[], b: readonly unknown[]): number {
 }
 
 function entriesForOrder(value: unknown): ReadonlyArray<readonly [unknown, unknown]> {
-  if (value instanceof LispSet) return value.members().map((m) => [m, m] as const);
-  if (value instanceof LispMap || isPlainObject(value)) return mapEntries(value);
+  if (isLispSet(value)) return value.members().map((m) => [m, m] as const);
+  if (isLispMap(value) || isPlainObject(value)) return mapEntries(value);
   return [];
 }
 
@@ -83,6 +84,7 @@ function compareMaps(a: unknown, b: unknown): number {
   const y = entriesForOrder(b);
   // Erlang orders maps by size first, then by keys, then by values.
   if (x.length !== y.length) return x.length < y.length ? -1 : 1;
+  chargeWalk(2 * x.length + 1);
   for (let i = 0; i < x.length; i++) {
     const c = compareTerms(
       (x[i] as readonly [unknown, unknown])[0],

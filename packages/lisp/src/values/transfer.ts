@@ -16,6 +16,7 @@
  */
 import { LispError } from "../errors.js";
 import { CustomValue } from "./custom-value.js";
+import { DateTime, Duration, LocalDate } from "./dates.js";
 import { Keyword } from "./keyword.js";
 import { brandFunction, FUNCTION_INFO, type FunctionInfo, type LispFunction } from "./lisp-function.js";
 import { LispMap } from "./lisp-map.js";
@@ -32,10 +33,7 @@ export const TRANSFER_TAG = "\u0000ptc";
 /** A value as it travels: structured-clone safe. */
 export type EncodedValue = unknown;
 
-/**
- * How a kind of CustomValue crosses threads. Kinds defined outside this module (dates, durations)
- * register one at load time, in the module that defines the class, so both threads know it.
- */
+/** How a kind of CustomValue crosses threads. */
 export interface TransferKind<T extends CustomValue = CustomValue> {
   /** Unique tag, e.g. "date". */
   readonly tag: string;
@@ -46,31 +44,57 @@ export interface TransferKind<T extends CustomValue = CustomValue> {
   decode(data: unknown): T;
 }
 
-const kinds = new Map<string, TransferKind>();
-
-export function registerTransferKind<T extends CustomValue>(kind: TransferKind<T>): void {
-  if (kinds.has(kind.tag)) throw new Error(`transfer kind "${kind.tag}" is already registered`);
-  kinds.set(kind.tag, kind as unknown as TransferKind);
+function transferKind<T extends CustomValue>(spec: TransferKind<T>): TransferKind {
+  return spec as unknown as TransferKind;
 }
 
-registerTransferKind<Regex>({
-  tag: "regex",
-  is: (value) => value instanceof Regex,
-  encode: (value) => value.source,
-  decode: (data) => Regex.compile(String(data)),
-});
-registerTransferKind<VarRef>({
-  tag: "var",
-  is: (value) => value instanceof VarRef,
-  encode: (value) => value.name,
-  decode: (data) => new VarRef(String(data)),
-});
-registerTransferKind<QuotedSymbol>({
-  tag: "symbol",
-  is: (value) => value instanceof QuotedSymbol,
-  encode: (value) => value.name,
-  decode: (data) => new QuotedSymbol(String(data)),
-});
+/**
+ * Every kind of CustomValue that crosses threads as what it is. One static table, so both threads
+ * know every kind whatever modules they loaded (nothing registers at load time).
+ */
+const KINDS: readonly TransferKind[] = [
+  transferKind<Regex>({
+    tag: "regex",
+    is: (value) => value instanceof Regex,
+    encode: (value) => value.source,
+    decode: (data) => Regex.compile(String(data)),
+  }),
+  transferKind<VarRef>({
+    tag: "var",
+    is: (value) => value instanceof VarRef,
+    encode: (value) => value.name,
+    decode: (data) => new VarRef(String(data)),
+  }),
+  transferKind<QuotedSymbol>({
+    tag: "symbol",
+    is: (value) => value instanceof QuotedSymbol,
+    encode: (value) => value.name,
+    decode: (data) => new QuotedSymbol(String(data)),
+  }),
+  transferKind<LocalDate>({
+    tag: "local-date",
+    is: (value) => value instanceof LocalDate,
+    encode: (value) => value.epochDay,
+    decode: (data) => new LocalDate(Number(data)),
+  }),
+  transferKind<DateTime>({
+    tag: "date-time",
+    is: (value) => value instanceof DateTime,
+    encode: (value) => [value.epochMs, value.micros, value.precision],
+    decode: (data) => {
+      const [epochMs, micros, precision] = data as [number, number, number];
+      return new DateTime(epochMs, micros, precision);
+    },
+  }),
+  transferKind<Duration>({
+    tag: "duration",
+    is: (value) => value instanceof Duration,
+    encode: (value) => value.milliseconds,
+    decode: (data) => new Duration(Number(data)),
+  }),
+];
+
+const kinds = new Map<string, TransferKind>(KINDS.map((entry) => [entry.tag, entry]));
 
 /**
  * A CustomValue of a kind nobody registered: it keeps how the original printed, compared, was

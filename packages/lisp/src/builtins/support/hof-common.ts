@@ -184,7 +184,5 @@ async function driveAsync<T>(
   return step.value;
 }
 
-/** Bytes charged for a vector of `length` slots. */
-export function vectorBytes(length: number): number {
-  return 16 + 8 * length;
-}
+// The one definition is in runtime/allocation.ts; re-exported for the builtins that import it here.
+export { vectorBytes } from "../../runtime/allocation.js";

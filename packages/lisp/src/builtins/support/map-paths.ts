@@ -8,24 +8,16 @@
  */
 import { LispError } from "../../errors.js";
 import { print } from "../../format/print.js";
+import { MAP_ENTRY_BYTES, VECTOR_SLOT_BYTES } from "../../runtime/allocation.js";
 import { after, type MaybePromise } from "../../runtime/async.js";
 import type { Callable } from "../../runtime/call.js";
 import { active } from "../../runtime/context.js";
 import { typeName } from "../../runtime/describe.js";
-import { Keyword } from "../../values/keyword.js";
 import { LispMap } from "../../values/lisp-map.js";
-import { type AnyMap, isMap, lookup, mapAssoc, mapGetExact, resolveKey } from "../../values/map-access.js";
+import { type AnyMap, isMap, lookup, mapAssoc, mapGetExact, writeKey } from "../../values/map-access.js";
 
-/** Bytes charged for one new map entry and for each slot of a vector copy (see the guide). */
-export const MAP_ENTRY_BYTES = 40;
-export const VECTOR_SLOT_BYTES = 8;
-
-/** The key to write when updating `key` in `map`: the one a flexible read finds, else `key`. */
-export function writeKey(map: AnyMap, key: unknown): unknown {
-  if (!(key instanceof Keyword) && typeof key !== "string") return key;
-  const found = resolveKey(map, key);
-  return found === undefined ? key : found;
-}
+/** Bytes charged for one new map entry and for each slot of a vector copy (runtime/allocation.ts). */
+export { MAP_ENTRY_BYTES, VECTOR_SLOT_BYTES };
 
 /** A vector index: a non-negative integer that fits in a JS number, else undefined. */
 export function indexOf(key: unknown): number | undefined {
@@ -75,7 +67,9 @@ export function badIndex(who: string, key: unknown): LispError {
 
 /** A copy of `vector` with `value` at `index` (index == length appends). */
 export function vectorWith(vector: readonly unknown[], index: number, value: unknown): unknown[] {
-  active.allocate(16 + VECTOR_SLOT_BYTES * (vector.length + 1));
+  // The copy is our representation's cost (see RunContext.copy); the new slot is the program's.
+  active.copy(vector.length);
+  active.allocate(VECTOR_SLOT_BYTES);
   const copy = vector.slice();
   copy[index] = value === undefined ? null : value;
   return copy;

@@ -7,6 +7,7 @@
  */
 import { LispError } from "../../errors.js";
 import { print } from "../../format/print.js";
+import { bigintBytes } from "../../runtime/allocation.js";
 import { active } from "../../runtime/context.js";
 import { typeName } from "../../runtime/describe.js";
 import { makeInteger } from "../../values/numbers.js";
@@ -65,7 +66,7 @@ function bitLength(value: Int): number {
 /** Charges the integer a left shift by `n` would build, refusing absurd sizes before any work. */
 function chargeShift(value: Int, n: Int): number {
   const bits = bitLength(value) + Number(n);
-  active.allocate(16 + Math.ceil(bits / 8));
+  active.allocate(bigintBytes(bits));
   return Number(n);
 }
 

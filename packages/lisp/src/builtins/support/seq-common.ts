@@ -11,14 +11,15 @@ import { graphemes, isAscii } from "../../runtime/graphemes.js";
 import { LispSet } from "../../values/lisp-set.js";
 import { isMap } from "../../values/map-access.js";
 
-/** Approximate bytes of a vector with `slots` items (see docs/contributing-builtins.md). */
-export function vectorBytes(slots: number): number {
-  return 16 + 8 * slots;
-}
+// The one definition is in runtime/allocation.ts; re-exported for the builtins that import it here.
+export { chargeVector, vectorBytes } from "../../runtime/allocation.js";
 
-/** Charges a fresh vector of `slots` items to the running program. */
-export function chargeVector(slots: number): void {
-  active.allocate(16 + 8 * slots);
+/**
+ * Charges a copy of `slots` items of an existing vector into a new one (rest, pop, conj...):
+ * time and the copy allowance, not the memory budget (see `RunContext.copy`).
+ */
+export function chargeCopy(slots: number): void {
+  active.copy(slots);
 }
 
 export function shown(value: unknown): string {

@@ -6,7 +6,7 @@
 import { graphemes } from "../../runtime/graphemes.js";
 import { LispSet } from "../../values/lisp-set.js";
 import { isMap } from "../../values/map-access.js";
-import { chargeVector } from "./seq-common.js";
+import { chargeCopy, chargeVector } from "./seq-common.js";
 
 export function nil(value: unknown): unknown {
   return value === undefined ? null : value;
@@ -23,8 +23,9 @@ export function stringItems(text: string): string[] {
   return items;
 }
 
+/** A slice of a vector: a copy of some of its items (see `chargeCopy`). */
 export function slice(items: readonly unknown[], start: number, end: number): unknown[] {
   const out = items.slice(start, end);
-  chargeVector(out.length);
+  chargeCopy(out.length);
   return out;
 }

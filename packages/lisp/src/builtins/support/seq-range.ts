@@ -7,10 +7,11 @@
  * accumulate rounding as they would there.
  */
 
+import { VECTOR_SLOT_BYTES } from "../../runtime/allocation.js";
 import { active } from "../../runtime/context.js";
 import { fillInSlices } from "../../runtime/interruptible.js";
+import { add, compareNumbers } from "../../runtime/numeric.js";
 import { isNumber, type LispNumber, toDouble } from "../../values/numbers.js";
-import { add, compareNumbers } from "../numeric.js";
 import { vectorBytes } from "./seq-common.js";
 
 function isPlainInteger(value: unknown): value is number {
@@ -60,7 +61,7 @@ function numericRange(start: LispNumber, end: LispNumber, step: LispNumber): unk
     if (!(ascending ? c < 0 : c > 0)) break;
     out.push(current);
     if (out.length > charged) {
-      active.allocate(8);
+      active.allocate(VECTOR_SLOT_BYTES);
       active.work(1);
     }
     current = add(current, step);

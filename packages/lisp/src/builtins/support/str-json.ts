@@ -1,14 +1,24 @@
 /**
- * JSON text in and out for json/parse-string and json/generate-string. Both signal instead of
- * raising: text that is not JSON parses to nil, and a value JSON cannot carry faithfully
- * (keywords, sets, special floats, functions, dates, keys other than strings and integers)
- * generates nil, so a program can test the result.
+ * JSON text in and out for json/parse-string and json/generate-string. Text that is not JSON
+ * parses to nil (a program can test for it). Generating writes keywords as their names and sets
+ * as arrays, as `toJson` hands values to the host; a value JSON cannot carry (##NaN, ##Inf, a
+ * function, a regex, a map key that is not a string, keyword or integer, two keys with the same
+ * name such as :a and "a") is an error that says what and where: a nil would be a silent wrong
+ * answer. (The reference returns nil for all of these, keywords included.)
  *
  * Parsing keeps the numeric tower: `1.0` stays a float, integers beyond 2^53 stay exact. Objects
- * become host maps (string keys, read with flexible lookup like any tool result).
+ * become host maps (string keys, read with flexible lookup like any tool result). Both directions
+ * charge the run as they go (time and memory), so a huge text or a value with shared structure
+ * stops at the run's limits.
  */
+import { LispError } from "../../errors.js";
+import { print } from "../../format/print.js";
 import { active } from "../../runtime/context.js";
+import { CustomValue } from "../../values/custom-value.js";
+import { DateTime, Duration, LocalDate } from "../../values/dates.js";
+import { Keyword } from "../../values/keyword.js";
 import { LispMap } from "../../values/lisp-map.js";
+import { LispSet } from "../../values/lisp-set.js";
 import { mapEntries } from "../../values/map-access.js";
 import { makeFloat, makeInteger, WholeFloat } from "../../values/numbers.js";
 import { defineOwn, isPlainObject, type PlainObject } from "../../values/plain-object.js";
@@ -22,7 +32,21 @@ const INVALID = new Invalid();
 class Parser {
   index = 0;
   bytes = 0;
+  private charged = 0;
   constructor(readonly text: string) {}
+
+  /** Charges the run for what was parsed so far (called as collections close). */
+  charge(): void {
+    if (this.bytes - this.charged < 65536) return;
+    active.work((this.bytes - this.charged) >> 4);
+    active.allocate(this.bytes - this.charged);
+    this.charged = this.bytes;
+  }
+
+  chargeRest(): void {
+    active.allocate(this.bytes - this.charged);
+    this.charged = this.bytes;
+  }
 
   fail(): never {
     throw INVALID;
@@ -93,6 +117,7 @@ class Parser {
       if (next !== 44) this.fail(); // ,
     }
     this.bytes += 32 + 40 * size;
+    this.charge();
     return out;
   }
 
@@ -114,6 +139,7 @@ class Parser {
       if (next !== 44) this.fail();
     }
     this.bytes += 16 + 8 * out.length;
+    this.charge();
     return out;
   }
 
@@ -233,7 +259,7 @@ export function parseJson(text: string): unknown {
     const value = parser.value(0);
     parser.skipSpace();
     if (parser.index !== text.length) return null;
-    active.allocate(parser.bytes);
+    parser.chargeRest();
     return value;
   } catch (error) {
     if (error instanceof Invalid || error instanceof RangeError) return null;
@@ -266,65 +292,156 @@ export function shortestFloat(value: number): string {
   return scientificForm();
 }
 
-class Unencodable extends Error {}
-const UNENCODABLE = new Unencodable();
-
-function encodeKey(key: unknown): string {
-  if (typeof key === "string") return JSON.stringify(key);
-  if ((typeof key === "number" && Number.isInteger(key)) || typeof key === "bigint") return `"${key}"`;
-  throw UNENCODABLE;
+/** Where the encoder is, for messages: `[:rows 3 :price]`. */
+function pathText(path: readonly unknown[]): string {
+  return path.length === 0 ? "the top level" : print(path, { maxChars: 80 });
 }
 
-function encode(value: unknown, depth: number): string {
-  if (depth > MAX_JSON_DEPTH) throw UNENCODABLE;
-  switch (typeof value) {
-    case "string":
-      return JSON.stringify(value);
-    case "boolean":
-      return value ? "true" : "false";
-    case "bigint":
-      return value.toString();
-    case "number":
-      if (Number.isInteger(value)) return String(value);
-      if (!Number.isFinite(value)) throw UNENCODABLE;
-      return shortestFloat(value);
-    case "undefined":
-      return "null";
-    case "object": {
-      if (value === null) return "null";
-      if (value instanceof WholeFloat) {
-        if (!Number.isFinite(value.value)) throw UNENCODABLE;
-        return shortestFloat(value.value);
-      }
-      if (Array.isArray(value)) {
-        let out = "[";
-        for (let i = 0; i < value.length; i++) out += (i === 0 ? "" : ",") + encode(value[i], depth + 1);
-        return `${out}]`;
-      }
-      if (value instanceof LispMap || isPlainObject(value)) {
-        let out = "{";
-        let first = true;
-        for (const [key, item] of mapEntries(value)) {
-          out += `${first ? "" : ","}${encodeKey(key)}:${encode(item, depth + 1)}`;
-          first = false;
-        }
-        return `${out}}`;
-      }
-      throw UNENCODABLE;
+function unencodable(what: string, path: readonly unknown[], advice: string): LispError {
+  return new LispError(
+    "type_error",
+    `json/generate-string cannot encode ${what} at ${pathText(path)}: ${advice}`,
+  );
+}
+
+function encodeKey(key: unknown, path: readonly unknown[]): string {
+  if (typeof key === "string") return key;
+  if (key instanceof Keyword) return key.name;
+  if ((typeof key === "number" && Number.isInteger(key)) || typeof key === "bigint") return String(key);
+  throw unencodable(
+    `the map key ${print(key, { maxChars: 40 })}`,
+    path,
+    "JSON keys are text; use strings, keywords or integers as keys",
+  );
+}
+
+function floatText(value: number, path: readonly unknown[]): string {
+  if (Number.isFinite(value)) return shortestFloat(value);
+  throw unencodable(
+    print(value),
+    path,
+    "JSON has no NaN or infinities; replace such numbers first (with nil, say)",
+  );
+}
+
+/** The JSON text of one value; `parts` collects the output, `path` says where we are. */
+class Encoder {
+  readonly parts: string[] = [];
+  private readonly path: unknown[] = [];
+  private length = 0;
+  private charged = 0;
+
+  private emit(text: string): void {
+    this.parts.push(text);
+    this.length += text.length;
+    if (this.length - this.charged >= 4096) {
+      active.allocate(this.length - this.charged);
+      this.charged = this.length;
     }
-    default:
-      throw UNENCODABLE;
+  }
+
+  finish(): string {
+    active.allocate(this.length - this.charged);
+    return this.parts.join("");
+  }
+
+  value(value: unknown): void {
+    if (this.path.length > MAX_JSON_DEPTH)
+      throw unencodable(
+        "a value",
+        this.path.slice(0, 8),
+        `it is nested deeper than ${MAX_JSON_DEPTH} levels`,
+      );
+    switch (typeof value) {
+      case "string":
+        this.emit(JSON.stringify(value));
+        return;
+      case "boolean":
+        this.emit(value ? "true" : "false");
+        return;
+      case "bigint":
+        this.emit(value.toString());
+        return;
+      case "number":
+        this.emit(Number.isInteger(value) ? String(value) : floatText(value, this.path));
+        return;
+      case "undefined":
+        this.emit("null");
+        return;
+      case "object":
+        this.object(value);
+        return;
+      default:
+        throw unencodable(
+          print(value, { maxChars: 40 }),
+          this.path,
+          "only data (maps, vectors, sets, strings, numbers, booleans, nil) can be written as JSON",
+        );
+    }
+  }
+
+  private items(items: readonly unknown[]): void {
+    active.work(items.length + 1);
+    this.emit("[");
+    for (let i = 0; i < items.length; i++) {
+      if (i > 0) this.emit(",");
+      this.path.push(i);
+      this.value(items[i]);
+      this.path.pop();
+    }
+    this.emit("]");
+  }
+
+  private object(value: object | null): void {
+    if (value === null) this.emit("null");
+    else if (value instanceof Keyword) this.emit(JSON.stringify(value.name));
+    else if (value instanceof WholeFloat) this.emit(floatText(value.value, this.path));
+    else if (Array.isArray(value)) this.items(value);
+    else if (value instanceof LispSet) this.items(value.members());
+    else if (value instanceof LispMap || isPlainObject(value)) this.map(value);
+    else if (value instanceof LocalDate || value instanceof DateTime || value instanceof Duration) {
+      // As toJson hands them to the host: ISO text, or a duration's milliseconds.
+      this.value(value.toJSON());
+    } else {
+      const what =
+        value instanceof CustomValue ? `${value.typeName} ${value.print()}` : print(value, { maxChars: 40 });
+      throw unencodable(
+        what,
+        this.path,
+        "only data (maps, vectors, sets, strings, numbers, booleans, nil, dates) can be written as JSON",
+      );
+    }
+  }
+
+  private map(value: LispMap | PlainObject): void {
+    const entries = mapEntries(value);
+    active.work(entries.length + 1);
+    const seen = new Map<string, unknown>();
+    this.emit("{");
+    for (let i = 0; i < entries.length; i++) {
+      const [key, item] = entries[i] as readonly [unknown, unknown];
+      const name = encodeKey(key, this.path);
+      if (seen.has(name)) {
+        throw unencodable(
+          `both keys ${print(seen.get(name), { maxChars: 40 })} and ${print(key, { maxChars: 40 })}`,
+          this.path,
+          "they would be the same JSON key; keep one of them",
+        );
+      }
+      seen.set(name, key);
+      if (i > 0) this.emit(",");
+      this.emit(`${JSON.stringify(name)}:`);
+      this.path.push(key);
+      this.value(item);
+      this.path.pop();
+    }
+    this.emit("}");
   }
 }
 
-/** JSON text of a value, or null when the value holds something JSON cannot carry. */
-export function generateJson(value: unknown): string | null {
-  try {
-    const text = encode(value, 0);
-    active.allocate(text.length);
-    return text;
-  } catch (error) {
-    if (error instanceof Unencodable || error instanceof RangeError) return null;
-    throw error;
-  }
+/** JSON text of a value; a LispError (type_error) naming the first part JSON cannot carry. */
+export function generateJson(value: unknown): string {
+  const encoder = new Encoder();
+  encoder.value(value);
+  return encoder.finish();
 }

@@ -9,12 +9,8 @@
 import { LispError } from "../../errors.js";
 import { print } from "../../format/print.js";
 import { typeName } from "../../runtime/describe.js";
+import { graphemeBoundaries } from "../../runtime/graphemes.js";
 import { strOf } from "../output.js";
-
-const segmenter: Intl.Segmenter | undefined =
-  typeof Intl !== "undefined" && typeof Intl.Segmenter === "function"
-    ? new Intl.Segmenter(undefined, { granularity: "grapheme" })
-    : undefined;
 
 /** Type and a short printed form of a value, for messages: `integer 42`, `nil`. */
 export function describe(value: unknown): string {
@@ -59,20 +55,7 @@ export function isSimple(text: string): boolean {
 }
 
 /** Code-unit offsets where each grapheme starts, plus the length at the end. */
-function boundaries(text: string): number[] {
-  const out: number[] = [];
-  if (segmenter === undefined) {
-    let offset = 0;
-    for (const char of text) {
-      out.push(offset);
-      offset += char.length;
-    }
-  } else {
-    for (const { index } of segmenter.segment(text)) out.push(index);
-  }
-  out.push(text.length);
-  return out;
-}
+const boundaries = graphemeBoundaries;
 
 export function graphemeLength(text: string): number {
   if (isSimple(text)) return text.length;

@@ -1,0 +1,54 @@
+/**
+ * What the fast tier did, for tests: counters that prove generated code ran, and that no unit was
+ * quietly handed back to the general evaluator, plus the switch that turns a generation gap into
+ * a failure. Results never depend on any of this; the evaluator only writes the counters.
+ *
+ * It must never change what a program does, and nothing outside tests should read it.
+ */
+
+/** The generator has no template for a pure node (or produced source that does not parse). */
+export class GenerationGap extends Error {
+  override readonly name = "GenerationGap";
+}
+
+export interface FastTierStats {
+  /** Pure units compiled to JavaScript. */
+  unitsGenerated: number;
+  /**
+   * Pure units the generator could not compile (a node kind or shape it has no template for):
+   * they run on the general evaluator, correctly but slowly.
+   */
+  generationGaps: number;
+  /** Entries into a unit that finished in generated code. */
+  fastRuns: number;
+  /** Units and generated functions that met an effect and ran again on the general evaluator. */
+  effectFallbacks: number;
+  /** Errors raised in generated code, run again on the general evaluator to get their position. */
+  errorReruns: number;
+}
+
+export const fastTierStats: FastTierStats = {
+  unitsGenerated: 0,
+  generationGaps: 0,
+  fastRuns: 0,
+  effectFallbacks: 0,
+  errorReruns: 0,
+};
+
+/** Zeroes the counters and returns what they held. */
+export function resetFastTierStats(): FastTierStats {
+  const before = { ...fastTierStats };
+  fastTierStats.unitsGenerated = 0;
+  fastTierStats.generationGaps = 0;
+  fastTierStats.fastRuns = 0;
+  fastTierStats.effectFallbacks = 0;
+  fastTierStats.errorReruns = 0;
+  return before;
+}
+
+/**
+ * When on, a generation gap fails the run (reason runtime_error, the gap in the message) instead
+ * of falling back. The test suite turns it on (vitest.setup.ts), so a node kind or shape added
+ * without its generated-code case fails the tests that use it.
+ */
+export const generationPolicy: { failOnGap: boolean } = { failOnGap: false };

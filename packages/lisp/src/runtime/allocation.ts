@@ -1,0 +1,47 @@
+/**
+ * What the memory budget charges for the values a program builds: rough sizes of their JS
+ * representations, kept in one place so every builtin charges the same value the same way
+ * (docs/sandbox.md explains the budget; docs/contributing-builtins.md when to charge). Host data
+ * is never charged: a program can read 100,000 rows it did not build.
+ *
+ * Nothing here may change how a program behaves except by ending it at its memory limit.
+ */
+import { active } from "./context.js";
+
+/** A vector (JS array): its header, and each slot. */
+export const VECTOR_BYTES = 16;
+export const VECTOR_SLOT_BYTES = 8;
+/** A map: its header, and each entry (key, value and the hash table's share). */
+export const MAP_BYTES = 32;
+export const MAP_ENTRY_BYTES = 40;
+/** A set: its header, and each member. */
+export const SET_BYTES = 16;
+export const SET_MEMBER_BYTES = 24;
+
+/** A big integer (past 2^53): its header, and its digits. */
+export const BIGINT_BYTES = 16;
+
+/** Bytes of a new big integer of `bits` bits. */
+export function bigintBytes(bits: number): number {
+  return BIGINT_BYTES + Math.ceil(bits / 8);
+}
+
+/** Bytes of a new vector of `slots` items. */
+export function vectorBytes(slots: number): number {
+  return VECTOR_BYTES + VECTOR_SLOT_BYTES * slots;
+}
+
+/** Bytes of a new map of `entries` entries. */
+export function mapBytes(entries: number): number {
+  return MAP_BYTES + MAP_ENTRY_BYTES * entries;
+}
+
+/** Bytes of a new set of `members` members. */
+export function setBytes(members: number): number {
+  return SET_BYTES + SET_MEMBER_BYTES * members;
+}
+
+/** Charges a new vector of `slots` items to the running program. */
+export function chargeVector(slots: number): void {
+  active.allocate(vectorBytes(slots));
+}

@@ -1,0 +1,87 @@
+/**
+ * The meter of walks over values: `=`, hashing, `compare`, printing, JSON and the tool boundary
+ * charge the nodes they visit here. A value with shared structure is cheap to build and enormous
+ * to walk (a map whose two fields are the same map, doubled 40 times, has 2^40 leaves), so no walk
+ * may run unmetered:
+ * - inside a run, a walk charges the running program's meters: its clock (the run's timeout
+ *   fires) and, for text it builds, its memory budget;
+ * - a call from the host (`format`, `toJson`, `equals`... after a run) runs under `hostWalk`,
+ *   with a budget of nodes of its own, and fails with a clear error past it.
+ * Walks that happen outside both (internal bookkeeping between runs) are not metered.
+ *
+ * Charge per collection visited (its size), not per element: the hot paths pay one call per
+ * collection. This module must never charge a run that has finished (a value printed by the host
+ * after its run is the host's walk, not the run's).
+ */
+import { LispError } from "../errors.js";
+
+/** What a running program exposes to walks: its clock and memory meters (runtime/context.ts). */
+export interface WalkTarget {
+  work(units: number): void;
+  allocate(bytes: number): void;
+  readonly finished: boolean;
+}
+
+let current: WalkTarget | undefined;
+/** Units left to the host call in progress, or -1 when no host call is in progress. */
+let hostBudget = -1;
+let hostLimit = 0;
+
+/** Called by the runtime whenever the running program changes (runtime/context.ts `enter`). */
+export function setWalkTarget(target: WalkTarget | undefined): void {
+  current = target;
+}
+
+/** Charges a walk for visiting `units` nodes (a collection and its items). */
+export function chargeWalk(units: number): void {
+  if (hostBudget >= 0) {
+    hostBudget -= units;
+    if (hostBudget < 0) throw hostWalkError(hostLimit);
+    return;
+  }
+  const target = current;
+  if (target !== undefined && !target.finished) target.work(units);
+}
+
+/** Charges text a walk builds as a program value (`str` of a collection) to the run's memory. */
+export function chargeText(chars: number): void {
+  if (hostBudget >= 0) return;
+  const target = current;
+  if (target !== undefined && !target.finished) target.allocate(chars);
+}
+
+/** Nodes a host call (`equals`, `format`, `toJson`...) may visit. */
+export const HOST_WALK_NODES = 10_000_000;
+
+/**
+ * Runs `body` as a call from the host: its walks are charged to a budget of `limit` nodes (never to
+ * a run that happens to be waiting on a tool), and a value nested deeper than the JS stack allows
+ * is a LispError, not a raw RangeError. Nested host calls share the outer budget.
+ */
+export function hostWalk<T>(body: () => T, limit: number = HOST_WALK_NODES): T {
+  if (hostBudget >= 0) return body();
+  hostBudget = limit;
+  hostLimit = limit;
+  try {
+    return body();
+  } catch (error) {
+    if (error instanceof RangeError && /call stack/i.test(error.message)) {
+      throw new LispError(
+        "recursion_limit_exceeded",
+        "the value is nested too deeply to walk (the host stack ran out)",
+        undefined,
+        { cause: error },
+      );
+    }
+    throw error;
+  } finally {
+    hostBudget = -1;
+  }
+}
+
+function hostWalkError(limit: number): LispError {
+  return new LispError(
+    "memory_exceeded",
+    `the value is too large to walk: more than ${limit} nodes (shared structure counts once per path: a map whose fields are the same map, nested n times, has 2^n leaves)`,
+  );
+}
