@@ -4,6 +4,8 @@
  * the mode's budget callback, the mode's handling of the response, the turn record and events,
  * then either the end of the run or the next turn. Modes differ only in the `TurnMode` they give.
  */
+import { LispError } from "@ptc/lisp";
+import { errorMessage } from "../error-message.js";
 import { AgentError } from "../errors.js";
 import { newSpanId } from "../events/event-sink.js";
 import type { Message, ModelRequest } from "../model/model-types.js";
@@ -117,15 +119,20 @@ export async function driveTurns(run: Run, state: LoopState, mode: TurnMode): Pr
       outcome = await mode.handle(called.response, state, { type, spanId, streamed: called.streamed });
     } catch (error) {
       if (error instanceof AgentError) throw error;
+      // The turn happened: keep it, with what went wrong, before ending the run.
+      const ending = handlerFailure(error, state.turn);
+      const raw = called.response.content ?? "";
+      const record = {
+        rawResponse: raw,
+        program: null,
+        result: { error: ending.ok ? null : ending.fail },
+        prints: [],
+        toolCalls: [],
+        success: false,
+      };
+      recordTurn(state, type, record, messages, request.system);
       endTurn(run, state, spanId, type, turnStarted, null, false, tokensBefore);
-      return finish(
-        run,
-        state,
-        failure(
-          "internal_error",
-          `the agent failed while handling turn ${state.turn}: ${(error as Error)?.message ?? String(error)}`,
-        ),
-      );
+      return finish(run, state, ending, { finalMessages: [{ role: "assistant", content: raw }] });
     }
     recordTurn(state, type, outcome.record, messages, request.system);
     endTurn(
@@ -176,6 +183,22 @@ export async function driveTurns(run: Run, state: LoopState, mode: TurnMode): Pr
       }
     }
   }
+}
+
+/**
+ * A turn whose handling threw. The sandbox's own limits can surface here when a program's value is
+ * turned into host data (a value with enormous shared structure, nesting deeper than the host
+ * stack): those end the run with their reason; anything else is a bug, reported as such.
+ */
+function handlerFailure(error: unknown, turn: number): Ending {
+  if (error instanceof LispError) return failure(error.reason, error.message);
+  if (error instanceof RangeError && /call stack/i.test(error.message)) {
+    return failure(
+      "recursion_limit_exceeded",
+      "the program's value is nested too deeply to hand to the host; return a flatter value",
+    );
+  }
+  return failure("internal_error", `the agent failed while handling turn ${turn}: ${errorMessage(error)}`);
 }
 
 /** A function, so that checks after an await are not narrowed away by the one before it. */
