@@ -46,8 +46,10 @@ describe("content transport transcript (spec §26)", () => {
   });
 });
 
-describe("content transport warnings", () => {
-  test("a data/ key the context lacks reads as nil, and the model is told the nearest key", async () => {
+describe("warnings", () => {
+  const WARNING = "- data/ordrs is not in the context, so it reads as nil; did you mean data/orders?";
+
+  test("content transport: a data/ key the context lacks reads as nil, and the model is told the nearest key", async () => {
     const model = createScriptedModel([fence("(count data/ordrs)"), fence("(return (count data/orders))")]);
     const result = await run(createAgent({ prompt: "p", maxTurns: 3 }), {
       llm: model.llm,
@@ -55,8 +57,25 @@ describe("content transport warnings", () => {
     });
     expect(result.step.return).toBe(2);
     expect(lastMessage(model.calls[1])).toBe(
-      `${PREAMBLE}\n\n${wrap("user=> 0", "result")}\n\nWarnings:\n- data/ordrs is not in the context, so it reads as nil; did you mean data/orders?\n\nTurn 2 of 3 (2 remaining) — next turn is your LAST, start preparing your (return ...) now.`,
+      `${PREAMBLE}\n\n${wrap("user=> 0", "result")}\n\n${wrap(WARNING, "warnings")}\n\nTurn 2 of 3 (2 remaining) — next turn is your LAST, start preparing your (return ...) now.`,
     );
+  });
+
+  test.each([
+    ["ptc_lisp", "the tool-call transport"],
+    ["text", "combined mode"],
+  ] as const)("%s over lisp_eval (%s): the warning is in the tool result's feedback", async (output) => {
+    const model = createScriptedModel([
+      { toolCalls: [{ id: "c1", name: "lisp_eval", args: { program: "(count data/ordrs)" } }] },
+      output === "ptc_lisp"
+        ? { toolCalls: [{ id: "c2", name: "lisp_eval", args: { program: "(return 2)" } }] }
+        : "2",
+    ]);
+    const agent = createAgent({ prompt: "p", output, ptcTransport: "tool_call", maxTurns: 3 });
+    const result = await run(agent, { llm: model.llm, context: { orders: [1, 2] } });
+    expect(result.ok).toBe(true);
+    const toolResult = JSON.parse(model.calls[1]?.messages.at(-1)?.content ?? "{}");
+    expect(toolResult.feedback).toContain(wrap(WARNING, "warnings"));
   });
 });
 

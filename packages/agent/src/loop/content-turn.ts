@@ -165,9 +165,16 @@ export async function contentTurn(
     };
   }
 
-  const execution = executionFeedback(run, result.value, result.prints, outcome.memory, state.memory);
+  const execution = executionFeedback(
+    run,
+    result.value,
+    result.prints,
+    outcome.memory,
+    state.memory,
+    result.warnings,
+  );
   const summaries = { ...state.summaries, ...outcome.summaries };
-  const feedback = successFeedback(run, state, execution, summaries, outcome.toolCalls, result.warnings);
+  const feedback = successFeedback(run, state, execution, summaries, outcome.toolCalls);
   state.memory = outcome.memory;
   state.summaries = summaries;
   state.history = outcome.history;

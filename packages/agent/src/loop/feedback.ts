@@ -4,7 +4,13 @@
  * success feedback of the content transport (result, prints, memory, budget, progress).
  */
 import { format } from "@ptc/lisp";
-import { buildErrorFeedback, buildExecutionFeedback, type ExecutionFeedback } from "@ptc/protocol";
+import {
+  buildErrorFeedback,
+  buildExecutionFeedback,
+  type ExecutionFeedback,
+  UNTRUSTED_PREAMBLE,
+  wrapUntrusted,
+} from "@ptc/protocol";
 import { renderType, type Signature, toLispKey, type ValidationIssue } from "@ptc/tool";
 import { renderProgress } from "../prompt/progress.js";
 import { turnInfo } from "../prompt/turn-info.js";
@@ -53,14 +59,20 @@ export function returnValidationMessage(
   ].join("\n");
 }
 
+/**
+ * What a successful program shows the model, in every transport. Warnings (what the run let pass,
+ * such as a `data/` key the context lacks, read as nil) follow the output, framed as data: they
+ * quote names the program wrote.
+ */
 export function executionFeedback(
   run: Run,
   value: unknown,
   prints: readonly string[],
   memory: Readonly<Record<string, unknown>>,
   previousMemory: Readonly<Record<string, unknown>>,
+  warnings: readonly string[] = [],
 ): ExecutionFeedback {
-  return buildExecutionFeedback(
+  const execution = buildExecutionFeedback(
     { value, prints, memory },
     {
       previousMemory,
@@ -69,6 +81,11 @@ export function executionFeedback(
       previewMaxChars: run.agent.formatOptions.previewMaxChars,
     },
   );
+  if (warnings.length === 0) return execution;
+  const block = wrapUntrusted(warnings.map((warning) => `- ${warning}`).join("\n"), "warnings");
+  const feedback =
+    execution.feedback === "" ? `${UNTRUSTED_PREAMBLE}\n\n${block}` : `${execution.feedback}\n\n${block}`;
+  return { ...execution, feedback };
 }
 
 /** Success feedback of the content transport: execution feedback, budget line, progress. */
@@ -78,12 +95,8 @@ export function successFeedback(
   execution: ExecutionFeedback,
   summaries: Readonly<Record<string, string>>,
   toolCalls: readonly unknown[],
-  warnings: readonly string[] = [],
 ): string {
-  // What the run let pass (a data/ key the context lacks reads as nil): the model should know.
-  const warned =
-    warnings.length === 0 ? "" : `\n\nWarnings:\n${warnings.map((warning) => `- ${warning}`).join("\n")}`;
-  let text = execution.feedback + warned + budgetLine(run, state);
+  let text = execution.feedback + budgetLine(run, state);
   const progress = renderProgress(
     run.agent,
     { plan: run.agent.plan, summaries, toolCalls, turn: state.turn, phase: "continuation" },

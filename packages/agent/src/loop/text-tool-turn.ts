@@ -244,7 +244,14 @@ async function lispEvalTurn(
       error: message,
     });
   }
-  const execution = executionFeedback(run, result.value, result.prints, outcome.memory, state.memory);
+  const execution = executionFeedback(
+    run,
+    result.value,
+    result.prints,
+    outcome.memory,
+    state.memory,
+    result.warnings,
+  );
   state.memory = outcome.memory;
   state.summaries = { ...state.summaries, ...outcome.summaries };
   // Unlike the reference, a success clears `data/fail`: it describes the last program only.

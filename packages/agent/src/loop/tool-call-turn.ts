@@ -134,7 +134,14 @@ async function runLispEval(
   }
 
   const value = toHostValue(result.value, agent.floatPrecision);
-  const execution = executionFeedback(run, result.value, result.prints, outcome.memory, state.memory);
+  const execution = executionFeedback(
+    run,
+    result.value,
+    result.prints,
+    outcome.memory,
+    state.memory,
+    result.warnings,
+  );
   if (result.returned) {
     const validation = checkReturn(run, value);
     state.memory = outcome.memory;
