@@ -64,7 +64,7 @@ describe("warnings", () => {
   test.each([
     ["ptc_lisp", "the tool-call transport"],
     ["text", "combined mode"],
-  ] as const)("%s over lisp_eval (%s): the warning is in the tool result's feedback", async (output) => {
+  ] as const)("%s over lisp_eval (%s): the warning is in the tool result's feedback", async (output, _label) => {
     const model = createScriptedModel([
       { toolCalls: [{ id: "c1", name: "lisp_eval", args: { program: "(count data/ordrs)" } }] },
       output === "ptc_lisp"
