@@ -64,19 +64,22 @@ describe("warnings", () => {
   test.each([
     ["ptc_lisp", "the tool-call transport"],
     ["text", "combined mode"],
-  ] as const)("%s over lisp_eval (%s): the warning is in the tool result's feedback", async (output, _label) => {
-    const model = createScriptedModel([
-      { toolCalls: [{ id: "c1", name: "lisp_eval", args: { program: "(count data/ordrs)" } }] },
-      output === "ptc_lisp"
-        ? { toolCalls: [{ id: "c2", name: "lisp_eval", args: { program: "(return 2)" } }] }
-        : "2",
-    ]);
-    const agent = createAgent({ prompt: "p", output, ptcTransport: "tool_call", maxTurns: 3 });
-    const result = await run(agent, { llm: model.llm, context: { orders: [1, 2] } });
-    expect(result.ok).toBe(true);
-    const toolResult = JSON.parse(model.calls[1]?.messages.at(-1)?.content ?? "{}");
-    expect(toolResult.feedback).toContain(wrap(WARNING, "warnings"));
-  });
+  ] as const)(
+    "%s over lisp_eval (%s): the warning is in the tool result's feedback",
+    async (output, _label) => {
+      const model = createScriptedModel([
+        { toolCalls: [{ id: "c1", name: "lisp_eval", args: { program: "(count data/ordrs)" } }] },
+        output === "ptc_lisp"
+          ? { toolCalls: [{ id: "c2", name: "lisp_eval", args: { program: "(return 2)" } }] }
+          : "2",
+      ]);
+      const agent = createAgent({ prompt: "p", output, ptcTransport: "tool_call", maxTurns: 3 });
+      const result = await run(agent, { llm: model.llm, context: { orders: [1, 2] } });
+      expect(result.ok).toBe(true);
+      const toolResult = JSON.parse(model.calls[1]?.messages.at(-1)?.content ?? "{}");
+      expect(toolResult.feedback).toContain(wrap(WARNING, "warnings"));
+    },
+  );
 });
 
 describe("content transport state transitions (spec §25)", () => {
