@@ -158,6 +158,7 @@ export async function callModel(
       return { ok: true, response: normalized.response, streamed };
     }
     const message = failure === undefined ? (normalized as { error: string }).error : errorMessage(failure);
+    events.record({ type: "model-error", agentId: run.agentId, message });
     end({ ok: false, error: message });
     const kind = failure === undefined ? "invalid_response" : classifyModelError(failure);
     const retryable =
