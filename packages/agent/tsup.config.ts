@@ -16,5 +16,5 @@ export default defineConfig({
   platform: "neutral",
   treeshake: true,
   // Optional peers stay imports of the subpaths that need them; the root entry never loads them.
-  external: ["@ai-sdk/provider", "@opentelemetry/api"],
+  external: ["@ai-sdk/provider", "@opentelemetry/api", "@ptc/agent"],
 });

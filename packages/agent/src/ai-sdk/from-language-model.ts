@@ -12,12 +12,7 @@ import type {
   LanguageModelV3GenerateResult,
   LanguageModelV3StreamPart,
 } from "@ai-sdk/provider";
-import type {
-  ModelFunction,
-  ModelRequest,
-  ModelResponseObject,
-  ModelToolCall,
-} from "../model/model-types.js";
+import type { ModelFunction, ModelRequest, ModelResponseObject, ModelToolCall } from "@ptc/agent";
 import { readStream } from "./read-stream.js";
 import { type FromLanguageModelOptions, toCallOptions } from "./to-call-options.js";
 import { toModelCallError } from "./to-model-call-error.js";

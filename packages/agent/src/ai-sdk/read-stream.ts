@@ -5,7 +5,7 @@
  * fails the call. Calls the provider executed itself are left out: the loop must not run them.
  */
 import type { LanguageModelV3StreamPart, LanguageModelV3Usage } from "@ai-sdk/provider";
-import type { ModelResponseObject, ModelToolCall } from "../model/model-types.js";
+import type { ModelResponseObject, ModelToolCall } from "@ptc/agent";
 import { toModelCallError } from "./to-model-call-error.js";
 import { toTokenCounts } from "./to-token-counts.js";
 import { toToolCall } from "./to-tool-call.js";

@@ -7,7 +7,7 @@ import type {
   LanguageModelV3FunctionTool,
   SharedV3ProviderOptions,
 } from "@ai-sdk/provider";
-import type { ModelRequest, RequestToolSchema } from "../model/model-types.js";
+import type { ModelRequest, RequestToolSchema } from "@ptc/agent";
 import { toPrompt } from "./to-prompt.js";
 
 /** Settings sent with every call of the model. */

@@ -9,7 +9,7 @@ import type {
   LanguageModelV3TextPart,
   LanguageModelV3ToolCallPart,
 } from "@ai-sdk/provider";
-import type { Message, MessageToolCall } from "../model/model-types.js";
+import type { Message, MessageToolCall } from "@ptc/agent";
 import { parseToolArguments } from "./tool-arguments.js";
 
 export function toPrompt(system: string, messages: readonly Message[]): LanguageModelV3Prompt {

@@ -4,7 +4,7 @@
  * included, so the cache counts are parts of it, as the AI SDK itself reports them.
  */
 import type { LanguageModelV3Usage } from "@ai-sdk/provider";
-import type { TokenCounts } from "../model/model-types.js";
+import type { TokenCounts } from "@ptc/agent";
 
 export function toTokenCounts(usage: LanguageModelV3Usage | undefined): TokenCounts | undefined {
   if (usage === undefined) return undefined;

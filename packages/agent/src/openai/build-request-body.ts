@@ -2,7 +2,7 @@
  * The JSON body of one Chat Completions call: model, messages, tools, sampling options, the
  * optional structured-output format, then `extraBody`, then the stream flags.
  */
-import type { ModelRequest } from "../model/model-types.js";
+import type { ModelRequest } from "@ptc/agent";
 import type { ChatCompletionBody } from "./chat-completion-types.js";
 import type { OpenAIModelOptions } from "./openai-model-options.js";
 import { toChatMessages } from "./to-chat-messages.js";

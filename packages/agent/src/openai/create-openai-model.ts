@@ -3,9 +3,10 @@
  * `fetch`, so it works with OpenAI and with compatible servers (Ollama, vLLM, LM Studio) without
  * an SDK. It must never put the API key in an error: every provider text passes a redactor.
  */
+
+import type { ModelRequest, ModelResponseObject } from "@ptc/agent";
 import { AgentError } from "../errors.js";
 import { ModelCallError } from "../model/model-error.js";
-import type { ModelRequest, ModelResponseObject } from "../model/model-types.js";
 import { buildHeaders } from "./build-headers.js";
 import { buildRequestBody } from "./build-request-body.js";
 import { createCallGuard } from "./call-guard.js";

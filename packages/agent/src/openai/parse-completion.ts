@@ -2,8 +2,9 @@
  * Reads a non-streamed Chat Completions body into a `ModelResponseObject`: the first choice's
  * text, its tool calls and the usage. A body that is not a completion is an `invalid_response`.
  */
+
+import type { ModelResponseObject } from "@ptc/agent";
 import { ModelCallError } from "../model/model-error.js";
-import type { ModelResponseObject } from "../model/model-types.js";
 import { isRecord } from "./is-record.js";
 import type { Redact } from "./redact-secret.js";
 import { toModelToolCall } from "./to-model-tool-call.js";

@@ -4,8 +4,9 @@
  * arrive in pieces keyed by `index`: the first piece carries the id and name, the rest append
  * argument text, and calls may interleave.
  */
+
+import type { ModelResponseObject, TokenCounts } from "@ptc/agent";
 import { ModelCallError } from "../model/model-error.js";
-import type { ModelResponseObject, TokenCounts } from "../model/model-types.js";
 import { isRecord } from "./is-record.js";
 import { parseSse } from "./parse-sse.js";
 import type { Redact } from "./redact-secret.js";

@@ -3,8 +3,9 @@
  * first, then each message in order. Tool-call arguments go back as the exact text the model sent
  * when it was not valid JSON, so the model sees its own mistake rather than a silently fixed one.
  */
+
+import type { Message, MessageToolCall } from "@ptc/agent";
 import { ModelCallError } from "../model/model-error.js";
-import type { Message, MessageToolCall } from "../model/model-types.js";
 import type { ChatMessage, ChatToolCall } from "./chat-completion-types.js";
 
 export function toChatMessages(system: string, messages: readonly Message[]): ChatMessage[] {

@@ -3,7 +3,7 @@
  * are not a JSON object never throw: the call keeps `args: {}` and an `argsError` quoting the raw
  * text, so the loop can answer the model with its own mistake instead of failing the run.
  */
-import type { ModelToolCall } from "../model/model-types.js";
+import type { ModelToolCall } from "@ptc/agent";
 import { isRecord } from "./is-record.js";
 
 export function toModelToolCall(id: unknown, name: unknown, rawArguments: unknown): ModelToolCall {

@@ -2,7 +2,7 @@
  * Reads a Chat Completions `usage` object into the agent's token counts. Cached prompt tokens are
  * part of `prompt_tokens` in OpenAI's accounting; they are reported again as `cacheRead`.
  */
-import type { TokenCounts } from "../model/model-types.js";
+import type { TokenCounts } from "@ptc/agent";
 import { isRecord } from "./is-record.js";
 
 export function toTokenCounts(usage: unknown): TokenCounts | undefined {

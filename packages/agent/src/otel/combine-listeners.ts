@@ -2,7 +2,7 @@
  * One `onEvent` for several observers (tracing next to your own logging). Each listener sees every
  * event in the order given; one that throws must not keep the others from seeing it.
  */
-import type { AgentEvent, EventListener } from "../events/event-types.js";
+import type { AgentEvent, EventListener } from "@ptc/agent";
 
 /** Calls every listener with every event; `undefined` entries are skipped, errors are dropped. */
 export function combineListeners(...listeners: ReadonlyArray<EventListener | undefined>): EventListener {

@@ -16,7 +16,7 @@ import type {
   ToolCallStartEvent,
   TurnEndEvent,
   TurnStartEvent,
-} from "../events/event-types.js";
+} from "@ptc/agent";
 
 export const SPAN_NAMES = {
   run: "ptc.agent.run",

@@ -14,7 +14,7 @@ import {
   type Tracer,
   trace,
 } from "@opentelemetry/api";
-import type { AgentEvent, EventListener } from "../events/event-types.js";
+import type { AgentEvent, EventListener } from "@ptc/agent";
 import {
   compactionAttributes,
   INCOMPLETE_ATTRIBUTE,

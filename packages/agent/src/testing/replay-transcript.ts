@@ -3,7 +3,7 @@
  * `transcript`) become the steps of a scripted model, in the order they were received, failed
  * calls included. A real conversation with a live model thus becomes a deterministic test.
  */
-import type { ModelResponse } from "../model/model-types.js";
+import type { ModelResponse } from "@ptc/agent";
 import {
   createScriptedModel,
   type ScriptedModel,

@@ -3,7 +3,7 @@
  * records every request it receives. A call beyond the script throws, and `assertConsumed` fails
  * a test that did not use every step, so a test proves exactly the conversation it describes.
  */
-import type { ModelFunction, ModelRequest, ModelResponse } from "../model/model-types.js";
+import type { ModelFunction, ModelRequest, ModelResponse } from "@ptc/agent";
 
 /** A response, an Error to throw, or a function that computes the response from the request. */
 export type ScriptedStep =
