@@ -9,7 +9,7 @@ import { nearestName } from "./analyzer/nearest-name.js";
 import { runDiscovery } from "./builtins/discovery.js";
 import { registry } from "./builtins/index.js";
 import { codegenAvailable } from "./compiler/codegen.js";
-import { Compiler } from "./compiler/compile.js";
+import { Compiler, type Tier } from "./compiler/compile.js";
 import {
   type CompiledProgram,
   cachedProgram,
@@ -51,12 +51,15 @@ export interface RunOptions {
   /** What `(budget/remaining)` returns (an agent fills it in); `{}` when absent. */
   readonly budget?: unknown;
   /**
-   * Which evaluator runs pure code. "fast" (the default) compiles it to JavaScript with
-   * `new Function` and falls back to the general evaluator wherever that is not exact; "general"
-   * runs everything on the closure evaluator. Results are the same either way. Where the platform
-   * forbids `new Function` (a strict Content-Security-Policy), "general" is used automatically.
+   * Which evaluator runs pure code; results are the same either way. "adaptive" (the default): a
+   * new program starts on the general evaluator, which costs nothing to prepare, and what runs hot
+   * (a function called or looping over many rows, a program text run again) moves to JavaScript
+   * generated for it. "fast": all pure code compiled to JavaScript with `new Function` before the
+   * program starts (the fastest for a text run many times; the slowest start). "general": the
+   * closure evaluator only. Where the platform forbids `new Function` (a strict
+   * Content-Security-Policy), "general" is used automatically.
    */
-  readonly engine?: "fast" | "general";
+  readonly engine?: "adaptive" | "fast" | "general";
   /**
    * Cancels the run. When it fires (or has fired already), the program stops at its next
    * evaluation step, or at once while it waits on a tool, and the run resolves with reason
@@ -112,22 +115,27 @@ export interface RunFailure extends RunOutput {
 
 export type RunResult = RunSuccess | RunFailure;
 
-/** Where this platform allows it, pure code runs as generated JS unless a run asks otherwise. */
-const generalByDefault = typeof process !== "undefined" && process.env?.PTC_LISP_ENGINE === "general";
+const ENGINES: ReadonlySet<unknown> = new Set(["adaptive", "fast", "general"]);
 
-/** Whether pure code of a run is compiled to JavaScript. */
-const fastFor = (engine: RunOptions["engine"]): boolean =>
-  codegenAvailable && (engine === undefined ? !generalByDefault : engine === "fast");
+/** The engine of runs that name none: "adaptive", or what PTC_LISP_ENGINE says (for work on the tiers). */
+const defaultEngine: Tier = (() => {
+  const chosen = typeof process !== "undefined" ? process.env?.PTC_LISP_ENGINE : undefined;
+  return ENGINES.has(chosen) ? (chosen as Tier) : "adaptive";
+})();
+
+/** The tier pure code of a run starts on. */
+const tierFor = (engine: RunOptions["engine"]): Tier =>
+  codegenAvailable ? (engine ?? defaultEngine) : "general";
 
 /** Builtins a program may name (not the internal ones the analyzer inserts), for suggestions. */
 let visibleBuiltins: readonly string[] | undefined;
 const builtinNames = (): readonly string[] =>
   (visibleBuiltins ??= registry.names().filter((name) => registry.definition(name)?.category !== "Internal"));
 
-const compiler = (fast: boolean) =>
+const compiler = (tier: Tier) =>
   new Compiler({
     builtin: (name) => registry.get(name),
-    fast,
+    tier,
     discovery: (operation, args) => runDiscovery(registry, operation, args),
   });
 
@@ -214,18 +222,25 @@ function prepare(
       );
     }
   }
-  const fast = fastFor(engine);
+  const tier = tierFor(engine);
   // Names a session defined earlier change what symbols mean, so they are part of the key.
   const userNames = namespace.names();
   const key = programKey(source, [
-    fast,
+    tier,
     limits.maxNesting,
     limits.maxSymbols,
     [...toolNames].sort().join(","),
     userNames.join(","),
   ]);
   const cached = key === undefined ? undefined : cachedProgram(key);
-  if (cached !== undefined) return cached;
+  if (cached !== undefined) {
+    // A text run before (adaptive tier): this time every pure part runs as generated code.
+    if (cached.upgrade !== undefined) {
+      cached.code = cached.upgrade();
+      cached.upgrade = undefined;
+    }
+    return cached;
+  }
   const { forms, strayClosers } = readProgram(source, { maxNesting: limits.maxNesting });
   const symbols = countSymbols(forms, limits.maxSymbols);
   if (symbols > limits.maxSymbols) {
@@ -242,10 +257,12 @@ function prepare(
     checkRegex: (pattern) => Regex.problem(pattern),
   });
   const compiled: CompiledProgram = {
-    code: compiler(fast).compile(analyzed.body),
+    code: compiler(tier).compile(analyzed.body),
     frameSize: analyzed.frameSize,
     dataKeys: [...analyzed.dataKeys].sort(),
     warnings: strayCloserWarnings(strayClosers),
+    upgrade:
+      tier === "adaptive" && key !== undefined ? () => compiler("fast").compile(analyzed.body) : undefined,
   };
   if (key !== undefined) rememberProgram(key, compiled);
   return compiled;
@@ -293,10 +310,10 @@ function dataKeyWarnings(keys: readonly string[], data: PlainObject): string[] {
 export async function run(source: string, options: RunOptions = {}): Promise<RunResult> {
   if (typeof source !== "string")
     throw new LispError("invalid_options", `source must be a string, got ${typeof source}`);
-  if (options.engine !== undefined && options.engine !== "fast" && options.engine !== "general") {
+  if (options.engine !== undefined && !ENGINES.has(options.engine)) {
     throw new LispError(
       "invalid_options",
-      `engine must be "fast" or "general", got ${String(options.engine)}`,
+      `engine must be "adaptive", "fast" or "general", got ${String(options.engine)}`,
     );
   }
   const limits = resolveLimits(options.limits);

@@ -14,12 +14,22 @@ import { MapBuilder } from "../values/lisp-map.js";
 import { isMap } from "../values/map-access.js";
 import type { Code } from "./code.js";
 import { iterateAt } from "./evaluation.js";
+import { promotionPolicy } from "./promotion.js";
+
+/** Makes generated code for a fn node (the adaptive tier), or undefined when there is none. */
+export type Promote = () => Code | undefined;
 
 /**
  * A fn node as a maker of closures: given the frame where the fn expression is evaluated, a
  * branded JS function with fixed-arity entry points (0, 1, 2 parameters) and a general one.
+ *
+ * With `promote` (a pure fn under the adaptive tier), the fn form counts how much its closures run;
+ * past the threshold (promotion.ts) it gets generated code once, and from then on each closure
+ * hands its calls to a generated twin made from the same captured values. The twin checks arity,
+ * depth and fuel itself, and falls back to the general evaluator on an effect, as any generated
+ * function does.
  */
-export function compileClosure(node: Extract<Node, { kind: "fn" }>, body: Code): Code {
+export function compileClosure(node: Extract<Node, { kind: "fn" }>, body: Code, promote?: Promote): Code {
   // Destructuring parameters are bound by the `let` the analyzer wraps around the body.
   const rebind = undefined as ((frame: unknown[]) => void) | undefined;
   const captures = node.captures;
@@ -46,6 +56,21 @@ export function compileClosure(node: Extract<Node, { kind: "fn" }>, body: Code):
       position,
     );
 
+  // Adaptive tier: how much the closures of this form ran, and their generated maker once hot
+  // (null: promotion was tried and the generator had no code for it).
+  let heat = 0;
+  let maker: Code | null | undefined;
+  const promoted = (env: readonly unknown[]): LispFunction | undefined => {
+    if (maker === undefined) {
+      if (++heat <= promotionPolicy.threshold) return undefined;
+      maker = (promote as Promote)() ?? null;
+    }
+    if (maker === null) return undefined;
+    const outer: unknown[] = [];
+    for (let i = 0; i < captures.length; i++) outer[(captures[i] as { outer: number }).outer] = env[i];
+    return maker(outer) as LispFunction;
+  };
+
   /** Runs the body with the frame filled, looping on recur, counting depth. */
   const enter = (frame: unknown[]): unknown => {
     // Fast code (pure mode) may not run this closure: it could have effects. See pure-mode.ts.
@@ -65,6 +90,7 @@ export function compileClosure(node: Extract<Node, { kind: "fn" }>, body: Code):
       result = body(frame);
       if (result !== RECUR) break;
       iterateAt(position);
+      if (promote !== undefined && maker === undefined) heat++;
     }
     context.depth--;
     if (result instanceof Promise) {
@@ -87,10 +113,16 @@ export function compileClosure(node: Extract<Node, { kind: "fn" }>, body: Code):
       return frame;
     };
     let closure: LispFunction;
+    // The generated twin of this closure, once its fn form is hot (adaptive tier only).
+    let twin: LispFunction | undefined;
     if (!variadic && fixed === 0) {
       closure = brandFunction(function zero(this: unknown): unknown {
         // biome-ignore lint/complexity/noArguments: the only way to see extra arguments without a rest array
         if (arguments.length !== 0) throw arityError(arguments.length);
+        if (promote !== undefined) {
+          twin ??= promoted(env);
+          if (twin !== undefined) return twin();
+        }
         const frame = prepare();
         if (selfSlot !== undefined) frame[selfSlot] = closure;
         return enter(frame);
@@ -100,6 +132,10 @@ export function compileClosure(node: Extract<Node, { kind: "fn" }>, body: Code):
       closure = brandFunction(function one(this: unknown, a: unknown): unknown {
         // biome-ignore lint/complexity/noArguments: the only way to see extra arguments without a rest array
         if (arguments.length !== 1) throw arityError(arguments.length);
+        if (promote !== undefined) {
+          twin ??= promoted(env);
+          if (twin !== undefined) return twin(a);
+        }
         const frame = prepare();
         if (selfSlot !== undefined) frame[selfSlot] = closure;
         frame[r0] = a === undefined ? null : a;
@@ -111,6 +147,10 @@ export function compileClosure(node: Extract<Node, { kind: "fn" }>, body: Code):
       closure = brandFunction(function two(this: unknown, a: unknown, b: unknown): unknown {
         // biome-ignore lint/complexity/noArguments: the only way to see extra arguments without a rest array
         if (arguments.length !== 2) throw arityError(arguments.length);
+        if (promote !== undefined) {
+          twin ??= promoted(env);
+          if (twin !== undefined) return twin(a, b);
+        }
         const frame = prepare();
         if (selfSlot !== undefined) frame[selfSlot] = closure;
         frame[r0] = a === undefined ? null : a;
@@ -120,6 +160,10 @@ export function compileClosure(node: Extract<Node, { kind: "fn" }>, body: Code):
     } else {
       closure = brandFunction(function many(this: unknown, ...args: unknown[]): unknown {
         if (variadic ? args.length < fixed : args.length !== fixed) throw arityError(args.length);
+        if (promote !== undefined) {
+          twin ??= promoted(env);
+          if (twin !== undefined) return twin(...args);
+        }
         const frame = prepare();
         if (selfSlot !== undefined) frame[selfSlot] = closure;
         for (let i = 0; i < fixed; i++) frame[raw[i] as number] = args[i] ?? null;

@@ -32,12 +32,21 @@ import { compileComprehension } from "./comprehension.js";
 import { type Binder, compilePattern } from "./destructure.js";
 import { evaluateAll, iterateAt, located, resume } from "./evaluation.js";
 import { fastTierStats, GenerationGap, generationPolicy } from "./fast-tier.js";
+import { promotionPolicy } from "./promotion.js";
 import { isPure, isTrivial } from "./purity.js";
+import { largeForNode, resumedLoopNode } from "./resume-nodes.js";
+
+/**
+ * How pure code runs. "general": closures only. "fast": every pure subtree compiled to JavaScript
+ * up front. "adaptive": closures first, and a pure function that turns out to be hot is compiled to
+ * JavaScript while the program runs (closures.ts); see docs/architecture.md, "Tiers".
+ */
+export type Tier = "general" | "fast" | "adaptive";
 
 export interface CompilerEnvironment {
   readonly builtin: (name: string) => LispFunction | undefined;
-  /** Compile pure code to JS source (the fast tier) when the platform allows it. */
-  readonly fast: boolean;
+  /** Which tier pure code starts on ("fast" and "adaptive" only where the platform allows codegen). */
+  readonly tier: Tier;
   /** Runs a discovery form (doc, dir, apropos...). */
   readonly discovery: (operation: string, args: readonly unknown[]) => unknown;
 }
@@ -78,7 +87,7 @@ export class Compiler {
    * evaluator's version as their fallback; everything else is compiled to closures here.
    */
   compile(node: Node): Code {
-    if (this.environment.fast && this.generalOnly === 0 && !isTrivial(node) && isPure(node)) {
+    if (this.environment.tier === "fast" && this.generalOnly === 0 && !isTrivial(node) && isPure(node)) {
       const compileSlow = () => this.general(() => this.compileNode(node));
       try {
         return compileUnit(node, compileSlow, this.fastEnvironment);
@@ -131,10 +140,13 @@ export class Compiler {
         return this.compileDo(node.body.map((item) => this.compile(item)));
       case "let":
         return this.compileLet(node.bindings, node.body);
-      case "fn":
-        return compileClosure(node, this.compile(node.body));
+      case "fn": {
+        const body = this.compile(node.body);
+        if (this.adaptive(node)) return compileClosure(node, body, () => this.promote(node));
+        return compileClosure(node, body);
+      }
       case "loop":
-        return this.compileLoop(node.bindings, node.target, node.body, node.position);
+        return this.compileLoop(node);
       case "recur":
         return this.compileRecur(node.target, node.args, node.position);
       case "call":
@@ -206,6 +218,7 @@ export class Compiler {
           node.body,
           node.collect,
           node.position,
+          this.adaptive(node) ? (itemsSlot) => this.promote(largeForNode(node, itemsSlot)) : undefined,
         );
       case "budget":
         return () => active.budget ?? LispMap.empty();
@@ -252,6 +265,33 @@ export class Compiler {
             this.environment.discovery(operation, values as unknown[]),
           );
       }
+    }
+  }
+
+  /** Whether `node` starts on this evaluator and may move to generated code once hot (adaptive tier). */
+  private adaptive(node: Node): boolean {
+    return this.environment.tier === "adaptive" && this.generalOnly === 0 && isPure(node);
+  }
+
+  /**
+   * Generated code for a hot pure node (adaptive tier): a fn (the unit makes the function from the
+   * frame its captures live in), a loop resumed where it stands, a `for` over a large collection;
+   * or undefined when the generator has no template for it (the node then stays on this
+   * evaluator, as in the fast tier).
+   */
+  private promote(node: Node): Code | undefined {
+    const compileSlow = () => this.general(() => this.compileNode(node));
+    try {
+      const unit = compileUnit(node, compileSlow, this.fastEnvironment);
+      fastTierStats.promotions++;
+      return unit;
+    } catch (error) {
+      if (!(error instanceof GenerationGap)) throw error;
+      fastTierStats.generationGaps++;
+      if (generationPolicy.failOnGap) {
+        throw new LispError("runtime_error", `fast tier: ${error.message}`, node.position, { cause: error });
+      }
+      return undefined;
     }
   }
 
@@ -426,25 +466,39 @@ export class Compiler {
     };
   }
 
-  private compileLoop(
-    bindings: readonly Binding[],
-    target: RecurTarget,
-    bodyNode: Node,
-    position: { line: number; column: number },
-  ): Code {
+  private compileLoop(node: Extract<Node, { kind: "loop" }>): Code {
+    const { bindings, target, position } = node;
     const inits = bindings.map((binding) => this.compile(binding.init));
     const rebind = this.rebinder(
       bindings.map((binding) => binding.pattern),
       target,
     );
-    const body = this.compile(bodyNode);
+    const body = this.compile(node.body);
     const raw = target.rawSlots;
+    // Adaptive tier: a loop that runs long moves to generated code where it stands (its state is
+    // in the frame's raw slots, which the generated resume reads), once per compiled loop.
+    let resume: (() => Code | undefined) | undefined;
+    if (this.adaptive(node)) {
+      let heat = 0;
+      let code: Code | null | undefined;
+      resume = () => {
+        if (code === undefined) {
+          if (++heat <= promotionPolicy.threshold) return undefined;
+          code = this.promote(resumedLoopNode(node)) ?? null;
+        }
+        return code ?? undefined;
+      };
+    }
     const iterate = (frame: unknown[]): unknown => {
       for (;;) {
         if (rebind !== undefined) rebind(frame);
         const result = body(frame);
         if (result === RECUR) {
           iterateAt(position);
+          if (resume !== undefined) {
+            const hot = resume();
+            if (hot !== undefined) return hot(frame);
+          }
           continue;
         }
         if (result instanceof Promise) {

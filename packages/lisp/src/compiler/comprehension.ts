@@ -14,6 +14,7 @@ import { itemsOf } from "../runtime/sequences.js";
 import { type Code, isTruthy } from "./code.js";
 import type { Binder } from "./destructure.js";
 import { iterateAt } from "./evaluation.js";
+import { promotionPolicy } from "./promotion.js";
 
 export function compileComprehension(
   compile: (node: Node) => Code,
@@ -23,6 +24,11 @@ export function compileComprehension(
   bodyNode: Node,
   collect: boolean,
   position: Position,
+  /**
+   * Adaptive tier: generated code for this `for` with its first collection read from a slot past
+   * the end of the frame (resume-nodes.ts). Used when that collection is large.
+   */
+  promoteLarge?: (itemsSlot: number) => Code | undefined,
 ): Code {
   type Step =
     | { kind: "bind"; init: Code; bind: Binder; name: string; position: { line: number; column: number } }
@@ -54,6 +60,18 @@ export function compileComprehension(
   const STOP = Symbol("stop");
 
   // Runs steps[index..] for the current bindings; returns STOP when a :while fails.
+  // The generated version (null: the generator has none), made the first time it pays.
+  let large: Code | null | undefined;
+  const runLarge = (frame: unknown[], items: readonly unknown[]): unknown => {
+    if (large === undefined) large = (promoteLarge as (slot: number) => Code | undefined)(frame.length) ?? null;
+    if (large === null) return undefined;
+    const extended = frame.slice();
+    extended.push(items);
+    return large(extended);
+  };
+  /** Set when the whole `for` ran as generated code: its value. */
+  let promoted: { value: unknown } | undefined;
+
   const run = (frame: unknown[], index: number, out: unknown[]): unknown => {
     if (index === steps.length) {
       iterateAt(position);
@@ -88,6 +106,13 @@ export function compileComprehension(
               step.position,
             );
           }
+          if (index === 0 && promoteLarge !== undefined && items.length >= promotionPolicy.threshold) {
+            const value = runLarge(frame, items);
+            if (value !== undefined) {
+              promoted = { value };
+              return undefined;
+            }
+          }
           const each = (i: number): unknown => {
             for (; i < items.length; i++) {
               step.bind(frame, items[i]);
@@ -106,6 +131,11 @@ export function compileComprehension(
   return (frame) => {
     const out: unknown[] = [];
     return after(run(frame, 0, out), () => {
+      if (promoted !== undefined) {
+        const { value } = promoted;
+        promoted = undefined;
+        return value;
+      }
       if (!collect) return null;
       active.allocate(vectorBytes(out.length));
       return out;

@@ -130,7 +130,7 @@ describe("a pure node the generator has no code for", () => {
   const compiler = () =>
     new Compiler({
       builtin: (name) => registry.get(name),
-      fast: true,
+      tier: "fast",
       discovery: (operation, args) => runDiscovery(registry, operation, args),
     });
 

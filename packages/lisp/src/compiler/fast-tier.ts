@@ -25,6 +25,8 @@ export interface FastTierStats {
   effectFallbacks: number;
   /** Errors raised in generated code, run again on the general evaluator to get their position. */
   errorReruns: number;
+  /** Hot functions of the adaptive tier compiled to JavaScript while their program ran. */
+  promotions: number;
 }
 
 export const fastTierStats: FastTierStats = {
@@ -33,6 +35,7 @@ export const fastTierStats: FastTierStats = {
   fastRuns: 0,
   effectFallbacks: 0,
   errorReruns: 0,
+  promotions: 0,
 };
 
 /** Zeroes the counters and returns what they held. */
@@ -43,6 +46,7 @@ export function resetFastTierStats(): FastTierStats {
   fastTierStats.fastRuns = 0;
   fastTierStats.effectFallbacks = 0;
   fastTierStats.errorReruns = 0;
+  fastTierStats.promotions = 0;
   return before;
 }
 

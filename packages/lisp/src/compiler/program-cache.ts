@@ -11,12 +11,18 @@
 import type { Code } from "./code.js";
 
 export interface CompiledProgram {
-  readonly code: Code;
+  /** Replaced once by `upgrade`'s code when the same text runs again. */
+  code: Code;
   readonly frameSize: number;
   /** `data/` keys the program reads, sorted (run warns about those the context lacks). */
   readonly dataKeys: readonly string[];
   /** What reading and analysis noticed but let pass (an extra closing bracket, say). */
   readonly warnings: readonly string[];
+  /**
+   * Adaptive tier: compiles the program again with every pure part as generated JavaScript, for
+   * the next run of the same text (a text that runs twice is likely to run again). Cleared once used.
+   */
+  upgrade: (() => Code) | undefined;
 }
 
 const MAX_PROGRAMS = 256;

@@ -1,0 +1,184 @@
+/**
+ * The adaptive tier (the default engine): a new program starts on the general evaluator, a hot pure
+ * function moves to generated code while the program runs, and a text run again is compiled to
+ * generated code. These tests prove each move happens (the counters of fast-tier.ts), and that the
+ * values, output and errors are those of the other two engines.
+ */
+import { afterEach, describe, expect, test } from "vitest";
+import { format, type RunOptions, type RunResult, run } from "../index.js";
+import { fastTierStats, resetFastTierStats } from "./fast-tier.js";
+import { promotionPolicy } from "./promotion.js";
+
+const defaultThreshold = promotionPolicy.threshold;
+afterEach(() => {
+  promotionPolicy.threshold = defaultThreshold;
+});
+
+function outcome(result: RunResult): unknown {
+  const common = { prints: result.prints, tools: result.toolCalls.map((call) => [call.name, call.args]) };
+  return result.ok ? { ...common, value: format(result.value) } : { ...common, error: result.error };
+}
+
+let textCounter = 0;
+/** A text no earlier run used (so the program cache does not hand back compiled code). */
+const unique = (source: string) => `(let [unused-${++textCounter} 0] ${source})`;
+
+const rows = Array.from({ length: 3000 }, (_, i) => ({ id: i, amount: (i * 37) % 1000, tag: i % 3 }));
+const tools = { echo: (args: Record<string, unknown>) => args };
+
+async function adaptive(source: string, options: RunOptions = {}) {
+  resetFastTierStats();
+  const result = await run(source, { ...options, engine: "adaptive" });
+  return { result, stats: { ...fastTierStats } };
+}
+
+describe("a new program starts on the general evaluator", () => {
+  test("no code is generated for a program whose functions stay cold", async () => {
+    const { result, stats } = await adaptive(unique("(->> [1 2 3] (map #(* % %)) (reduce +))"));
+    expect(result.ok && result.value).toBe(14);
+    expect(stats).toMatchObject({ unitsGenerated: 0, promotions: 0, fastRuns: 0 });
+  });
+
+  test("the adaptive engine is the default", async () => {
+    resetFastTierStats();
+    const result = await run(unique("(count (filter #(> (:amount %) 500) data/rows))"), {
+      context: { rows },
+    });
+    expect(result.ok).toBe(true);
+    expect(fastTierStats.promotions).toBe(1);
+  });
+});
+
+describe("a hot function moves to generated code", () => {
+  test("past the threshold, its calls run as generated code, with the same answer", async () => {
+    const source = unique("(count (filter #(and (> (:amount %) 500) (= (:tag %) 1)) data/rows))");
+    const { result, stats } = await adaptive(source, { context: { rows } });
+    const general = await run(source, { context: { rows }, engine: "general" });
+    expect(result.ok && result.value).toBe(general.ok && general.value);
+    expect(stats).toMatchObject({ promotions: 1, unitsGenerated: 1, generationGaps: 0, effectFallbacks: 0 });
+  });
+
+  test("a long loop moves to generated code where it stands", async () => {
+    const limits = { maxIterations: 100_000 };
+    const source = unique("(loop [i 0 acc 0] (if (< i 5000) (recur (inc i) (+ acc i)) acc))");
+    const { result, stats } = await adaptive(source, { limits });
+    expect(result.ok && result.value).toBe(12_497_500);
+    expect(stats).toMatchObject({ promotions: 1, fastRuns: 1, effectFallbacks: 0 });
+    // Destructured loop state, and a loop inside a function called twice (promoted once).
+    const destructured = unique(
+      "(defn walk [n] (loop [[a b] [0 1] k 0] (if (< k n) (recur [b (mod (+ a b) 1000)] (inc k)) a))) [(walk 3000) (walk 2500)]",
+    );
+    const outcomes = await adaptive(destructured, { limits });
+    const general = await run(destructured, { limits, engine: "general" });
+    expect(outcome(outcomes.result)).toEqual(outcome(general));
+    expect(outcomes.stats.promotions).toBe(1);
+  });
+
+  test("a loop that meets an effect after moving continues on the general evaluator", async () => {
+    const source = unique(
+      "(defn note [i] (when (= i 4000) (println \"at\" i)) i) (loop [i 0] (if (< i 5000) (recur (inc (note i))) i))",
+    );
+    const { result, stats } = await adaptive(source, { limits: { maxIterations: 100_000 } });
+    expect(result.ok && result.prints).toEqual(["at 4000"]);
+    expect(result.ok && result.value).toBe(5000);
+    expect(stats.promotions).toBeGreaterThan(0);
+  });
+
+  test("a for over a large collection runs as generated code", async () => {
+    const source = unique("(for [r data/rows :when (= (:tag r) 2) :let [a (:amount r)]] (* 2 a))");
+    const { result, stats } = await adaptive(source, { context: { rows } });
+    const general = await run(source, { context: { rows }, engine: "general" });
+    expect(outcome(result)).toEqual(outcome(general));
+    expect(stats).toMatchObject({ promotions: 1, fastRuns: 1 });
+    const small = await adaptive(unique("(for [r (take 10 data/rows)] (:id r))"), { context: { rows } });
+    expect(small.stats.promotions).toBe(0);
+  });
+
+  test("each closure of a hot fn form keeps its own captured values", async () => {
+    promotionPolicy.threshold = 5;
+    const source = unique("(mapv (fn [k] (count (filter #(= (:tag %) k) data/rows))) [0 1 2 7])");
+    const { result, stats } = await adaptive(source, { context: { rows } });
+    expect(result.ok && format(result.value)).toBe("[1000 1000 1000 0]");
+    expect(stats.promotions).toBeGreaterThan(0);
+  });
+
+  test("a promoted function that meets an effect falls back, and the effect happens once", async () => {
+    promotionPolicy.threshold = 2;
+    const source = unique(
+      "(defn show [x] (when (= x 4) (println x)) x) (mapv (fn [y] (show (* y 2))) [1 2 3 4 5])",
+    );
+    const { result, stats } = await adaptive(source);
+    expect(result.ok && result.prints).toEqual(["4"]);
+    expect(result.ok && format(result.value)).toBe("[2 4 6 8 10]");
+    expect(stats.promotions).toBeGreaterThan(0);
+    expect(stats.effectFallbacks).toBeGreaterThan(0);
+  });
+
+  test("errors raised after promotion keep their message and position", async () => {
+    promotionPolicy.threshold = 1;
+    const source = unique('(mapv (fn [x] (inc x)) [1 2 "three"])');
+    const adaptiveResult = await adaptive(source);
+    const general = await run(source, { engine: "general" });
+    expect(outcome(adaptiveResult.result)).toEqual(outcome(general));
+    expect(adaptiveResult.result.ok).toBe(false);
+    expect(adaptiveResult.stats.promotions).toBe(1);
+  });
+
+  test("arity errors are reported by the closure, as on the general evaluator", async () => {
+    promotionPolicy.threshold = 0;
+    const source = unique("(let [f (fn [a b] (+ a b))] [(f 1 2) (f 1)])");
+    const adaptiveResult = await adaptive(source);
+    expect(outcome(adaptiveResult.result)).toEqual(outcome(await run(source, { engine: "general" })));
+  });
+});
+
+describe("a text run again is compiled to generated code", () => {
+  test("the second run of the same text starts in generated code", async () => {
+    const source = unique(
+      "(->> [1 2 3 4] (map (fn [x] {:x x :sq (* x x)})) (filter #(odd? (:x %))) (mapv :sq))",
+    );
+    const first = await adaptive(source);
+    expect(first.stats.unitsGenerated).toBe(0);
+    const second = await adaptive(source);
+    expect(second.stats.unitsGenerated).toBeGreaterThan(0);
+    expect(second.stats.fastRuns).toBeGreaterThan(0);
+    expect(second.result.ok && format(second.result.value)).toBe(
+      first.result.ok && format(first.result.value),
+    );
+  });
+});
+
+describe("all three engines agree, promotion at once", () => {
+  const programs = [
+    "(defn fib [n] (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2))))) (fib 15)",
+    "((fn fact [n] (if (< n 2) 1 (* n (fact (dec n))))) 20)",
+    "(let [f (fn [x] (fn [y] (+ x y)))] ((f 1) 2))",
+    "(reduce (fn [acc {:keys [a b] :or {b 10}}] (+ acc a b)) 0 [{:a 1} {:a 2 :b 3}])",
+    "(let [g (fn [& more] (count more)) h (fn [x & {:keys [y]}] [x y])] [(g) (g 1 2 3) (h 1 :y 2)])",
+    "(map (fn [[k v]] [v k]) {:a 1 :b 2})",
+    "(defn twice [f x] (f (f x))) (twice (fn [x] (* x 3)) 7)",
+    "(let [counter (fn [xs] (reduce (fn [m x] (update m x (fnil inc 0))) {} xs))] (counter [:a :b :a]))",
+    "(mapv (fn [x] (if (> x 1) (tool/echo {:x x}) x)) [1 2 3])",
+    "(mapv (fn [x] (try (/ 1 x) (catch e :div))) [1 0 2])",
+    '(mapv (fn [x] (str/upper-case x)) ["a" "b"])',
+    "(sort-by (fn [r] (- (:amount r))) (take 5 data/rows))",
+    "(for [x [1 2 3] :let [f (fn [y] (* x y))]] (f 10))",
+  ];
+  test.each(programs)("%s", async (program) => {
+    promotionPolicy.threshold = 0;
+    const options: RunOptions = { context: { rows: rows.slice(0, 50) }, tools };
+    const adaptiveOutcome = outcome((await adaptive(unique(program), options)).result);
+    const general = outcome(await run(unique(program), { ...options, engine: "general" }));
+    const fast = outcome(await run(unique(program), { ...options, engine: "fast" }));
+    expect(adaptiveOutcome).toEqual(general);
+    expect(fast).toEqual(general);
+  });
+});
+
+describe("the engine option", () => {
+  test("an unknown engine is refused with the three names", async () => {
+    await expect(run("1", { engine: "turbo" as never })).rejects.toThrow(
+      'engine must be "adaptive", "fast" or "general", got turbo',
+    );
+  });
+});

@@ -1,0 +1,36 @@
+/**
+ * Nodes the adaptive tier generates code for when a loop or a `for` turns out to be hot on the
+ * general evaluator. They are the original node with its first inputs read from the frame, so the
+ * generated code takes over exactly where the general evaluator stands, and the general evaluator
+ * can take over again from the same frame (generated code never writes to the frame).
+ */
+import type { ForClause, Node } from "../analyzer/ast.js";
+
+/**
+ * The loop, continued from its current state: each binding's init reads the raw slot where the
+ * last `recur` left its value (for a plain name that is the name's own slot).
+ */
+export function resumedLoopNode(loop: Extract<Node, { kind: "loop" }>): Node {
+  return {
+    ...loop,
+    bindings: loop.bindings.map((binding, index) => ({
+      pattern: binding.pattern,
+      init: {
+        kind: "local",
+        slot: loop.target.rawSlots[index] as number,
+        name: "loop-state",
+        position: loop.position,
+      },
+    })),
+  };
+}
+
+/**
+ * The `for`, with its first collection already evaluated: the first binding clause reads it from
+ * `itemsSlot`, a slot past the end of the frame that the caller fills in a copy of the frame.
+ */
+export function largeForNode(node: Extract<Node, { kind: "for" }>, itemsSlot: number): Node {
+  const [first, ...rest] = node.clauses as [ForClause, ...ForClause[]];
+  const items: Node = { kind: "local", slot: itemsSlot, name: "for-items", position: first.position };
+  return { ...node, clauses: [{ ...first, init: items }, ...rest] };
+}
