@@ -76,7 +76,7 @@ describe("a hot function moves to generated code", () => {
 
   test("a loop that meets an effect after moving continues on the general evaluator", async () => {
     const source = unique(
-      "(defn note [i] (when (= i 4000) (println \"at\" i)) i) (loop [i 0] (if (< i 5000) (recur (inc (note i))) i))",
+      '(defn note [i] (when (= i 4000) (println "at" i)) i) (loop [i 0] (if (< i 5000) (recur (inc (note i))) i))',
     );
     const { result, stats } = await adaptive(source, { limits: { maxIterations: 100_000 } });
     expect(result.ok && result.prints).toEqual(["at 4000"]);

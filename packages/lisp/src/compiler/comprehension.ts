@@ -63,7 +63,8 @@ export function compileComprehension(
   // The generated version (null: the generator has none), made the first time it pays.
   let large: Code | null | undefined;
   const runLarge = (frame: unknown[], items: readonly unknown[]): unknown => {
-    if (large === undefined) large = (promoteLarge as (slot: number) => Code | undefined)(frame.length) ?? null;
+    if (large === undefined)
+      large = (promoteLarge as (slot: number) => Code | undefined)(frame.length) ?? null;
     if (large === null) return undefined;
     const extended = frame.slice();
     extended.push(items);
