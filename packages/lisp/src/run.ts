@@ -255,6 +255,7 @@ function prepare(
     userNames: new Set(userNames),
     toolNames,
     checkRegex: (pattern) => Regex.problem(pattern),
+    compileRegex: (pattern) => Regex.compile(pattern),
   });
   const compiled: CompiledProgram = {
     code: compiler(tier).compile(analyzed.body),

@@ -41,6 +41,11 @@ export interface AnalyzerEnvironment {
   readonly toolNames: ReadonlySet<string>;
   /** Regex compilation check for literals; returns an error message or undefined. */
   readonly checkRegex?: (source: string) => string | undefined;
+  /**
+   * The value of a regex literal that passed `checkRegex`. When given, a literal is compiled once,
+   * here, and is a constant of the program; otherwise it is a call of re-pattern.
+   */
+  readonly compileRegex?: (source: string) => unknown;
 }
 
 export interface AnalyzedProgram {
@@ -209,6 +214,8 @@ class Analyzer implements FormAnalyzer {
     if (problem !== undefined) {
       throw new LispError("invalid_form", `invalid regex literal #"${source}": ${problem}`, position);
     }
+    const compile = this.environment.compileRegex;
+    if (compile !== undefined) return { kind: "const", value: compile(source), position };
     return {
       kind: "call",
       callee: { kind: "builtin", name: "re-pattern", position },

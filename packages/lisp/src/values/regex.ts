@@ -17,6 +17,10 @@ const UNSUPPORTED: ReadonlyArray<readonly [RegExp, string]> = [
   [/[*+?}]\+/, "possessive quantifiers (a*+)"],
 ];
 
+/** Compiled patterns by source, oldest first (a bounded cache: programs rarely use many). */
+const compiledPatterns = new Map<string, Regex>();
+const MAX_KEPT_PATTERNS = 512;
+
 export class Regex extends CustomValue {
   readonly compiled: RE2JS;
 
@@ -28,27 +32,43 @@ export class Regex extends CustomValue {
     this.compiled = compiled;
   }
 
-  /** Compiles a pattern, or explains why it cannot be used. */
+  /**
+   * Compiles a pattern, or explains why it cannot be used. Patterns are kept by source (a regex
+   * is immutable), so a pattern built in a loop with `re-pattern` is compiled once, not per call.
+   */
   static compile(source: string): Regex {
-    const problem = Regex.problem(source);
-    if (problem !== undefined)
-      throw new LispError("invalid_form", `invalid regex ${JSON.stringify(source)}: ${problem}`);
-    return new Regex(source, RE2JS.compile(source));
+    const attempt = Regex.attempt(source);
+    if (typeof attempt === "string")
+      throw new LispError("invalid_form", `invalid regex ${JSON.stringify(source)}: ${attempt}`);
+    return attempt;
   }
 
   /** Why a pattern cannot be compiled, or undefined when it can. */
   static problem(source: string): string | undefined {
+    const attempt = Regex.attempt(source);
+    return typeof attempt === "string" ? attempt : undefined;
+  }
+
+  /** The compiled pattern, or the reason it cannot be one. */
+  private static attempt(source: string): Regex | string {
+    const known = compiledPatterns.get(source);
+    if (known !== undefined) return known;
     if (source.length > MAX_PATTERN_LENGTH) return `pattern longer than ${MAX_PATTERN_LENGTH} characters`;
     for (const [pattern, name] of UNSUPPORTED) {
       if (pattern.test(source))
         return `${name} are not supported: the regex engine runs in linear time and has no backtracking`;
     }
+    let compiled: RE2JS;
     try {
-      RE2JS.compile(source);
-      return undefined;
+      compiled = RE2JS.compile(source);
     } catch (error) {
       return error instanceof Error ? error.message : String(error);
     }
+    const regex = new Regex(source, compiled);
+    if (compiledPatterns.size >= MAX_KEPT_PATTERNS)
+      compiledPatterns.delete(compiledPatterns.keys().next().value as string);
+    compiledPatterns.set(source, regex);
+    return regex;
   }
 
   print(): string {
