@@ -23,6 +23,7 @@ import { collectDefinedNames } from "./def-forms.js";
 import type { FormAnalyzer } from "./form-analyzer.js";
 import { CORE_PREFIX, MACROS } from "./macros.js";
 import { nearestName } from "./nearest-name.js";
+import { fusePipeline, LAZY_PIPELINE } from "./pipelines.js";
 import { FunctionScope, type Place, Scope } from "./scope.js";
 import { expandShortFn } from "./short-fn.js";
 import { analyzeSpecialForm, SPECIAL_FORM_NAMES, UNSHADOWABLE } from "./special-forms.js";
@@ -407,7 +408,14 @@ class Analyzer implements FormAnalyzer {
         head,
       );
     }
-    return { kind: "call", callee, args: args.map((arg) => this.value(arg, place)), position: form };
+    const call: Node = {
+      kind: "call",
+      callee,
+      args: args.map((arg) => this.value(arg, place)),
+      position: form,
+    };
+    if (!this.environment.isBuiltin(LAZY_PIPELINE)) return call;
+    return fusePipeline(call) ?? call;
   }
 }
 

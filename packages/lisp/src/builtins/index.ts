@@ -8,6 +8,7 @@ import { conversionBuiltins } from "./conversion.js";
 import type { BuiltinDefinition } from "./definition.js";
 import { higherOrderBuiltins } from "./higher-order.js";
 import { internalBuiltins } from "./internal.js";
+import { lazyPipelineBuiltins } from "./lazy-pipeline.js";
 import { interopBuiltins } from "./interop.js";
 import { jsonBuiltins } from "./json.js";
 import { mapsBuiltins } from "./maps.js";
@@ -33,6 +34,7 @@ export const ALL_BUILTINS: readonly BuiltinDefinition[] = [
   ...combinatorsBuiltins,
   ...walkBuiltins,
   ...mapsBuiltins,
+  ...lazyPipelineBuiltins,
   ...predicatesBuiltins,
   ...mathBuiltins,
   ...conversionBuiltins,

@@ -22,6 +22,8 @@ export type Promote = () => Code | undefined;
 /**
  * A fn node as a maker of closures: given the frame where the fn expression is evaluated, a
  * branded JS function with fixed-arity entry points (0, 1, 2 parameters) and a general one.
+ * Whoever catches an exception and carries on (the fallbacks of generated code and of lazy
+ * pipelines) restores the depth count, which a closure leaves raised when something is thrown.
  *
  * With `promote` (a pure fn under the adaptive tier), the fn form counts how much its closures run;
  * past the threshold (promotion.ts) it gets generated code once, and from then on each closure
@@ -29,7 +31,16 @@ export type Promote = () => Code | undefined;
  * depth and fuel itself, and falls back to the general evaluator on an effect, as any generated
  * function does.
  */
-export function compileClosure(node: Extract<Node, { kind: "fn" }>, body: Code, promote?: Promote): Code {
+export function compileClosure(
+  node: Extract<Node, { kind: "fn" }>,
+  body: Code,
+  promote?: Promote,
+  /**
+   * The fn form has no effect of its own (purity.ts), so its closures may run in pure mode: an
+   * effect they reach through a call stops at that callee's own check. Others refuse pure mode.
+   */
+  pure = false,
+): Code {
   // Destructuring parameters are bound by the `let` the analyzer wraps around the body.
   const rebind = undefined as ((frame: unknown[]) => void) | undefined;
   const captures = node.captures;
@@ -73,8 +84,9 @@ export function compileClosure(node: Extract<Node, { kind: "fn" }>, body: Code, 
 
   /** Runs the body with the frame filled, looping on recur, counting depth. */
   const enter = (frame: unknown[]): unknown => {
-    // Fast code (pure mode) may not run this closure: it could have effects. See pure-mode.ts.
-    assertEffectsAllowed();
+    // Pure mode (generated code, a lazy pipeline) may not run this closure if it could have
+    // effects. See pure-mode.ts.
+    if (!pure) assertEffectsAllowed();
     const context = active;
     if (++context.depth > context.limits.maxDepth) {
       throw new LispError(

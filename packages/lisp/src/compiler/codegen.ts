@@ -742,6 +742,9 @@ class Generator {
       `$.fn(function ${functionName}(${params.join(", ")}${restParam}) {`,
       `if (${arityTest}) throw $.arity(${infoConstant}, arguments.length);`,
       `const ${context} = $.ctx();`,
+      // Saved, not decremented, on the way out of a throw: closures of the general evaluator
+      // unwound by the same throw leave the count raised (closures.ts).
+      `const depth = ${context}.depth;`,
       `if (++${context}.depth > ${context}.limits.maxDepth) throw $.depth(${context}, ${this.position(node.position)});`,
       `if (--${context}.fuel <= 0) ${context}.refuel();`,
       "const wasPure = P.on;",
@@ -755,7 +758,7 @@ class Generator {
       "}",
       "} catch (error) {",
       "P.on = wasPure;",
-      `${context}.depth--;`,
+      `${context}.depth = depth;`,
       "if (wasPure || !$.rerun(error)) throw error;",
       `return $.deopt(${this.constant(slow)}, [${capturedNames.join(", ")}], [${[...params, ...(variadic ? ["...rest"] : [])].join(", ")}]);`,
       "}",
@@ -840,12 +843,15 @@ export function compileUnit(node: Node, compileSlow: () => Code, environment: Co
     }
     const wasPure = pure.on;
     pure.on = true;
+    const depth = codegenRuntime.ctx().depth;
     try {
       const value = fast(frame);
       fastTierStats.fastRuns++;
       return value;
     } catch (error) {
       if (wasPure || !codegenRuntime.rerun(error)) throw error;
+      // Closures unwound by the throw left the depth count raised (closures.ts).
+      codegenRuntime.ctx().depth = depth;
       if (error === codegenRuntime.NOT_PURE) fallbacks++;
       pure.on = false;
       return slow(frame);

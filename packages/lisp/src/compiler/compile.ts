@@ -142,8 +142,8 @@ export class Compiler {
         return this.compileLet(node.bindings, node.body);
       case "fn": {
         const body = this.compile(node.body);
-        if (this.adaptive(node)) return compileClosure(node, body, () => this.promote(node));
-        return compileClosure(node, body);
+        if (this.adaptive(node)) return compileClosure(node, body, () => this.promote(node), true);
+        return compileClosure(node, body, undefined, this.generalOnly === 0 && isPure(node));
       }
       case "loop":
         return this.compileLoop(node);

@@ -1,0 +1,92 @@
+/**
+ * Pipelines that stop early: `(take 10 (map f (partition 2 xs)))` or `(first (filter p xs))`.
+ * Evaluated as written, every stage runs over the whole input before `take` keeps ten items; JS
+ * would stop after ten. So a call of `take` or `first` whose collection is a call of a sequence
+ * stage (map, filter, remove, keep, map-indexed, partition, partition-all, interleave), itself
+ * fed by stages or any other expression, becomes one call of the internal `lazy-pipeline`
+ * builtin, which pulls items through the stages one at a time (builtins/lazy-pipeline.ts).
+ *
+ * Every argument is still evaluated, once, in the order the program wrote it: the call carries
+ * them all, in that order, with a plan of which stage consumes which. Only the stages' work is
+ * deferred, and it is done in pure mode: anything the lazy run cannot do exactly (an effect, an
+ * error, a `return`) sends the whole pipeline back to the eager builtins, which do what the
+ * program says to the letter.
+ */
+import type { Position } from "../reader/form.js";
+import type { Node } from "./ast.js";
+
+/** The internal builtin that runs a fused pipeline. */
+export const LAZY_PIPELINE = "lazy-pipeline";
+
+/** One stage (or the consuming call) of a pipeline: its builtin and what each argument is. */
+export interface PipelinePlan {
+  readonly op: string;
+  readonly position: Position;
+  /** Index of the stage's builtin among the call's values. */
+  readonly fn: number;
+  /** Per argument: the index of its value, or the stage whose output it is. */
+  readonly args: ReadonlyArray<number | PipelinePlan>;
+}
+
+/** The consuming calls: argument counts accepted, and which argument is the collection. */
+const CONSUMERS: ReadonlyMap<string, { readonly arities: readonly number[] }> = new Map([
+  ["take", { arities: [2] }],
+  ["first", { arities: [1] }],
+]);
+
+/** Stages and their argument counts; the collection arguments are the last `inputs` ones. */
+const STAGES: ReadonlyMap<
+  string,
+  { readonly arities: readonly number[]; readonly inputs: (n: number) => number }
+> = new Map([
+  ["map", { arities: [2, 3, 4], inputs: (n: number) => n - 1 }],
+  ["filter", { arities: [2], inputs: () => 1 }],
+  ["remove", { arities: [2], inputs: () => 1 }],
+  ["keep", { arities: [2], inputs: () => 1 }],
+  ["map-indexed", { arities: [2], inputs: () => 1 }],
+  ["partition", { arities: [2, 3, 4], inputs: () => 1 }],
+  ["partition-all", { arities: [2, 3], inputs: () => 1 }],
+  ["interleave", { arities: [2], inputs: () => 2 }],
+]);
+
+type CallNode = Extract<Node, { kind: "call" }>;
+
+function builtinCall(
+  node: Node,
+  table: ReadonlyMap<string, { readonly arities: readonly number[] }>,
+): boolean {
+  if (node.kind !== "call" || node.callee.kind !== "builtin") return false;
+  const entry = table.get(node.callee.name);
+  return entry?.arities.includes(node.args.length) === true;
+}
+
+/** The lazy form of a call, or undefined when it is not a consumer fed by a stage. */
+export function fusePipeline(call: CallNode): Node | undefined {
+  if (!builtinCall(call, CONSUMERS)) return undefined;
+  const input = call.args[call.args.length - 1] as Node;
+  if (!builtinCall(input, STAGES)) return undefined;
+  const values: Node[] = [];
+  const plan = flatten(call, values, true);
+  return {
+    kind: "call",
+    callee: { kind: "builtin", name: LAZY_PIPELINE, position: call.position },
+    args: [{ kind: "const", value: plan, position: call.position }, ...values],
+    position: call.position,
+  };
+}
+
+/** The plan of `call`, pushing its builtin and its plain arguments onto `values` in program order. */
+function flatten(call: CallNode, values: Node[], consumer: boolean): PipelinePlan {
+  const name = (call.callee as { name: string }).name;
+  const fn = values.push(call.callee) - 1;
+  const inputs = consumer
+    ? 1
+    : (STAGES.get(name) as { inputs: (n: number) => number }).inputs(call.args.length);
+  const firstInput = call.args.length - inputs;
+  const args = call.args.map((arg, index) => {
+    if (index >= firstInput && arg.kind === "call" && builtinCall(arg, STAGES))
+      return flatten(arg as CallNode, values, false);
+    return values.push(arg) - 1;
+  });
+  return { op: name, position: call.position, fn, args };
+}

@@ -1,0 +1,310 @@
+/**
+ * The internal `lazy-pipeline` builtin: runs `(take n (map f (partition 2 xs)))`, `(first (filter
+ * p xs))` and their kin (analyzer/pipelines.ts) pulling one item at a time through the stages,
+ * so that `take 10` does the work of ten items, not of the whole input.
+ *
+ * The lazy run covers the ordinary case only: collections that are vectors (or nil), callbacks
+ * that answer at once, well-formed counts. It runs in pure mode, so a callback that would have
+ * an effect stops it before acting (runtime/pure-mode.ts). Whenever it cannot go on exactly (an
+ * effect, an error, a `return` or `fail`, a collection of another kind), the pipeline runs again
+ * on the eager builtins, which is what the program wrote: the same values, effects, errors and
+ * positions. What laziness changes is only what Clojure's laziness changes: items past the last
+ * one taken are never computed, so an error one of them would have raised does not happen.
+ * Limits (time, memory) are not retried: they stop the run.
+ */
+import type { PipelinePlan } from "../analyzer/pipelines.js";
+import { LispError } from "../errors.js";
+import { vectorBytes } from "../runtime/allocation.js";
+import { after, type MaybePromise } from "../runtime/async.js";
+import { type Callable, callValue } from "../runtime/call.js";
+import { callSite } from "../runtime/call-site.js";
+import { active } from "../runtime/context.js";
+import { NOT_PURE, pureMode } from "../runtime/pure-mode.js";
+import { type BuiltinDefinition, builtin } from "./definition.js";
+import { callbackOf, truthy } from "./support/hof-common.js";
+
+/** What the lazy runs did, for tests that prove the lazy path ran (or fell back). */
+export const lazyPipelineStats = { lazyRuns: 0, eagerFallbacks: 0 };
+
+/** Limits stop the run wherever they strike: rerunning eagerly would only hit them harder. */
+const LIMIT_REASONS: ReadonlySet<string> = new Set([
+  "timeout",
+  "aborted",
+  "memory_exceeded",
+  "loop_limit_exceeded",
+  "recursion_limit_exceeded",
+]);
+
+/** The lazy run cannot go on exactly: run the pipeline eagerly. Never seen by a program. */
+const GIVE_UP: unique symbol = Symbol("lazy pipeline gives up");
+
+const DONE: unique symbol = Symbol("end of stream");
+type Pull = () => unknown;
+
+function isPlan(value: unknown): value is PipelinePlan {
+  return typeof value === "object" && value !== null && "op" in value && "args" in value && "fn" in value;
+}
+
+// ---------------------------------------------------------------- lazy stages
+
+function vectorInput(value: unknown): Pull {
+  if (value === null || value === undefined) return () => DONE;
+  if (!Array.isArray(value)) throw GIVE_UP;
+  const items = value;
+  let index = 0;
+  return () => {
+    if (index >= items.length) return DONE;
+    // One unit of work per item, so a long pull reads the clock.
+    if (--active.fuel <= 0) active.refuel();
+    const item = items[index++];
+    return item === undefined ? null : item;
+  };
+}
+
+function positiveInteger(value: unknown): number {
+  if (typeof value === "number" && Number.isInteger(value) && value > 0) return value;
+  throw GIVE_UP;
+}
+
+function answer(result: unknown): unknown {
+  // A promise means a tool call, which pure mode forbids; never expected, but never wrong.
+  if (result instanceof Promise) throw GIVE_UP;
+  return result === undefined ? null : result;
+}
+
+function mapStage(f: Callable, inputs: readonly Pull[]): Pull {
+  if (inputs.length === 1) {
+    const [input] = inputs as [Pull];
+    return () => {
+      const item = input();
+      return item === DONE ? DONE : answer(f(item));
+    };
+  }
+  return () => {
+    const items: unknown[] = [];
+    for (const input of inputs) {
+      const item = input();
+      if (item === DONE) return DONE;
+      items.push(item);
+    }
+    return answer(f(...items));
+  };
+}
+
+function selectStage(pred: Callable, input: Pull, wanted: boolean): Pull {
+  return () => {
+    for (;;) {
+      const item = input();
+      if (item === DONE) return DONE;
+      if (truthy(answer(pred(item))) === wanted) return item;
+    }
+  };
+}
+
+function keepStage(f: Callable, input: Pull): Pull {
+  return () => {
+    for (;;) {
+      const item = input();
+      if (item === DONE) return DONE;
+      const result = answer(f(item));
+      if (result !== null) return result;
+    }
+  };
+}
+
+function mapIndexedStage(f: Callable, input: Pull): Pull {
+  let index = 0;
+  return () => {
+    const item = input();
+    return item === DONE ? DONE : answer(f(index++, item));
+  };
+}
+
+/**
+ * Chunks of `size` items starting every `step` items, as the eager partition makes them: full
+ * chunks, then (unless `pad` is "discard") the incomplete chunk where the next one would start,
+ * filled up from `pad`.
+ */
+function partitionStage(size: number, step: number, pad: readonly unknown[] | "discard", input: Pull): Pull {
+  let window: unknown[] = [];
+  let ended = false;
+  let finished = false;
+  return () => {
+    if (finished) return DONE;
+    while (window.length < size && !ended) {
+      const item = input();
+      if (item === DONE) ended = true;
+      else window.push(item);
+    }
+    if (window.length === size) {
+      const chunk = window.slice();
+      active.allocate(vectorBytes(size));
+      if (step <= size) window = window.slice(step);
+      else {
+        window = [];
+        for (let skip = step - size; skip > 0 && !ended; skip--) if (input() === DONE) ended = true;
+      }
+      return chunk;
+    }
+    finished = true;
+    if (pad === "discard" || window.length === 0) return DONE;
+    const tail = window;
+    for (let i = 0; i < pad.length && tail.length < size; i++) tail.push(pad[i]);
+    active.allocate(vectorBytes(tail.length));
+    return tail;
+  };
+}
+
+function interleaveStage(left: Pull, right: Pull): Pull {
+  let pending: unknown = DONE;
+  let ended = false;
+  return () => {
+    if (pending !== DONE) {
+      const item = pending;
+      pending = DONE;
+      return item;
+    }
+    if (ended) return DONE;
+    const a = left();
+    const b = a === DONE ? DONE : right();
+    if (b === DONE) {
+      ended = true;
+      return DONE;
+    }
+    pending = b;
+    return a;
+  };
+}
+
+/** The stream of a stage, from the call's values. */
+function stream(plan: PipelinePlan, values: readonly unknown[]): Pull {
+  const arg = (index: number): unknown => values[plan.args[index] as number];
+  const input = (index: number): Pull => {
+    const source = plan.args[index] as number | PipelinePlan;
+    return typeof source === "number" ? vectorInput(values[source]) : stream(source, values);
+  };
+  const n = plan.args.length;
+  switch (plan.op) {
+    case "map": {
+      const inputs: Pull[] = [];
+      for (let i = 1; i < n; i++) inputs.push(input(i));
+      return mapStage(callbackOf(arg(0), n - 1, "map"), inputs);
+    }
+    case "filter":
+    case "remove":
+      return selectStage(callbackOf(arg(0), 1, plan.op, "predicate"), input(1), plan.op === "filter");
+    case "keep":
+      return keepStage(callbackOf(arg(0), 1, "keep"), input(1));
+    case "map-indexed":
+      return mapIndexedStage(callbackOf(arg(0), 2, "map-indexed"), input(1));
+    case "partition":
+    case "partition-all": {
+      const size = positiveInteger(arg(0));
+      const step = n >= 3 ? positiveInteger(arg(1)) : size;
+      let pad: readonly unknown[] | "discard" = plan.op === "partition" ? "discard" : [];
+      if (n === 4) {
+        const given = arg(2);
+        if (!Array.isArray(given)) throw GIVE_UP;
+        pad = given;
+      }
+      return partitionStage(size, step, pad, input(n - 1));
+    }
+    case "interleave":
+      return interleaveStage(input(0), input(1));
+    default:
+      throw GIVE_UP;
+  }
+}
+
+/** The consumer over its stream: the lazy answer. */
+function consume(plan: PipelinePlan, values: readonly unknown[]): unknown {
+  const source = plan.args[plan.args.length - 1] as PipelinePlan;
+  switch (plan.op) {
+    case "take": {
+      const count = values[plan.args[0] as number];
+      if (typeof count !== "number" || !Number.isInteger(count)) throw GIVE_UP;
+      const pull = stream(source, values);
+      const out: unknown[] = [];
+      while (out.length < count) {
+        const item = pull();
+        if (item === DONE) break;
+        out.push(item);
+      }
+      active.allocate(vectorBytes(out.length));
+      return out;
+    }
+    case "first": {
+      const item = stream(source, values)();
+      return item === DONE ? null : item;
+    }
+    default:
+      throw GIVE_UP;
+  }
+}
+
+// ---------------------------------------------------------------- the eager way
+
+/** The pipeline as the program wrote it: each builtin over the previous one's vector. */
+function eager(plan: PipelinePlan, values: readonly unknown[]): MaybePromise<unknown> {
+  const args: unknown[] = [];
+  const collect = (index: number): MaybePromise<unknown> => {
+    for (; index < plan.args.length; index++) {
+      const source = plan.args[index] as number | PipelinePlan;
+      if (typeof source === "number") {
+        args.push(values[source]);
+        continue;
+      }
+      const inner = eager(source, values);
+      if (inner instanceof Promise) {
+        const next = index + 1;
+        return after(inner, (resolved) => {
+          args.push(resolved);
+          return collect(next);
+        });
+      }
+      args.push(inner);
+    }
+    callSite.current = plan.position;
+    return callValue(values[plan.fn], args);
+  };
+  return collect(0);
+}
+
+function lazyPipeline(plan: unknown, ...values: unknown[]): MaybePromise<unknown> {
+  if (!isPlan(plan)) {
+    throw new LispError(
+      "invalid_form",
+      "lazy-pipeline is internal: write (take n (map f coll)) and the like instead",
+    );
+  }
+  const wasPure = pureMode.on;
+  pureMode.on = true;
+  const depth = active.depth;
+  try {
+    const value = consume(plan, values);
+    lazyPipelineStats.lazyRuns++;
+    return value;
+  } catch (error) {
+    // Inside generated code an effect belongs to the enclosing unit, which runs again itself.
+    if (error === NOT_PURE && wasPure) throw error;
+    if (error instanceof LispError && LIMIT_REASONS.has(error.reason)) throw error;
+    if (error instanceof RangeError) throw error;
+    // Closures unwound by the throw left the depth count raised (compiler/closures.ts).
+    active.depth = depth;
+  } finally {
+    pureMode.on = wasPure;
+  }
+  lazyPipelineStats.eagerFallbacks++;
+  return eager(plan, values);
+}
+
+export const lazyPipelineBuiltins: BuiltinDefinition[] = [
+  builtin(
+    "lazy-pipeline",
+    [1, Number.POSITIVE_INFINITY],
+    ["[plan & values]"],
+    "Runs (take n (stage ... coll)) and (first (stage ... coll)) one item at a time (inserted by the analyzer).",
+    "Internal",
+    lazyPipeline,
+  ),
+];
