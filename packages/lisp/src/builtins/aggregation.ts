@@ -13,6 +13,7 @@ import { mapBytes, VECTOR_BYTES, VECTOR_SLOT_BYTES } from "../runtime/allocation
 import { after, eachResult, type MaybePromise, settle } from "../runtime/async.js";
 import type { Callable } from "../runtime/call.js";
 import { active } from "../runtime/context.js";
+import { CHECK_EVERY, CHECK_MASK } from "../runtime/interruptible.js";
 import { add, divide } from "../runtime/numeric.js";
 import { hashKey } from "../values/hash-key.js";
 import { Keyword } from "../values/keyword.js";
@@ -55,6 +56,8 @@ function reduce(...args: unknown[]): MaybePromise<unknown> {
   for (let i = start; i < n; i++) {
     acc = f(acc, items[i]);
     if (acc instanceof Promise) return reduceRest(f, items, i + 1, acc);
+    // A builtin callback (+, max, assoc) takes no evaluation steps: read the clock here.
+    if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
   }
   return acc ?? null;
 }
@@ -67,6 +70,7 @@ function conjAll(vector: readonly unknown[], items: readonly unknown[], start: n
   for (let i = start; i < items.length; i++) {
     const item = items[i];
     out.push(item === undefined ? null : item);
+    if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
   }
   return out;
 }
@@ -81,6 +85,7 @@ async function reduceRest(
   for (let i = next; i < items.length; i++) {
     acc = f(acc, items[i]);
     if (acc instanceof Promise) acc = await settle(acc);
+    if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
   }
   return acc ?? null;
 }
@@ -134,7 +139,12 @@ class Groups {
 
   build(total: number): unknown {
     const builder = new MapBuilder();
-    for (const { key, items } of this.slots.values()) builder.set(key, items);
+    // A million distinct keys make a million entries: the clock is read as they are filled in.
+    let filled = 0;
+    for (const { key, items } of this.slots.values()) {
+      builder.set(key, items);
+      if ((++filled & CHECK_MASK) === 0) active.work(CHECK_EVERY);
+    }
     // A map entry and a vector per group, a slot per item.
     active.allocate(mapBytes(this.slots.size) + VECTOR_BYTES * this.slots.size + VECTOR_SLOT_BYTES * total);
     return builder.build();
@@ -152,6 +162,7 @@ function groupBy(keyArg: unknown, coll: unknown): MaybePromise<unknown> {
     const key = keyOf(item);
     if (key instanceof Promise) return groupByRest(keyOf, items, groups, i, key);
     groups.add(key, item);
+    if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
   }
   return groups.build(n);
 }
@@ -168,6 +179,7 @@ async function groupByRest(
     let key = keyOf(items[i]);
     if (key instanceof Promise) key = await settle(key);
     groups.add(key, items[i]);
+    if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
   }
   return groups.build(items.length);
 }
@@ -183,9 +195,15 @@ function frequencies(coll: unknown): unknown {
     const slot = counts.get(hash);
     if (slot === undefined) counts.set(hash, { item, count: 1 });
     else slot.count++;
+    if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
   }
   const builder = new MapBuilder();
-  for (const { item, count } of counts.values()) builder.set(item, count);
+  // Filling the map costs about what counting did: a million distinct items, a million entries.
+  let filled = 0;
+  for (const { item, count } of counts.values()) {
+    builder.set(item, count);
+    if ((++filled & CHECK_MASK) === 0) active.work(CHECK_EVERY);
+  }
   active.allocate(mapBytes(counts.size));
   return builder.build();
 }
@@ -247,7 +265,10 @@ function totalOf(who: string, coll: unknown): Total {
   const items = collectionOf(coll, who, `(${who} coll)`);
   active.work(items.length);
   const total = new Total(who);
-  for (let i = 0; i < items.length; i++) total.add(items[i]);
+  for (let i = 0; i < items.length; i++) {
+    total.add(items[i]);
+    if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
+  }
   return total;
 }
 
@@ -261,6 +282,7 @@ function totalBy(who: string, keyArg: unknown, coll: unknown): MaybePromise<Tota
     const value = keyOf(items[i]);
     if (value instanceof Promise) return totalByRest(keyOf, items, total, i, value);
     total.add(value);
+    if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
   }
   return total;
 }
@@ -277,6 +299,7 @@ async function totalByRest(
     let value = keyOf(items[i]);
     if (value instanceof Promise) value = await settle(value);
     total.add(value);
+    if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
   }
   return total;
 }

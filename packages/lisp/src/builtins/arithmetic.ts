@@ -1,5 +1,7 @@
 /** Arithmetic: + - * / inc dec quot rem mod, their primed aliases, abs, max, min, ==, compare. */
 
+import { active } from "../runtime/context.js";
+import { CHECK_EVERY, CHECK_MASK } from "../runtime/interruptible.js";
 import {
   add,
   compareNumbers,
@@ -22,7 +24,10 @@ function plus(...args: unknown[]): unknown {
   if (args.length === 2) return add(args[0], args[1]);
   if (args.length === 1) return args[0];
   let total: unknown = 0;
-  for (let i = 0; i < args.length; i++) total = add(total, args[i]);
+  for (let i = 0; i < args.length; i++) {
+    total = add(total, args[i]);
+    if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
+  }
   return total;
 }
 
@@ -38,7 +43,11 @@ function times(...args: unknown[]): unknown {
   if (args.length === 2) return multiply(args[0], args[1]);
   if (args.length === 1) return args[0];
   let total: unknown = 1;
-  for (let i = 0; i < args.length; i++) total = multiply(total, args[i]);
+  for (let i = 0; i < args.length; i++) {
+    total = multiply(total, args[i]);
+    // (apply * (range 1 50000)) grows a big integer with every step: read the clock as it does.
+    if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
+  }
   return total;
 }
 

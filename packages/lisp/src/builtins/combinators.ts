@@ -75,6 +75,8 @@ function apply(fn: unknown, ...rest: unknown[]): unknown {
       active.work(args.length);
       let acc = callValue(fn, args.slice(0, MAX_SPREAD));
       for (let start = MAX_SPREAD; start < args.length; start += MAX_SPREAD) {
+        // The charge above is one clock read: each chunk is a call over MAX_SPREAD items.
+        active.work(MAX_SPREAD);
         acc = callValue(fn, [acc, ...args.slice(start, start + MAX_SPREAD)]);
       }
       return acc;

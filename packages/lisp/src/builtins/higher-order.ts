@@ -16,7 +16,7 @@ import { VECTOR_BYTES } from "../runtime/allocation.js";
 import { after, eachResult, type MaybePromise, settle } from "../runtime/async.js";
 import { type Callable, callNow } from "../runtime/call.js";
 import { active } from "../runtime/context.js";
-import { sortInSlices } from "../runtime/interruptible.js";
+import { CHECK_EVERY, CHECK_MASK, sortInSlices } from "../runtime/interruptible.js";
 import { itemsOf } from "../runtime/sequences.js";
 import { equals } from "../values/equality.js";
 import { Keyword } from "../values/keyword.js";
@@ -46,6 +46,8 @@ function mapOne(who: string, fnArg: unknown, coll: unknown): MaybePromise<unknow
     const result = f(items[i]);
     if (result instanceof Promise) return mapOneRest(f, items, out, i, result);
     out[i] = result ?? null;
+    // A builtin callback (inc, vector, upper-case) takes no evaluation steps: read the clock here.
+    if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
   }
   return out;
 }
@@ -62,6 +64,7 @@ async function mapOneRest(
     let result = f(items[i]);
     if (result instanceof Promise) result = await settle(result);
     out[i] = result ?? null;
+    if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
   }
   return out;
 }
@@ -101,6 +104,7 @@ function select(who: string, predArg: unknown, coll: unknown, wanted: boolean): 
     const result = pred(item);
     if (result instanceof Promise) return selectRest(pred, items, out, i, result, wanted);
     if ((result !== null && result !== false && result !== undefined) === wanted) out.push(item);
+    if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
   }
   active.allocate(vectorBytes(out.length));
   return out;
@@ -118,6 +122,7 @@ async function selectRest(
   for (let i = index; ; ) {
     if (truthy(result) === wanted) out.push(items[i]);
     if (++i >= items.length) break;
+    if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
     result = pred(items[i]);
     if (result instanceof Promise) result = await settle(result);
   }
@@ -181,8 +186,11 @@ function mapcat(fnArg: unknown, coll: unknown): MaybePromise<unknown[]> {
     for (const item of items) {
       const value = fieldOf(item, fnArg);
       if (value === null) continue;
-      if (Array.isArray(value)) for (const element of value) out.push(element);
-      else out.push(value);
+      if (Array.isArray(value)) {
+        // Charged per field: each may hold any number of values.
+        active.work(value.length);
+        for (const element of value) out.push(element);
+      } else out.push(value);
     }
     active.allocate(vectorBytes(out.length));
     return out;
@@ -201,6 +209,7 @@ function mapcat(fnArg: unknown, coll: unknown): MaybePromise<unknown[]> {
           `mapcat expects the function to return a collection (or nil), got ${describeValue(result)}; use map for single values`,
         );
       }
+      active.work(parts.length);
       for (const part of parts) out.push(part);
       return true;
     },
@@ -415,6 +424,7 @@ function sortBy(...args: unknown[]): unknown[] {
     keys[i] = k;
     // Plain numbers (no NaN) can be compared by subtraction.
     if (numeric && (typeof k !== "number" || Number.isNaN(k))) numeric = false;
+    if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
   }
   active.allocate(3 * vectorBytes(n));
   const order = new Array<number>(n);

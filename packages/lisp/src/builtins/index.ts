@@ -8,9 +8,9 @@ import { conversionBuiltins } from "./conversion.js";
 import type { BuiltinDefinition } from "./definition.js";
 import { higherOrderBuiltins } from "./higher-order.js";
 import { internalBuiltins } from "./internal.js";
-import { lazyPipelineBuiltins } from "./lazy-pipeline.js";
 import { interopBuiltins } from "./interop.js";
 import { jsonBuiltins } from "./json.js";
+import { lazyPipelineBuiltins } from "./lazy-pipeline.js";
 import { mapsBuiltins } from "./maps.js";
 import { mathBuiltins } from "./math.js";
 import { outputBuiltins } from "./output.js";
@@ -19,6 +19,7 @@ import { regexBuiltins } from "./regex.js";
 import { Registry } from "./registry.js";
 import { sequencesBuiltins } from "./sequences.js";
 import { setsBuiltins } from "./sets.js";
+import { sortedCollectionsBuiltins } from "./sorted-collections.js";
 import { stringsBuiltins } from "./strings.js";
 import { walkBuiltins } from "./walk.js";
 
@@ -35,6 +36,7 @@ export const ALL_BUILTINS: readonly BuiltinDefinition[] = [
   ...walkBuiltins,
   ...mapsBuiltins,
   ...lazyPipelineBuiltins,
+  ...sortedCollectionsBuiltins,
   ...predicatesBuiltins,
   ...mathBuiltins,
   ...conversionBuiltins,

@@ -10,6 +10,7 @@
  * silently return the whole string).
  */
 import { LispError } from "../errors.js";
+import { active } from "../runtime/context.js";
 import { typeName } from "../runtime/describe.js";
 import { DateTime, Duration, LocalDate, MAX_EPOCH_MS, MIN_EPOCH_MS, MS_PER_DAY } from "../values/dates.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
@@ -246,12 +247,17 @@ method(".endsWith", 1, 1, "(.endsWith s suffix)", (receiver, [part]) => {
   return text.endsWith(argumentString(".endsWith", part));
 });
 
-method(".toLowerCase", 0, 0, "(.toLowerCase s)", (receiver) =>
-  receiverString(".toLowerCase", receiver).toLowerCase(),
-);
-method(".toUpperCase", 0, 0, "(.toUpperCase s)", (receiver) =>
-  receiverString(".toUpperCase", receiver).toUpperCase(),
-);
+// Linear in the text, as upper-case and lower-case are: charged per character the same way.
+method(".toLowerCase", 0, 0, "(.toLowerCase s)", (receiver) => {
+  const text = receiverString(".toLowerCase", receiver);
+  active.work(text.length);
+  return text.toLowerCase();
+});
+method(".toUpperCase", 0, 0, "(.toUpperCase s)", (receiver) => {
+  const text = receiverString(".toUpperCase", receiver);
+  active.work(text.length);
+  return text.toUpperCase();
+});
 method(".length", 0, 0, "(.length s)", (receiver) => graphemeLength(receiverString(".length", receiver)));
 
 method(".substring", 1, 2, "(.substring s start) or (.substring s start end)", (receiver, [start, end]) => {

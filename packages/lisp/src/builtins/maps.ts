@@ -14,6 +14,7 @@ import { after, eachResult, type MaybePromise } from "../runtime/async.js";
 import { type Callable, toCallable } from "../runtime/call.js";
 import { active } from "../runtime/context.js";
 import { typeName } from "../runtime/describe.js";
+import { CHECK_EVERY, CHECK_MASK } from "../runtime/interruptible.js";
 import { seqOf } from "../runtime/sequences.js";
 import { Keyword } from "../values/keyword.js";
 import { functionInfo, isLispFunction } from "../values/lisp-function.js";
@@ -160,6 +161,7 @@ function selectKeys(map: unknown, wanted: unknown): LispMap {
       const key = list[i];
       const found = getFlexible(m, key);
       if (found !== undefined) builderPut(builder, key, found);
+      if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
     }
   }
   chargeMap(builder.size);
@@ -327,7 +329,11 @@ function merge(...maps: unknown[]): AnyMap {
     active.work(added.length);
     active.allocate(MAP_ENTRY_BYTES * (added.length + (result instanceof LispMap ? 0 : mapSize(result))));
     let merged = toLispMap(result);
-    for (const [key, value] of added) merged = mapPut(merged, key, value);
+    for (let j = 0; j < added.length; j++) {
+      const [key, value] = added[j] as readonly [unknown, unknown];
+      merged = mapPut(merged, key, value);
+      if ((j & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
+    }
     result = merged;
   }
   return result ?? LispMap.empty();
@@ -413,7 +419,10 @@ function zipmap(keyColl: unknown, valueColl: unknown): LispMap {
   const count = Math.min(ks.length, vs.length);
   chargeMap(count);
   const builder = new MapBuilder();
-  for (let i = 0; i < count; i++) builderPut(builder, ks[i], vs[i]);
+  for (let i = 0; i < count; i++) {
+    builderPut(builder, ks[i], vs[i]);
+    if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
+  }
   return builder.build();
 }
 

@@ -2,8 +2,9 @@
  * Type and value predicates, `type` and `boolean`. Every predicate answers for any value and never
  * raises: asking "is this a number?" of a string is a question, not a mistake. Several answers are
  * fixed by design, because the language has no such values: no symbols, ratios, decimals, sorted
- * collections or map-entry type (`symbol?`, `ratio?`, `decimal?`, `sorted?`, `map-entry?` are
- * always false), and no list type (`seq?` and `sequential?` mean "is a vector").
+ * collection type (sorted-map and sorted-set return ordinary maps and sets, which are all kept in
+ * order) or map-entry type (`symbol?`, `ratio?`, `decimal?`, `sorted?`, `map-entry?` are always
+ * false), and no list type (`seq?` and `sequential?` mean "is a vector").
  *
  * Number predicates follow the numeric tower of values/numbers.ts: a WholeFloat (2.0) is a float,
  * a bigint is an integer, ##Inf and ##NaN are floats.
@@ -309,9 +310,18 @@ export const predicatesBuiltins: BuiltinDefinition[] = [
     (x: unknown) => typeof x === "string" || Array.isArray(x),
     [["(reversible? [1 2])", "true"]],
   ),
-  builtin("sorted?", [1, 1], ["[x]"], "Always false: there are no sorted collections.", CATEGORY, never, [
-    ["(sorted? [1 2])", "false"],
-  ]),
+  builtin(
+    "sorted?",
+    [1, 1],
+    ["[x]"],
+    "Always false: no value has a sorted type; sorted-map and sorted-set return ordinary maps and sets, all kept in key order.",
+    CATEGORY,
+    never,
+    [
+      ["(sorted? [1 2])", "false"],
+      ["(sorted? (sorted-set 1 2))", "false"],
+    ],
+  ),
   builtin(
     "map-entry?",
     [1, 1],

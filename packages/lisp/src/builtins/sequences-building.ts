@@ -7,6 +7,7 @@ import { typeError } from "../errors.js";
 import { MAP_ENTRY_BYTES, SET_MEMBER_BYTES, VECTOR_SLOT_BYTES } from "../runtime/allocation.js";
 import { active } from "../runtime/context.js";
 import { graphemes } from "../runtime/graphemes.js";
+import { CHECK_EVERY, CHECK_MASK } from "../runtime/interruptible.js";
 import { itemsOf, seqOf } from "../runtime/sequences.js";
 import { type LispMap, MapBuilder } from "../values/lisp-map.js";
 import { LispSet } from "../values/lisp-set.js";
@@ -44,8 +45,15 @@ function concat(...colls: unknown[]): unknown[] {
     chargeVector(a.length + b.length);
     active.work(a.length + b.length);
     const out = new Array<unknown>(a.length + b.length);
-    for (let i = 0; i < a.length; i++) out[i] = a[i];
-    for (let i = 0; i < b.length; i++) out[a.length + i] = b[i];
+    // The charge above reads the clock once; copies of ten million items read it as they go.
+    for (let i = 0; i < a.length; i++) {
+      out[i] = a[i];
+      if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
+    }
+    for (let i = 0; i < b.length; i++) {
+      out[a.length + i] = b[i];
+      if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
+    }
     return out;
   }
   const parts = colls.map(concatItems);
@@ -55,7 +63,12 @@ function concat(...colls: unknown[]): unknown[] {
   active.work(total);
   const out = new Array<unknown>(total);
   let at = 0;
-  for (const part of parts) for (let i = 0; i < part.length; i++) out[at++] = part[i];
+  for (const part of parts) {
+    for (let i = 0; i < part.length; i++) {
+      out[at++] = part[i];
+      if ((at & CHECK_MASK) === 0) active.work(CHECK_EVERY);
+    }
+  }
   return out;
 }
 
@@ -78,7 +91,11 @@ function assocEntry(map: LispMap, item: unknown, who: string): LispMap {
     const entries = mapEntries(item);
     active.work(entries.length);
     let out = map;
-    for (const [key, value] of entries) out = mapPut(out, key, value);
+    for (let i = 0; i < entries.length; i++) {
+      const [key, value] = entries[i] as readonly [unknown, unknown];
+      out = mapPut(out, key, value);
+      if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
+    }
     return out;
   }
   throw entryError(who, item);
@@ -123,7 +140,10 @@ function cons(item: unknown, coll: unknown): unknown[] {
   chargeVector(1);
   const out = new Array<unknown>(items.length + 1);
   out[0] = nil(item);
-  for (let i = 0; i < items.length; i++) out[i + 1] = items[i];
+  for (let i = 0; i < items.length; i++) {
+    out[i + 1] = items[i];
+    if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
+  }
   return out;
 }
 
@@ -142,7 +162,10 @@ function into(to: unknown, from: unknown): unknown {
     active.allocate(vectorBytes(items.length));
     active.work(items.length);
     const out = to.slice();
-    for (let i = 0; i < items.length; i++) out.push(items[i]);
+    for (let i = 0; i < items.length; i++) {
+      out.push(items[i]);
+      if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
+    }
     return out;
   }
   if (to instanceof LispSet) {
@@ -151,7 +174,10 @@ function into(to: unknown, from: unknown): unknown {
     active.work(items.length);
     if (to.size === 0) return LispSet.from(items);
     let out = to;
-    for (let i = 0; i < items.length; i++) out = out.conj(items[i]);
+    for (let i = 0; i < items.length; i++) {
+      out = out.conj(items[i]);
+      if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
+    }
     return out;
   }
   if (to !== null && to !== undefined && isMap(to)) {
@@ -162,7 +188,11 @@ function into(to: unknown, from: unknown): unknown {
       active.allocate(MAP_ENTRY_BYTES * entries.length);
       active.work(entries.length);
       let out = toLispMap(to);
-      for (const [key, value] of entries) out = mapPut(out, key, value);
+      for (let i = 0; i < entries.length; i++) {
+        const [key, value] = entries[i] as readonly [unknown, unknown];
+        out = mapPut(out, key, value);
+        if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
+      }
       return out;
     }
     const items = intoItems(from);
@@ -176,6 +206,7 @@ function into(to: unknown, from: unknown): unknown {
         const item = items[i];
         if (!isEntry(item)) throw entryError("into", item);
         builderPut(builder, item[0], item[1]);
+        if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
       }
       return builder.build();
     }
@@ -184,6 +215,7 @@ function into(to: unknown, from: unknown): unknown {
       const item = items[i];
       if (!isEntry(item)) throw entryError("into", item);
       out = mapPut(out, item[0], item[1]);
+      if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
     }
     return out;
   }
@@ -217,7 +249,9 @@ function flatten(coll: unknown): unknown[] {
       stack.push({ items: item, at: 0 });
     } else {
       out.push(nil(item));
-      if (out.length - charged >= 1024) {
+      if (out.length - charged >= CHECK_EVERY) {
+        // Time too: a flat vector of millions of items is one charge above.
+        active.work(out.length - charged);
         active.allocate(VECTOR_SLOT_BYTES * (out.length - charged));
         charged = out.length;
       }
@@ -237,6 +271,7 @@ function interleave(a: unknown, b: unknown): unknown[] {
   for (let i = 0; i < n; i++) {
     out[2 * i] = left[i];
     out[2 * i + 1] = right[i];
+    if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
   }
   return out;
 }
@@ -252,6 +287,7 @@ function interpose(separator: unknown, coll: unknown): unknown[] {
   for (let i = 0; i < items.length; i++) {
     if (i > 0) out[2 * i - 1] = sep;
     out[2 * i] = items[i];
+    if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
   }
   return out;
 }
@@ -263,7 +299,10 @@ function zip(a: unknown, b: unknown): unknown[][] {
   active.allocate(vectorBytes(n) + n * vectorBytes(2));
   active.work(n);
   const out = new Array<unknown[]>(n);
-  for (let i = 0; i < n; i++) out[i] = [left[i], right[i]];
+  for (let i = 0; i < n; i++) {
+    out[i] = [left[i], right[i]];
+    if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
+  }
   return out;
 }
 
@@ -287,6 +326,8 @@ function combinations(coll: unknown, size: unknown): unknown[][] {
     const combination = new Array<unknown>(size);
     for (let i = 0; i < size; i++) combination[i] = items[picks[i] as number];
     out[c] = combination;
+    // The charge above is one clock read: millions of combinations need their own.
+    if ((c & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY * size);
     // Next index set in lexicographic order.
     let i = size - 1;
     while (i >= 0 && (picks[i] as number) === items.length - size + i) i--;

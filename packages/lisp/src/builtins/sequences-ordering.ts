@@ -7,6 +7,7 @@
 import { typeError } from "../errors.js";
 import { active } from "../runtime/context.js";
 import { graphemes } from "../runtime/graphemes.js";
+import { CHECK_EVERY, CHECK_MASK } from "../runtime/interruptible.js";
 import { seqOf } from "../runtime/sequences.js";
 import { equals } from "../values/equality.js";
 import { hashKey } from "../values/hash-key.js";
@@ -29,7 +30,10 @@ function reverse(coll: unknown): unknown[] {
   chargeVector(n);
   active.work(n);
   const out = new Array<unknown>(n);
-  for (let i = 0; i < n; i++) out[i] = items[n - 1 - i];
+  for (let i = 0; i < n; i++) {
+    out[i] = items[n - 1 - i];
+    if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
+  }
   return out;
 }
 
@@ -39,6 +43,7 @@ function uniqueItems(items: readonly unknown[]): unknown[] {
   const seen = new Set<unknown>();
   const out: unknown[] = [];
   for (let i = 0; i < items.length; i++) {
+    if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
     const item = items[i];
     const key = hashKey(item);
     if (seen.has(key)) continue;
@@ -75,6 +80,7 @@ function dedupe(coll: unknown): unknown[] {
   active.work(items.length);
   const out: unknown[] = [];
   for (let i = 0; i < items.length; i++) {
+    if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
     if (i > 0 && equals(items[i], items[i - 1])) continue;
     out.push(nil(items[i]));
   }
@@ -82,12 +88,16 @@ function dedupe(coll: unknown): unknown[] {
   return out;
 }
 
-/** Items `sort` accepts: vectors, nil, strings, maps (entries); sets are unordered. */
+/**
+ * Items `sort` accepts: vectors, nil, strings, maps (entries), sets (members). Sorting a set is an
+ * extension, as in Clojure (the reference refuses it); members come in term order, so items a
+ * comparator calls equal still come out in a fixed order.
+ */
 function sortItems(coll: unknown): readonly unknown[] {
   if (Array.isArray(coll)) return coll;
   if (coll === null || coll === undefined) return EMPTY;
   if (typeof coll === "string") return graphemes(coll);
-  if (coll instanceof LispSet) throw unorderedSetError("sort");
+  if (coll instanceof LispSet) return coll.members();
   if (isMap(coll)) return mapEntries(coll) as unknown as readonly unknown[];
   throw notCollectionError("sort", coll);
 }
@@ -151,6 +161,7 @@ export const sequenceOrderingBuiltins: BuiltinDefinition[] = [
       ["(sort [3 1 2])", "[1 2 3]"],
       ["(sort > [3 1 2])", "[3 2 1]"],
       ['(sort ["b" "a"])', '["a" "b"]'],
+      ["(sort > #{1 3 2})", "[3 2 1]"],
     ],
   ),
 ];

@@ -7,6 +7,7 @@
 import { typeError } from "../errors.js";
 import { active } from "../runtime/context.js";
 import { typeName } from "../runtime/describe.js";
+import { CHECK_EVERY, CHECK_MASK } from "../runtime/interruptible.js";
 import { seqOf } from "../runtime/sequences.js";
 import { LispSet } from "../values/lisp-set.js";
 import { isMap, mapEntries } from "../values/map-access.js";
@@ -120,7 +121,11 @@ function chunks(
   active.allocate(vectorBytes(full + (hasTail ? 1 : 0)) + full * vectorBytes(size));
   active.work(full * size);
   const out: unknown[][] = new Array(full);
-  for (let i = 0; i < full; i++) out[i] = items.slice(i * step, i * step + size);
+  for (let i = 0; i < full; i++) {
+    out[i] = items.slice(i * step, i * step + size);
+    // The charge above is one clock read: overlapping chunks copy size items each.
+    if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY * size);
+  }
   if (hasTail) {
     const tail = items.slice(tailStart);
     for (let i = 0; i < leftover.length && tail.length < size; i++) tail.push(leftover[i]);

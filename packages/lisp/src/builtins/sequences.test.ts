@@ -95,7 +95,6 @@ describe("access", () => {
       "(last #{1})",
       "(nth #{1} 0)",
       "(reverse #{1})",
-      "(sort #{1 2})",
       "(take 1 #{1})",
       "(drop 1 #{1})",
       "(distinct #{1})",

@@ -8,6 +8,7 @@
 import { typeError } from "../errors.js";
 import { SET_MEMBER_BYTES, setBytes } from "../runtime/allocation.js";
 import { active } from "../runtime/context.js";
+import { CHECK_EVERY, CHECK_MASK } from "../runtime/interruptible.js";
 import { equals } from "../values/equality.js";
 import { LispSet } from "../values/lisp-set.js";
 import { isMap, lookup, mapEntries } from "../values/map-access.js";
@@ -48,11 +49,18 @@ function contains(coll: unknown, key: unknown): boolean {
   if (coll instanceof LispSet) return coll.has(key);
   if (Array.isArray(coll)) {
     // PTC-Lisp checks vector elements (not indices), as the reference does.
+    // A scan of the whole vector: charged as it goes (it may hold millions of items).
     if (typeof key === "string") {
-      for (let i = 0; i < coll.length; i++) if (coll[i] === key) return true;
+      for (let i = 0; i < coll.length; i++) {
+        if (coll[i] === key) return true;
+        if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
+      }
       return false;
     }
-    for (let i = 0; i < coll.length; i++) if (equals(coll[i], key)) return true;
+    for (let i = 0; i < coll.length; i++) {
+      if (equals(coll[i], key)) return true;
+      if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
+    }
     return false;
   }
   if (coll === null || coll === undefined) return false;
@@ -93,7 +101,10 @@ function union(...sets: unknown[]): LispSet {
     const members = (all[i] as LispSet).members();
     active.allocate(SET_MEMBER_BYTES * members.length);
     active.work(members.length);
-    for (const member of members) out = out.conj(member);
+    for (let j = 0; j < members.length; j++) {
+      out = out.conj(members[j]);
+      if ((j & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
+    }
   }
   return out;
 }
@@ -104,7 +115,11 @@ function intersection(first: unknown, ...others: unknown[]): LispSet {
   for (const other of rest) {
     const kept: unknown[] = [];
     active.work(out.size);
-    for (const member of out.members()) if (other.has(member)) kept.push(member);
+    const members = out.members();
+    for (let i = 0; i < members.length; i++) {
+      if (other.has(members[i])) kept.push(members[i]);
+      if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
+    }
     if (kept.length === out.size) continue;
     chargeSet(kept.length);
     out = LispSet.from(kept);
@@ -118,9 +133,17 @@ function difference(first: unknown, ...others: unknown[]): LispSet {
   for (const other of rest) {
     active.work(Math.min(out.size, other.size));
     if (other.size < out.size) {
-      for (const member of other.members()) out = out.disj(member);
+      const members = other.members();
+      for (let i = 0; i < members.length; i++) {
+        out = out.disj(members[i]);
+        if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
+      }
     } else {
-      for (const member of out.members()) if (other.has(member)) out = out.disj(member);
+      const members = out.members();
+      for (let i = 0; i < members.length; i++) {
+        if (other.has(members[i])) out = out.disj(members[i]);
+        if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
+      }
     }
   }
   return out;

@@ -7,11 +7,13 @@
 import { LispError } from "../errors.js";
 import { vectorBytes } from "../runtime/allocation.js";
 import { active } from "../runtime/context.js";
+import { CHECK_EVERY, CHECK_MASK } from "../runtime/interruptible.js";
 import { LispSet } from "../values/lisp-set.js";
 import { Regex } from "../values/regex.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
 import { formatText } from "./support/str-format.js";
 import { parseBoolean, parseDouble, parseLong } from "./support/str-numbers.js";
+import { countOccurrences, replaceText, splitLineText, splitText } from "./support/str-pieces.js";
 import { findFirst, regexOf, replaceAll as replaceRegex, splitAll } from "./support/str-regex.js";
 import {
   describe,
@@ -65,6 +67,7 @@ function joinItems(separator: string, coll: unknown): string {
       active.allocate(out.length - charged);
       charged = out.length;
     }
+    if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
   }
   active.allocate(out.length - charged);
   return out;
@@ -94,7 +97,7 @@ function split(s: unknown, separator: unknown): string[] {
     );
   }
   if (separator === "") out = graphemeList(text);
-  else out = text.split(separator);
+  else out = splitText(text, separator);
   active.work(out.length);
   active.allocate(vectorBytes(out.length) + text.length);
   return out;
@@ -102,7 +105,7 @@ function split(s: unknown, separator: unknown): string[] {
 
 function splitLines(s: unknown): string[] {
   const text = requireString(s, "split-lines");
-  const lines = text.split(/\r?\n/);
+  const lines = splitLineText(text);
   let end = lines.length;
   while (end > 0 && lines[end - 1] === "") end--;
   if (end < lines.length) lines.length = end;
@@ -141,12 +144,21 @@ function blank(s: unknown): boolean {
   return trimBoth(requireString(s, "blank?", "a string or nil")) === "";
 }
 
+// Linear in the text, which may be megabytes, and a loop may convert many: charged per character.
 function upperCase(who: string) {
-  return (s: unknown): string => requireString(s, who).toUpperCase();
+  return (s: unknown): string => {
+    const text = requireString(s, who);
+    active.work(text.length);
+    return text.toUpperCase();
+  };
 }
 
 function lowerCase(who: string) {
-  return (s: unknown): string => requireString(s, who).toLowerCase();
+  return (s: unknown): string => {
+    const text = requireString(s, who);
+    active.work(text.length);
+    return text.toLowerCase();
+  };
 }
 
 // ------------------------------------------------------------------ replacing
@@ -167,12 +179,11 @@ function replace(s: unknown, match: unknown, replacement: unknown): string {
     active.allocate(text.length + (count + 1) * by.length);
     return `${by}${graphemeList(text).join(by)}${text === "" ? "" : by}`;
   }
-  let matches = 0;
-  for (let at = text.indexOf(pattern); at >= 0; at = text.indexOf(pattern, at + pattern.length)) matches++;
+  const matches = countOccurrences(text, pattern);
   if (matches === 0) return text;
   active.work(matches);
   active.allocate(text.length + matches * (by.length - pattern.length));
-  return text.split(pattern).join(by);
+  return replaceText(text, pattern, by);
 }
 
 // ------------------------------------------------------------------ searching

@@ -10,6 +10,7 @@ import { mapBytes, setBytes } from "../runtime/allocation.js";
 import { after, eachResult, type MaybePromise } from "../runtime/async.js";
 import type { Callable } from "../runtime/call.js";
 import { active } from "../runtime/context.js";
+import { CHECK_EVERY, CHECK_MASK } from "../runtime/interruptible.js";
 import { itemsOf } from "../runtime/sequences.js";
 import { MapBuilder } from "../values/lisp-map.js";
 import { LispSet } from "../values/lisp-set.js";
@@ -36,7 +37,9 @@ function mapEach(f: Step, items: readonly unknown[]): MaybePromise<unknown[]> {
 
 function entriesToMap(who: string, results: readonly unknown[]): unknown {
   const builder = new MapBuilder();
-  for (const result of results) {
+  for (let i = 0; i < results.length; i++) {
+    const result = results[i];
+    if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
     if (!Array.isArray(result) || result.length !== 2) {
       throw new LispError(
         "type_error",

@@ -10,6 +10,7 @@
  */
 import { locate } from "./call-site.js";
 import { active, enter } from "./context.js";
+import { CHECK_EVERY, CHECK_MASK } from "./interruptible.js";
 
 export type MaybePromise<T> = T | Promise<T>;
 
@@ -62,6 +63,9 @@ export function eachResult(
     const result = call(index);
     if (result instanceof Promise) return continueEach(index, result, end, call, accept);
     if (accept(index, result) === false) return undefined;
+    // A builtin callback (keep, map-indexed... with inc or vector) takes no evaluation steps:
+    // the loop itself reads the clock.
+    if ((index & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
   }
   return undefined;
 }
@@ -79,6 +83,7 @@ async function continueEach(
       let result = call(index);
       if (result instanceof Promise) result = await settle(result);
       if (accept(index, result) === false) return;
+      if ((index & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
     }
   } catch (error) {
     throw locate(error);

@@ -16,6 +16,9 @@ const segmenter: Intl.Segmenter | undefined =
 
 /** True when every code unit is ASCII (then code units are graphemes, CRLF aside). */
 export function isAscii(text: string): boolean {
+  // A scan of the whole text, which may be megabytes, on every count or nth of it: charged when
+  // long, so a loop over many long texts reads the clock.
+  if (text.length > 4096) chargeWalk(text.length);
   for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 127) return false;
   return true;
 }

@@ -9,6 +9,16 @@ import { active } from "./context.js";
 const SLICE = 16384;
 
 /**
+ * Items a builtin loop over program data handles between two charges of the clock, for loops that
+ * do not call back into the program (a callback into PTC-Lisp code charges its own steps). The
+ * loop tests `(i & CHECK_MASK) === CHECK_MASK` and then calls `active.work(CHECK_EVERY)`: one AND
+ * and one compare per item, one call per chunk, so hot loops stay fast and a call over ten
+ * million items still reads the clock every few thousand.
+ */
+export const CHECK_EVERY = 1024;
+export const CHECK_MASK = CHECK_EVERY - 1;
+
+/**
  * Stable in-place sort: native sort of slices, then bottom-up merges, with a deadline check
  * between slices. Equal elements keep their order, as with Array.prototype.sort.
  */

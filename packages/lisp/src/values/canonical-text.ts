@@ -47,7 +47,15 @@ export function canonicalText(value: unknown): string {
       if (value instanceof WholeFloat) return numberText(value.value);
       if (Array.isArray(value)) {
         chargeWalk(value.length + 1);
-        return `[${value.map(canonicalText).join(" ")}]`;
+        if (value.length <= 1024) return `[${value.map(canonicalText).join(" ")}]`;
+        // A long vector of scalars is one charge above: charge again every 1024 items, so the
+        // run's clock is read while ten million of them are turned into text.
+        const parts = new Array<string>(value.length);
+        for (let i = 0; i < value.length; i++) {
+          parts[i] = canonicalText(value[i]);
+          if ((i & 1023) === 1023) chargeWalk(1024);
+        }
+        return `[${parts.join(" ")}]`;
       }
       if (isLispMap(value)) {
         chargeWalk(value.size + 1);

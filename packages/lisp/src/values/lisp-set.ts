@@ -6,6 +6,7 @@ import { INSPECT, type Inspect, type InspectOptions, inspectCollection, jsonValu
 import { TABLE_KIND } from "./table-kind.js";
 import { compareTerms } from "./term-order.js";
 import { TableVersion } from "./versioned-table.js";
+import { chargeWalk } from "./walk-meter.js";
 
 export class LispSet extends TableVersion<unknown> {
   private sorted: readonly unknown[] | undefined;
@@ -24,10 +25,13 @@ export class LispSet extends TableVersion<unknown> {
 
   static from(members: Iterable<unknown>): LispSet {
     const slots = new Map<unknown, unknown>();
+    let count = 0;
     for (const member of members) {
       const value = member === undefined ? null : member;
       const hash = hashKey(value);
       if (!slots.has(hash)) slots.set(hash, value);
+      // Hashing millions of members takes a while: charged per chunk, so the run's clock is read.
+      if ((++count & 1023) === 0) chargeWalk(1024);
     }
     return new LispSet(slots.size, slots);
   }

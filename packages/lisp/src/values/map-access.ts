@@ -11,6 +11,7 @@ import { readerOf } from "./field-reader.js";
 import { Keyword } from "./keyword.js";
 import { LispMap, MapBuilder } from "./lisp-map.js";
 import { isPlainObject, ownGet, ownHas, type PlainObject } from "./plain-object.js";
+import { chargeWalk } from "./walk-meter.js";
 
 export type AnyMap = LispMap | PlainObject;
 
@@ -142,7 +143,13 @@ export function mapPut(map: AnyMap, key: unknown, value: unknown): LispMap {
 export function toLispMap(map: AnyMap): LispMap {
   if (map instanceof LispMap) return map;
   const builder = new MapBuilder();
-  for (const key of Object.keys(map)) builder.set(key, map[key]);
+  const keys = Object.keys(map);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
+    builder.set(key, map[key]);
+    // A host map may have a million keys, and a loop may copy it again and again: charge the walk.
+    if ((i & 1023) === 1023) chargeWalk(1024);
+  }
   return builder.build();
 }
 

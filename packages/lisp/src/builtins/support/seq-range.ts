@@ -9,7 +9,7 @@
 
 import { VECTOR_SLOT_BYTES } from "../../runtime/allocation.js";
 import { active } from "../../runtime/context.js";
-import { fillInSlices } from "../../runtime/interruptible.js";
+import { CHECK_EVERY, CHECK_MASK, fillInSlices } from "../../runtime/interruptible.js";
 import { add, compareNumbers } from "../../runtime/numeric.js";
 import { isNumber, type LispNumber, toDouble } from "../../values/numbers.js";
 import { vectorBytes } from "./seq-common.js";
@@ -63,6 +63,9 @@ function numericRange(start: LispNumber, end: LispNumber, step: LispNumber): unk
     if (out.length > charged) {
       active.allocate(VECTOR_SLOT_BYTES);
       active.work(1);
+    } else if ((out.length & CHECK_MASK) === 0) {
+      // The estimate was charged at once, one clock read: read it again as the range grows.
+      active.work(CHECK_EVERY);
     }
     current = add(current, step);
   }

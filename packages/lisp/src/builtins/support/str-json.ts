@@ -14,6 +14,7 @@
 import { LispError } from "../../errors.js";
 import { print } from "../../format/print.js";
 import { active } from "../../runtime/context.js";
+import { CHECK_EVERY, CHECK_MASK } from "../../runtime/interruptible.js";
 import { CustomValue } from "../../values/custom-value.js";
 import { DateTime, Duration, LocalDate } from "../../values/dates.js";
 import { Keyword } from "../../values/keyword.js";
@@ -33,6 +34,8 @@ class Parser {
   index = 0;
   bytes = 0;
   private charged = 0;
+  /** Values parsed so far: the clock is read every CHECK_EVERY of them (see `value`). */
+  private values = 0;
   constructor(readonly text: string) {}
 
   /** Charges the run for what was parsed so far (called as collections close). */
@@ -64,6 +67,8 @@ class Parser {
   }
 
   value(depth: number): unknown {
+    // Collections are charged as they close: an array of ten million numbers closes only at the end.
+    if ((++this.values & CHECK_MASK) === 0) active.work(CHECK_EVERY);
     this.skipSpace();
     const code = this.text.charCodeAt(this.index);
     switch (code) {
@@ -147,7 +152,7 @@ class Parser {
     const text = this.text;
     const start = ++this.index;
     let i = start;
-    // Fast path: no escapes.
+    // Fast path: no escapes. A string may be megabytes long: the clock is read every 64K characters.
     for (;;) {
       const code = text.charCodeAt(i);
       if (code === 34) {
@@ -156,13 +161,15 @@ class Parser {
         return text.slice(start, i);
       }
       if (code === 92 || code < 32 || Number.isNaN(code)) break;
-      i++;
+      if ((++i & 0xffff) === 0) active.work(0x10000);
     }
     let out = text.slice(start, i);
+    let read = 0;
     for (;;) {
       const code = text.charCodeAt(i);
       if (Number.isNaN(code) || code < 32) this.fail();
       if (code === 34) break;
+      if ((++read & 0xffff) === 0) active.work(0x10000);
       if (code !== 92) {
         out += text[i];
         i++;
@@ -388,6 +395,8 @@ class Encoder {
       this.path.push(i);
       this.value(items[i]);
       this.path.pop();
+      // The charge above is one clock read, and items may be millions of numbers and strings.
+      if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
     }
     this.emit("]");
   }
@@ -434,6 +443,7 @@ class Encoder {
       this.path.push(key);
       this.value(item);
       this.path.pop();
+      if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
     }
     this.emit("}");
   }

@@ -10,6 +10,7 @@ import { LispError } from "../../errors.js";
 import { print } from "../../format/print.js";
 import { typeName } from "../../runtime/describe.js";
 import { graphemeBoundaries } from "../../runtime/graphemes.js";
+import { chargeWalk } from "../../values/walk-meter.js";
 import { strOf } from "../output.js";
 
 /** Type and a short printed form of a value, for messages: `integer 42`, `nil`. */
@@ -39,6 +40,8 @@ let lastLongSimple = true;
 export function isSimple(text: string): boolean {
   const long = text.length > 256;
   if (long && text === lastLongText) return lastLongSimple;
+  // A scan of the whole text: charged when long, so a loop over many long texts reads the clock.
+  if (text.length > 4096) chargeWalk(text.length);
   let simple = true;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
