@@ -25,7 +25,7 @@ export type {
   ToolObject,
 } from "./runtime/context.js";
 export type { Limits } from "./runtime/limits.js";
-export { DEFAULT_LIMITS } from "./runtime/limits.js";
+export { DEFAULT_LIMITS, REFERENCE_LIMITS } from "./runtime/limits.js";
 export type { SessionInit } from "./session.js";
 export { createSession, Session } from "./session.js";
 export { hostEquals as equals } from "./values/equality.js";

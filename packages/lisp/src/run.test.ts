@@ -156,6 +156,7 @@ describe("loops", () => {
       (
         await failure(
           "(loop [i 0] (if (< i 600) (recur (inc i)) i)) (loop [i 0] (if (< i 600) (recur (inc i)) i))",
+          { limits: { maxIterations: 1000 } },
         )
       ).reason,
     ).toBe("loop_limit_exceeded");

@@ -289,7 +289,7 @@ describe("builtins that copy or loop stop at the limits (one call, however large
     ["interleave", "(count (interleave data/xs data/xs))"],
     ["flatten", "(count (flatten (mapv vector data/xs data/xs)))"],
   ])("%s stops on memory before building the result", async (_name, source) => {
-    const error = await failure(source, { context });
+    const error = await failure(source, { context, limits: { maxMemoryBytes: 10_000_000 } });
     expect(error.reason).toBe("memory_exceeded");
   });
 

@@ -45,8 +45,8 @@ Options:
                         have an execute function (repeatable)
       --json            print the value as JSON instead of Clojure text
       --timeout MS      wall-clock limit per program, in milliseconds (default 1000)
-      --memory BYTES    memory budget per program (default 10000000; 50MB, 1GB also work)
-      --iterations N    loop iteration limit per program (default 1000)
+      --memory BYTES    memory budget per program (default 64000000; 50MB, 1GB also work)
+      --iterations N    recur jumps allowed per program (default 1000000)
       --depth N         deepest chain of nested function calls (default 1000)
   -h, --help            show this help
   -v, --version         show the version

@@ -626,7 +626,8 @@ class Generator {
     this.emit(`const ${out} = [];`);
     const run = (index: number, breakLabel: string | undefined): void => {
       if (index === node.clauses.length) {
-        this.iterate(this.contextName, node.position);
+        // A step of work, not an iteration (see comprehension.ts).
+        this.emit(`if (--${this.contextName}.fuel <= 0) ${this.contextName}.refuel();`);
         const value = this.value(node.body);
         if (node.collect) this.emit(`${out}.push(${value});`);
         return;

@@ -217,7 +217,6 @@ export class Compiler {
           node.clauses,
           node.body,
           node.collect,
-          node.position,
           this.adaptive(node) ? (itemsSlot) => this.promote(largeForNode(node, itemsSlot)) : undefined,
         );
       case "budget":

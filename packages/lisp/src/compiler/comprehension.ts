@@ -1,11 +1,11 @@
 /**
  * `for` and `doseq` on the general evaluator: nested iteration over binding clauses with :let,
- * :when and :while, every produced element counted against the iteration budget.
+ * :when and :while. Elements are steps of work (they read the clock), not iterations: only `recur`
+ * counts against maxIterations.
  */
 import type { ForClause, Node, Pattern } from "../analyzer/ast.js";
 import { LispError } from "../errors.js";
 import { print } from "../format/print.js";
-import type { Position } from "../reader/form.js";
 import { vectorBytes } from "../runtime/allocation.js";
 import { after } from "../runtime/async.js";
 import { active } from "../runtime/context.js";
@@ -13,7 +13,6 @@ import { typeName } from "../runtime/describe.js";
 import { itemsOf } from "../runtime/sequences.js";
 import { type Code, isTruthy } from "./code.js";
 import type { Binder } from "./destructure.js";
-import { iterateAt } from "./evaluation.js";
 import { promotionPolicy } from "./promotion.js";
 
 export function compileComprehension(
@@ -23,7 +22,6 @@ export function compileComprehension(
   clauseNodes: readonly ForClause[],
   bodyNode: Node,
   collect: boolean,
-  position: Position,
   /**
    * Adaptive tier: generated code for this `for` with its first collection read from a slot past
    * the end of the frame (resume-nodes.ts). Used when that collection is large.
@@ -75,7 +73,10 @@ export function compileComprehension(
 
   const run = (frame: unknown[], index: number, out: unknown[]): unknown => {
     if (index === steps.length) {
-      iterateAt(position);
+      // A step of work (the clock is read every so often), not an iteration: the collections
+      // bound a for, so only recur counts against maxIterations.
+      const context = active;
+      if (--context.fuel <= 0) context.refuel();
       return after(body(frame), (value) => {
         if (collect) out.push(value);
         return undefined;

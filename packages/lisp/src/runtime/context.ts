@@ -225,12 +225,6 @@ export class RunContext implements WalkTarget {
     if (this.fuel <= 0) this.refuel();
   }
 
-  /** One loop iteration (recur jump or for/doseq element). */
-  iterate(): void {
-    if (++this.iterations > this.limits.maxIterations) throw loopLimitError(this.limits.maxIterations);
-    if (--this.fuel <= 0) this.refuel();
-  }
-
   elapsedMs(): number {
     return now() - this.startedAt;
   }

@@ -1,17 +1,24 @@
 /**
- * Sandbox limits (spec §9). Every limit has the reference's default, can be set per run, and has
- * no hard ceiling: a host that trusts its programs may raise any of them.
+ * Sandbox limits (spec §9). Every limit can be set per run and has no hard ceiling: a host that
+ * trusts its programs may raise any of them. The defaults are sized for agent programs over tool
+ * results of up to about 100,000 rows; `REFERENCE_LIMITS` holds the reference's own values, for a
+ * host that wants them (the conformance corpus runs with them).
  */
 import { LispError } from "../errors.js";
 
 export interface Limits {
   /** Wall-clock budget for one run, including time spent waiting for tools. Default 1000 ms. */
   readonly timeoutMs: number;
-  /** Cumulative loop iterations per run: every recur jump and every for/doseq element. Default 1000. */
+  /**
+   * `recur` jumps per run (of loops and functions together): what stops a runaway loop. Walking a
+   * collection (for, doseq, map, reduce...) is bounded by the collection and does not count.
+   * Default 1,000,000 (the reference: 1,000, and it counts for/doseq elements too).
+   */
   readonly maxIterations: number;
   /**
-   * Approximate bytes the program may allocate (cumulative: vectors, maps, sets, strings it builds).
-   * Host data (context, tool results) does not count. Default 10 MB.
+   * Approximate bytes the program may allocate (cumulative: vectors, maps, sets, strings it builds;
+   * a derived map is charged for the entries it adds, not for a copy). Host data (context, tool
+   * results) does not count. Default 64 MB (the reference: 10 MB).
    */
   readonly maxMemoryBytes: number;
   /** Deepest chain of nested function calls. Default 1000. */
@@ -34,10 +41,32 @@ export interface Limits {
   readonly parallelConcurrency: number;
 }
 
-export const DEFAULT_LIMITS: Limits = Object.freeze({
+/** The reference's limits (ptc_runner v0.11.0), for hosts and tests that want its behaviour. */
+export const REFERENCE_LIMITS: Limits = Object.freeze({
   timeoutMs: 1000,
   maxIterations: 1000,
   maxMemoryBytes: 10_000_000,
+  maxDepth: 1000,
+  maxProgramBytes: 1_000_000,
+  maxSymbols: 10_000,
+  maxNesting: 64,
+  maxPrintLength: 2000,
+  maxPrintLines: 1000,
+  maxToolCalls: Number.POSITIVE_INFINITY,
+  parallelTimeoutMs: 5000,
+  parallelConcurrency: 8,
+});
+
+/**
+ * What a run gets when it sets no limit: the reference's values, except where a program over
+ * 100,000 rows would not fit. Loops may jump a million times (a 100,000-step `loop` is ordinary),
+ * and programs may allocate 64 MB (deriving one small map per row of 100,000 rows is about 10 MB).
+ * The wall clock stays at one second: that, not the counts, is what bounds a hostile program.
+ */
+export const DEFAULT_LIMITS: Limits = Object.freeze({
+  timeoutMs: 1000,
+  maxIterations: 1_000_000,
+  maxMemoryBytes: 64_000_000,
   maxDepth: 1000,
   maxProgramBytes: 1_000_000,
   maxSymbols: 10_000,
