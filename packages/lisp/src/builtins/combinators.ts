@@ -51,8 +51,23 @@ function callableOf(value: unknown, who: string): Callable {
 
 // ---------------------------------------------------------------- apply
 
-/** Builtins whose (apply f xs) equals folding chunks of xs: used when xs is too long to spread. */
-const FOLDABLE = new Set(["+", "*", "max", "min", "str", "concat", "merge"]);
+/**
+ * Builtins whose (apply f xs) equals folding chunks of xs: used when xs is too long to spread.
+ * The number is how many leading arguments every chunk's call repeats (merge-with's function).
+ */
+const FOLDABLE: ReadonlyMap<string, number> = new Map([
+  ["+", 0],
+  ["*", 0],
+  ["max", 0],
+  ["min", 0],
+  ["str", 0],
+  ["concat", 0],
+  ["merge", 0],
+  ["conj", 0],
+  ["merge-with", 1],
+  ["max-key", 1],
+  ["min-key", 1],
+]);
 const MAX_SPREAD = 50_000;
 
 function spreadOf(last: unknown): readonly unknown[] {
@@ -71,13 +86,15 @@ function apply(fn: unknown, ...rest: unknown[]): unknown {
   const args = rest.length === 1 ? spread : [...rest.slice(0, -1), ...spread];
   if (args.length > MAX_SPREAD) {
     const info = typeof fn === "function" ? (fn as Partial<LispFunction>)[FUNCTION_INFO] : undefined;
-    if (info?.builtin === true && info.name !== undefined && FOLDABLE.has(info.name)) {
+    const leading = info?.builtin === true && info.name !== undefined ? FOLDABLE.get(info.name) : undefined;
+    if (leading !== undefined) {
       active.work(args.length);
-      let acc = callValue(fn, args.slice(0, MAX_SPREAD));
-      for (let start = MAX_SPREAD; start < args.length; start += MAX_SPREAD) {
+      const fixed = args.slice(0, leading);
+      let acc = callValue(fn, args.slice(0, leading + MAX_SPREAD));
+      for (let start = leading + MAX_SPREAD; start < args.length; start += MAX_SPREAD) {
         // The charge above is one clock read: each chunk is a call over MAX_SPREAD items.
         active.work(MAX_SPREAD);
-        acc = callValue(fn, [acc, ...args.slice(start, start + MAX_SPREAD)]);
+        acc = callValue(fn, [...fixed, acc, ...args.slice(start, start + MAX_SPREAD)]);
       }
       return acc;
     }
