@@ -339,8 +339,12 @@ function merge(...maps: unknown[]): AnyMap {
   return result ?? LispMap.empty();
 }
 
-const NEW_KEY: unique symbol = Symbol("new key");
-
+/**
+ * merge-with: the entries of each later map written into the first; a key already there is
+ * combined with f. The common use folds a one-entry map into an accumulator per row, so the loop
+ * is direct (one lookup per entry, no callback for a new key) and only turns asynchronous when f
+ * answers with a promise (a tool call).
+ */
 function mergeWith(f: unknown, ...maps: unknown[]): MaybePromise<AnyMap> {
   const combine = toCallable(f, "merge-with function");
   const sources: AnyMap[] = [];
@@ -349,30 +353,45 @@ function mergeWith(f: unknown, ...maps: unknown[]): MaybePromise<AnyMap> {
     if (next !== null) sources.push(next);
   }
   if (sources.length === 0) return LispMap.empty();
-  let result = toLispMap(sources[0] as AnyMap);
-  const pending: Array<readonly [unknown, unknown]> = [];
-  let slot: unknown;
-  for (let s = 1; s < sources.length; s++)
-    for (const entry of mapEntries(sources[s] as AnyMap)) pending.push(entry);
+  let pending: ReadonlyArray<readonly [unknown, unknown]>;
+  if (sources.length === 2) pending = mapEntries(sources[1] as AnyMap);
+  else {
+    const all: Array<readonly [unknown, unknown]> = [];
+    for (let s = 1; s < sources.length; s++)
+      for (const entry of mapEntries(sources[s] as AnyMap)) all.push(entry);
+    pending = all;
+  }
   active.work(pending.length);
   active.allocate(MAP_ENTRY_BYTES * pending.length);
-  const done = eachResult(
-    0,
-    pending.length,
-    (i) => {
-      const [key, value] = pending[i] as readonly [unknown, unknown];
-      // A key seen before (by the write rule: "tier" for :tier) is combined; a new key is stored
-      // as it is, without a callback.
-      slot = writeKey(result, key);
-      return result.has(slot) ? combine(result.get(slot), value) : NEW_KEY;
-    },
-    (i, combined) => {
-      const value = (pending[i] as readonly [unknown, unknown])[1];
-      result = result.assoc(slot, combined === NEW_KEY ? value : combined);
-      return true;
-    },
-  );
-  return done === undefined ? result : after(done, () => result);
+  return mergeEntries(combine, toLispMap(sources[0] as AnyMap), pending, 0);
+}
+
+function mergeEntries(
+  combine: Callable,
+  into: LispMap,
+  pending: ReadonlyArray<readonly [unknown, unknown]>,
+  start: number,
+): MaybePromise<LispMap> {
+  let result = into;
+  for (let i = start; i < pending.length; i++) {
+    const [key, value] = pending[i] as readonly [unknown, unknown];
+    // A key seen before (by the write rule: "tier" for :tier) is combined; a new key is stored
+    // as it is, without a callback. Stored values are never undefined (nil is null).
+    const slot = writeKey(result, key);
+    const existing = result.get(slot);
+    if (existing === undefined) {
+      result = result.assoc(slot, value);
+      continue;
+    }
+    const combined = combine(existing, value);
+    if (combined instanceof Promise) {
+      const done = result;
+      return after(combined, (resolved) => mergeEntries(combine, done.assoc(slot, resolved), pending, i + 1));
+    }
+    result = result.assoc(slot, combined);
+    if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
+  }
+  return result;
 }
 
 function swappedMapFunction(who: string, map: unknown, f: unknown): void {
