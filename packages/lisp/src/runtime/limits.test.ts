@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
-import { DEFAULT_LIMITS, type Limits, LispError, run } from "../index.js";
+import { DEFAULT_LIMITS, type Limits, LispError, REFERENCE_LIMITS, run } from "../index.js";
 
 const names = Object.keys(DEFAULT_LIMITS) as (keyof Limits)[];
 const sandboxGuide = readFileSync(new URL("../../../../docs/sandbox.md", import.meta.url), "utf8");
@@ -34,4 +34,36 @@ test("an unknown limit is rejected with the list of known ones", async () => {
   await expect(run("1", { limits: { maxWidgets: 3 } as Partial<Limits> })).rejects.toThrow(
     /unknown limit "maxWidgets"; known limits: timeoutMs, /,
   );
+});
+
+describe("defaults and the reference's limits", () => {
+  test("REFERENCE_LIMITS are the reference's values; the defaults differ in iterations and memory only", () => {
+    expect(REFERENCE_LIMITS).toMatchObject({
+      timeoutMs: 1000,
+      maxIterations: 1000,
+      maxMemoryBytes: 10_000_000,
+    });
+    expect(Object.keys(REFERENCE_LIMITS)).toEqual(names);
+    const differing = names.filter((name) => DEFAULT_LIMITS[name] !== REFERENCE_LIMITS[name]);
+    expect(differing).toEqual(["maxIterations", "maxMemoryBytes"]);
+    expect(DEFAULT_LIMITS).toMatchObject({ maxIterations: 1_000_000, maxMemoryBytes: 64_000_000 });
+  });
+
+  test("only recur counts against maxIterations: for walks its collection freely", async () => {
+    const limits = REFERENCE_LIMITS;
+    const walked = await run("(count (for [x (range 5000) :when (odd? x)] x))", { limits });
+    expect(walked.ok && walked.value).toBe(2500);
+    const looped = await run("(loop [i 0] (if (< i 5000) (recur (inc i)) i))", { limits });
+    expect(!looped.ok && looped.error.reason).toBe("loop_limit_exceeded");
+  });
+
+  test("under the defaults a 100,000-step loop runs and a runaway loop stops promptly", async () => {
+    const long = await run("(loop [i 0 acc 0] (if (< i 100000) (recur (inc i) (+ acc i)) acc))");
+    expect(long.ok && long.value).toBe(4_999_950_000);
+    for (const engine of ["adaptive", "general"] as const) {
+      const runaway = await run("(loop [x 0] (recur x))", { engine });
+      expect(!runaway.ok && runaway.error.reason).toBe("loop_limit_exceeded");
+      expect(runaway.durationMs).toBeLessThan(DEFAULT_LIMITS.timeoutMs);
+    }
+  });
 });
