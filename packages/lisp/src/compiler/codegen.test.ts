@@ -58,6 +58,8 @@ describe("both evaluators agree", () => {
     "[(+ 0.5 0.5) (- 3 1.5) (* 2 2.0) (/ 1 3) (+ 1 2)]",
     "(let [x 1] (let [y (+ x 1)] (let [x (* y 10)] [x y])))",
     "((fn fact [n] (if (< n 2) 1 (* n (fact (dec n))))) 20)",
+    // A pure branch that jumps to an impure loop is not a unit of its own (purity.ts, recursOutward).
+    '(loop [x 3] (println "x is" x) (if (> x 1) (recur (dec x)) :done))',
     "(defn g [& {:keys [a] :or {a 9}}] a) [(g) (g :a 1)]",
     "(sort-by :n > [{:n 1} {:n 3} {:n 2}])",
     '(let [{:strs [id]} {"id" 7}] id)',

@@ -33,7 +33,7 @@ import { type Binder, compilePattern } from "./destructure.js";
 import { evaluateAll, iterateAt, located, resume } from "./evaluation.js";
 import { fastTierStats, GenerationGap, generationPolicy } from "./fast-tier.js";
 import { promotionPolicy } from "./promotion.js";
-import { isPure, isTrivial } from "./purity.js";
+import { isPure, isTrivial, recursOutward } from "./purity.js";
 import { largeForNode, resumedLoopNode } from "./resume-nodes.js";
 
 /**
@@ -87,7 +87,13 @@ export class Compiler {
    * evaluator's version as their fallback; everything else is compiled to closures here.
    */
   compile(node: Node): Code {
-    if (this.environment.tier === "fast" && this.generalOnly === 0 && !isTrivial(node) && isPure(node)) {
+    if (
+      this.environment.tier === "fast" &&
+      this.generalOnly === 0 &&
+      !isTrivial(node) &&
+      isPure(node) &&
+      !recursOutward(node)
+    ) {
       const compileSlow = () => this.general(() => this.compileNode(node));
       try {
         return compileUnit(node, compileSlow, this.fastEnvironment);

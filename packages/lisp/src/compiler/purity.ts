@@ -117,3 +117,27 @@ export function isTrivial(node: Node): boolean {
     node.kind === "history"
   );
 }
+
+/**
+ * Whether `node` ends in a `recur` of an enclosing loop or fn (in a tail position: a branch of an
+ * `if`, the last form of a `do` or a `let` body, a `case` clause). Such a subtree cannot be a unit
+ * of generated code on its own: the loop it jumps to is outside it.
+ */
+export function recursOutward(node: Node): boolean {
+  switch (node.kind) {
+    case "recur":
+      return true;
+    case "if":
+      return recursOutward(node.consequent) || recursOutward(node.alternative);
+    case "do":
+      return node.body.length > 0 && recursOutward(node.body[node.body.length - 1] as Node);
+    case "let":
+      return recursOutward(node.body);
+    case "case":
+      return (
+        node.clauses.some(recursOutward) || (node.fallback !== undefined && recursOutward(node.fallback))
+      );
+    default:
+      return false;
+  }
+}
