@@ -411,3 +411,47 @@ describe("one rule for every write to a map: a key replaces its flexible twin", 
     expect(await evaluate('(merge {"a" 1} {:b 2 1 3})')).toBe('{1 3 :b 2 "a" 1}');
   });
 });
+
+describe("maps derived from host rows (read through, never copied or written)", () => {
+  const rows = [
+    { id: 1, region: "east", amount: 10, tags: ["x"] },
+    { id: 2, region: "west", amount: 20, tags: [] },
+  ];
+  const context = { rows };
+  test.each([
+    [
+      "(mapv #(assoc % :total (* 2 (:amount %))) data/rows)",
+      '[{:total 20 "amount" 10 "id" 1 "region" "east" "tags" ["x"]} {:total 40 "amount" 20 "id" 2 "region" "west" "tags" []}]',
+    ],
+    ['(dissoc (first data/rows) "tags" :region)', '{"amount" 10 "id" 1}'],
+    ["(update (first data/rows) :amount inc)", '{"amount" 11 "id" 1 "region" "east" "tags" ["x"]}'],
+    ["(keys (assoc (second data/rows) :a 1))", '[:a "amount" "id" "region" "tags"]'],
+    ["(count (dissoc (assoc (first data/rows) :id 5) :id))", "3"],
+    [
+      "(let [r (first data/rows) a (assoc r :k 1) b (dissoc a :k)] [(= b r) (contains? a :k) (contains? b :k) (get a :k)])",
+      "[true true false 1]",
+    ],
+    ['(= (assoc (first data/rows) :amount 10) {"id" 1 "region" "east" "amount" 10 "tags" ["x"]})', "true"],
+    [
+      "(frequencies (map #(dissoc % :id :amount :tags) data/rows))",
+      '{{"region" "east"} 1 {"region" "west"} 1}',
+    ],
+    ['(merge (first data/rows) {:region "north"})', '{"amount" 10 "id" 1 "region" "north" "tags" ["x"]}'],
+    ["(select-keys (assoc (first data/rows) :z 0) [:id :z])", '{:id 1 :z 0}'],
+  ])("%s", async (source, expected) => {
+    expect(await evaluate(source, { context })).toBe(expected);
+    expect(rows).toEqual([
+      { id: 1, region: "east", amount: 10, tags: ["x"] },
+      { id: 2, region: "west", amount: 20, tags: [] },
+    ]);
+  });
+
+  test("a derived row kept by def outlives the program with the same contents", async () => {
+    const { createSession } = await import("../session.js");
+    const session = createSession();
+    const first = await run("(def kept (assoc (first data/rows) :seen true)) kept", { context, session });
+    expect(first.ok).toBe(true);
+    const later = await run("[(:seen kept) (:amount kept) (count kept)]", { session });
+    expect(later.ok && format(later.value)).toBe("[true 10 5]");
+  });
+});

@@ -66,11 +66,12 @@ describe.skipIf(!existsSync(corpus))("the engines agree on the conformance corpu
       const outcomes: string[] = [];
       for (const engine of ["general", "fast", "adaptive"] as const) {
         resetFastTierStats();
+        const tools = toolsOf(c.tools);
         const result = await run(c.program, {
           engine,
-          context: c.context ?? undefined,
-          tools: toolsOf(c.tools),
           limits: REFERENCE_LIMITS,
+          ...(c.context === null ? {} : { context: c.context }),
+          ...(tools === undefined ? {} : { tools }),
         });
         if (engine === "fast") {
           generated.unitsGenerated += fastTierStats.unitsGenerated;

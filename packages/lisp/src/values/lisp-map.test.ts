@@ -3,6 +3,7 @@ import { describe, expect, test } from "vitest";
 import { Keyword } from "./keyword.js";
 import { LispMap } from "./lisp-map.js";
 import { LispSet } from "./lisp-set.js";
+import { toLispMap } from "./map-access.js";
 import { WholeFloat } from "./numbers.js";
 
 /**
@@ -148,5 +149,76 @@ describe("pinning and detaching", () => {
       ["a", 1],
       ["b", 2],
     ]);
+  });
+});
+
+/**
+ * A map derived from a host object reads through to it (versioned-table.ts, "base"): the same
+ * model test, with string keys, half of which start in the host object.
+ */
+describe("maps over a host object behave as immutable values and never write the object", () => {
+  const keys = ["a", "b", "c", "d", "e", "f", "g", "h"];
+  type Op =
+    | { kind: "assoc"; from: number; key: number; value: number }
+    | { kind: "dissoc"; from: number; key: number }
+    | { kind: "read"; version: number; key: number };
+  const op: fc.Arbitrary<Op> = fc.oneof(
+    fc.record({ kind: fc.constant("assoc" as const), from: fc.nat(30), key: fc.nat(7), value: fc.integer() }),
+    fc.record({ kind: fc.constant("dissoc" as const), from: fc.nat(30), key: fc.nat(7) }),
+    fc.record({ kind: fc.constant("read" as const), version: fc.nat(30), key: fc.nat(7) }),
+  );
+
+  test("against a copy-on-write model", () => {
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 120 }), (ops) => {
+        const host = Object.freeze({ a: 1, b: null, c: "x", d: [4] });
+        const first = toLispMap(host);
+        const versions: LispMap[] = [first];
+        const models: Array<Map<string, unknown>> = [new Map(Object.entries(host))];
+        for (const step of ops) {
+          const key = keys[step.key] as string;
+          if (step.kind === "read") {
+            const index = step.version % versions.length;
+            expect((versions[index] as LispMap).get(key)).toEqual(models[index]?.get(key));
+            expect((versions[index] as LispMap).has(key)).toBe(models[index]?.has(key));
+            continue;
+          }
+          const index = step.from % versions.length;
+          const model = new Map(models[index]);
+          if (step.kind === "assoc") {
+            versions.push((versions[index] as LispMap).assoc(key, step.value));
+            model.set(key, step.value);
+          } else {
+            versions.push((versions[index] as LispMap).dissoc(key));
+            model.delete(key);
+          }
+          models.push(model);
+        }
+        versions.forEach((version, index) => {
+          const expected = [...(models[index] as Map<string, unknown>)].sort((x, y) =>
+            x[0] < y[0] ? -1 : 1,
+          );
+          expect(version.entries()).toEqual(expected);
+          expect(version.size).toBe(expected.length);
+          // Copies (what a def keeps) agree too.
+          expect(version.detached().entries()).toEqual(expected);
+        });
+        expect(host).toEqual({ a: 1, b: null, c: "x", d: [4] });
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test("a host object is read through, not copied; a key starting with NUL makes a copy", () => {
+    const row = { id: 7, name: "x" };
+    const derived = toLispMap(row).assoc(Keyword.of("total"), 3);
+    expect((derived as unknown as { store: { base: unknown; map: Map<unknown, unknown> } }).store.base).toBe(
+      row,
+    );
+    expect((derived as unknown as { store: { map: Map<unknown, unknown> } }).store.map.size).toBe(1);
+    const odd = { "\u0000k": 1, b: 2 };
+    const copied = toLispMap(odd);
+    expect((copied as unknown as { store: { base: unknown } }).store.base).toBeUndefined();
+    expect(copied.get("\u0000k")).toBe(1);
   });
 });

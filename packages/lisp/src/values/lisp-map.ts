@@ -36,8 +36,12 @@ function slotEntry(hash: unknown, slot: unknown): MapEntry {
 export class LispMap extends TableVersion<unknown> {
   private sorted: ReadonlyArray<MapEntry> | undefined;
 
-  private constructor(size: number, entries: Map<unknown, unknown> | null) {
-    super(size, entries);
+  private constructor(
+    size: number,
+    entries: Map<unknown, unknown> | null,
+    base?: Readonly<Record<string, unknown>>,
+  ) {
+    super(size, entries, base);
   }
 
   protected derive(size: number): this {
@@ -53,6 +57,14 @@ export class LispMap extends TableVersion<unknown> {
     const builder = new MapBuilder();
     for (const [key, value] of entries) builder.set(key, value);
     return builder.build();
+  }
+
+  /**
+   * Internal: a map with the entries of a host object (string keys, none starting with NUL), read
+   * through to the object instead of copied (versioned-table.ts). `size` is its own key count.
+   */
+  static over(object: Readonly<Record<string, unknown>>, size: number): LispMap {
+    return new LispMap(size, new Map(), object);
   }
 
   /** Internal: adopts a Map filled by MapBuilder. */

@@ -139,15 +139,28 @@ export function mapPut(map: AnyMap, key: unknown, value: unknown): LispMap {
   return toLispMap(map).assoc(writeKey(map, key), value);
 }
 
-/** A program map with all entries of `map`; host maps are copied once, program maps returned. */
+/**
+ * A program map with all entries of `map`: program maps as they are; a host map as a map that
+ * reads through to it (nothing copied: `(assoc row :k v)` on a tool result's row stores one entry),
+ * unless a key starts with NUL, which the read-through cannot represent (then it is copied).
+ */
 export function toLispMap(map: AnyMap): LispMap {
   if (map instanceof LispMap) return map;
-  const builder = new MapBuilder();
   const keys = Object.keys(map);
+  let plainKeys = true;
+  for (let i = 0; i < keys.length; i++) {
+    if ((keys[i] as string).charCodeAt(0) === 0) {
+      plainKeys = false;
+      break;
+    }
+    // A host map may have a million keys, and a loop may derive from it again and again.
+    if ((i & 1023) === 1023) chargeWalk(1024);
+  }
+  if (plainKeys) return LispMap.over(map, keys.length);
+  const builder = new MapBuilder();
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i] as string;
     builder.set(key, map[key]);
-    // A host map may have a million keys, and a loop may copy it again and again: charge the walk.
     if ((i & 1023) === 1023) chargeWalk(1024);
   }
   return builder.build();

@@ -22,16 +22,31 @@
  * - builtins that thread an accumulator (`reduce`) start from a detached copy of the initial
  *   value, so the caller's reference to it does not hold the whole history alive.
  *
+ * A lineage may also read through to a *base*: a host object (a tool result's row) that a program
+ * derives maps from, `(assoc row :total 3)`. Copying the row into the store would cost a write
+ * per field for every row; instead the store holds only what the program changed, over the row:
+ * a key missing from the store is read from the base, and a base key the program removed is
+ * marked DELETED in the store. The base is never written, and every version of the lineage shares
+ * it, so undo records and rerooting work on the store alone, as before.
+ *
  * This module must never expose the store or let a caller mutate a version.
  */
 
+/** A base key removed from a lineage that reads through to a base. */
+const DELETED: unique symbol = Symbol("deleted");
+
 interface Store<V> {
-  map: Map<unknown, V>;
+  map: Map<unknown, V | typeof DELETED>;
   current: TableVersion<V>;
+  /** Read through for keys the map lacks (own string keys of a host object); never written. */
+  readonly base: Readonly<Record<string, unknown>> | undefined;
 }
 
 const ABSENT: unique symbol = Symbol("absent");
-type Slot<V> = V | typeof ABSENT;
+/** What the store holds for a key: a value, DELETED, or nothing (ABSENT). */
+type Slot<V> = V | typeof DELETED | typeof ABSENT;
+
+const hasOwn = Object.prototype.hasOwnProperty;
 
 /** Beyond this many undo steps a read reroots instead of walking. */
 const WALK_LIMIT = 16;
@@ -52,48 +67,60 @@ export abstract class TableVersion<V> {
    * `entries` starts a new lineage that owns that Map from now on; null builds a version derived
    * by `tableSet`/`tableDelete`, which attach it to their store right away.
    */
-  protected constructor(size: number, entries: Map<unknown, V> | null) {
+  protected constructor(
+    size: number,
+    entries: Map<unknown, V> | null,
+    base?: Readonly<Record<string, unknown>>,
+  ) {
     this.size = size;
-    if (entries !== null) this.store = { map: entries, current: this };
+    if (entries !== null) this.store = { map: entries, current: this, base };
   }
 
   /** A sibling version of the same subclass, of the given size, not yet attached to a store. */
   protected abstract derive(size: number): this;
 
   protected tableGet(hashKey: unknown): V | undefined {
-    if (this.next === null) return this.store.map.get(hashKey);
+    if (this.next === null) return this.currentGet(hashKey);
     let steps = 0;
     for (let version: TableVersion<V> = this; version.next !== null; version = version.next) {
-      if (version.undoKey === hashKey) {
-        const slot = version.undoSlot;
-        return slot === ABSENT ? undefined : slot;
-      }
+      if (version.undoKey === hashKey) return this.slotValue(hashKey, version.undoSlot);
       if (++steps > WALK_LIMIT) {
         this.reroot();
-        return this.store.map.get(hashKey);
+        return this.currentGet(hashKey);
       }
     }
-    return this.store.map.get(hashKey);
+    return this.currentGet(hashKey);
   }
 
   protected tableHas(hashKey: unknown): boolean {
-    if (this.next === null) return this.store.map.has(hashKey);
-    let steps = 0;
-    for (let version: TableVersion<V> = this; version.next !== null; version = version.next) {
-      if (version.undoKey === hashKey) return version.undoSlot !== ABSENT;
-      if (++steps > WALK_LIMIT) {
-        this.reroot();
-        return this.store.map.has(hashKey);
-      }
-    }
-    return this.store.map.has(hashKey);
+    return this.tableGet(hashKey) !== undefined;
+  }
+
+  /** The value under `hashKey` in the store's current contents (stored values are never undefined). */
+  private currentGet(hashKey: unknown): V | undefined {
+    const slot = this.store.map.get(hashKey);
+    if (slot === undefined) return this.baseGet(hashKey);
+    return slot === DELETED ? undefined : slot;
+  }
+
+  /** What a store slot (or an undo record of one) means for `hashKey`. */
+  private slotValue(hashKey: unknown, slot: Slot<V>): V | undefined {
+    if (slot === ABSENT) return this.baseGet(hashKey);
+    return slot === DELETED ? undefined : slot;
+  }
+
+  private baseGet(hashKey: unknown): V | undefined {
+    const base = this.store.base;
+    if (base === undefined || typeof hashKey !== "string" || !hasOwn.call(base, hashKey)) return undefined;
+    const value = base[hashKey];
+    return (value === undefined ? null : value) as V;
   }
 
   /** A version with the same contents in a store of its own (O(size)). */
   protected tableDetached(): this {
     this.reroot();
     const copy = this.derive(this.size);
-    copy.store = { map: new Map(this.store.map), current: copy };
+    copy.store = { map: new Map(this.store.map), current: copy, base: this.store.base };
     return copy;
   }
 
@@ -110,16 +137,15 @@ export abstract class TableVersion<V> {
     if (this.isPinned) return this.tableDetached().tableSet(hashKey, value);
     this.reroot();
     const map = this.store.map;
-    // Stored values are never undefined (nil is null), so one lookup tells presence too.
-    const found = map.get(hashKey);
-    const had = found !== undefined;
-    const previous = had ? (found as V) : ABSENT;
+    const stored = map.get(hashKey);
+    const previous = stored === undefined ? this.baseGet(hashKey) : stored === DELETED ? undefined : stored;
+    const had = previous !== undefined;
     if (had && previous === value) return this;
     const derived = this.derive(had ? this.size : this.size + 1);
     derived.store = this.store;
     this.next = derived;
     this.undoKey = hashKey;
-    this.undoSlot = previous;
+    this.undoSlot = stored === undefined ? ABSENT : stored;
     map.set(hashKey, value);
     this.store.current = derived;
     return derived;
@@ -130,13 +156,17 @@ export abstract class TableVersion<V> {
     if (this.isPinned) return this.tableDetached().tableDelete(hashKey);
     this.reroot();
     const map = this.store.map;
-    if (!map.has(hashKey)) return this;
+    const stored = map.get(hashKey);
+    const present = stored === undefined ? this.baseGet(hashKey) !== undefined : stored !== DELETED;
+    if (!present) return this;
     const derived = this.derive(this.size - 1);
     derived.store = this.store;
     this.next = derived;
     this.undoKey = hashKey;
-    this.undoSlot = map.get(hashKey) as V;
-    map.delete(hashKey);
+    this.undoSlot = stored === undefined ? ABSENT : stored;
+    // A key of the base stays hidden by a mark; any other key simply leaves the store.
+    if (this.baseGet(hashKey) !== undefined) map.set(hashKey, DELETED);
+    else map.delete(hashKey);
     this.store.current = derived;
     return derived;
   }
@@ -146,10 +176,17 @@ export abstract class TableVersion<V> {
     if (this.cachedSnapshot === undefined) {
       this.reroot();
       // A for-of loop: Array.from over a Map takes V8's generic iterator path, ten times slower.
-      const map = this.store.map;
-      const entries = new Array<[unknown, V]>(map.size);
+      const { map, base } = this.store;
+      const entries = new Array<[unknown, V]>(this.size);
       let index = 0;
-      for (const entry of map) entries[index++] = entry;
+      for (const entry of map) if (entry[1] !== DELETED) entries[index++] = entry as [unknown, V];
+      if (base !== undefined) {
+        for (const key of Object.keys(base)) {
+          if (map.has(key)) continue;
+          const value = base[key];
+          entries[index++] = [key, (value === undefined ? null : value) as V];
+        }
+      }
       this.cachedSnapshot = entries;
     }
     return this.cachedSnapshot;
