@@ -437,7 +437,7 @@ describe("maps derived from host rows (read through, never copied or written)", 
       '{{"region" "east"} 1 {"region" "west"} 1}',
     ],
     ['(merge (first data/rows) {:region "north"})', '{"amount" 10 "id" 1 "region" "north" "tags" ["x"]}'],
-    ["(select-keys (assoc (first data/rows) :z 0) [:id :z])", '{:id 1 :z 0}'],
+    ["(select-keys (assoc (first data/rows) :z 0) [:id :z])", "{:id 1 :z 0}"],
   ])("%s", async (source, expected) => {
     expect(await evaluate(source, { context })).toBe(expected);
     expect(rows).toEqual([

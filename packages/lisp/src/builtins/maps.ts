@@ -327,7 +327,8 @@ function merge(...maps: unknown[]): AnyMap {
     }
     const added = mapEntries(next);
     active.work(added.length);
-    active.allocate(MAP_ENTRY_BYTES * (added.length + (result instanceof LispMap ? 0 : mapSize(result))));
+    // Only the entries added: a host map is read through, not copied (values/versioned-table.ts).
+    active.allocate(MAP_ENTRY_BYTES * added.length);
     let merged = toLispMap(result);
     for (let j = 0; j < added.length; j++) {
       const [key, value] = added[j] as readonly [unknown, unknown];

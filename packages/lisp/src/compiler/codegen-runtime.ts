@@ -29,6 +29,7 @@ import {
 import { LispMap, MapBuilder } from "../values/lisp-map.js";
 import { LispSet } from "../values/lisp-set.js";
 import { getField, isMap, lookup } from "../values/map-access.js";
+import { detachAccumulator } from "../values/pin.js";
 import { restToMap } from "./closures.js";
 import { sequentialItems } from "./destructure.js";
 import { fastTierStats } from "./fast-tier.js";
@@ -134,6 +135,18 @@ export const codegenRuntime = {
     return value === null || value === undefined ? undefined : lookup(value as never, key);
   },
   restMap: restToMap,
+
+  /**
+   * The items of a collection argument of an inlined map/filter/reduce (codegen.ts). Anything else
+   * is an error, which reruns the unit on the general evaluator: the real builtin then reports it.
+   */
+  collection(value: unknown): readonly unknown[] {
+    if (Array.isArray(value)) return value;
+    const items = itemsOf(value);
+    if (items === undefined) throw new LispError("type_error", "not a collection");
+    return items;
+  },
+  detach: detachAccumulator,
 
   items(collection: unknown, position: Position, name: string): readonly unknown[] {
     const items = itemsOf(collection);

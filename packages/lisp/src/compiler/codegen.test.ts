@@ -144,6 +144,45 @@ describe("generated source", () => {
     expect(generated).toMatch(/\$\.vec\(/);
   });
 
+  test("a literal callback of map, filter, remove or reduce is inlined into one loop", () => {
+    const generate = (source: string) =>
+      generateUnitSource(
+        analyzeProgram(read(source), {
+          isBuiltin: (name) => registry.has(name),
+          userNames: new Set(),
+          toolNames: new Set(),
+        }).body,
+        (name) => registry.get(name),
+      );
+    for (const source of [
+      "(let [xs [1 2 3]] (map (fn [x] (* x x)) xs))",
+      "(let [xs [1 2 3]] (filter #(odd? %) xs))",
+      "(let [xs [1 2 3]] (remove (fn [[a b]] (= a b)) xs))",
+      "(let [xs [{:a 1}]] (reduce (fn [acc {:keys [a]}] (+ acc a)) 0 xs))",
+    ]) {
+      const generated = generate(source);
+      expect(generated, source).toMatch(/for \(let i\d+ = 0;/);
+      expect(generated, source).not.toContain("$.fn(");
+    }
+    // A named fn (it may call itself) or one that recurs stays a function.
+    expect(generate("(let [xs [1]] (map (fn f [x] x) xs))")).toContain("$.fn(");
+    expect(generate("(let [xs [1]] (map (fn [x] (if (> x 5) x (recur (inc x)))) xs))")).toContain("$.fn(");
+  });
+
+  test("inlined callbacks agree with the builtins, on any collection and on errors", async () => {
+    for (const source of [
+      "(map (fn [[k v]] [v k]) {:a 1 :b 2})",
+      '(filter (fn [c] (not= c "b")) "abc")',
+      "(reduce (fn [m x] (assoc m x (inc (get m x 0)))) {} [1 2 1])",
+      "(map (fn [x] (inc x)) 5)",
+      '(map (fn [x] (inc x)) [1 "a"])',
+      "(reduce (fn [acc x] (if (> acc 3) (return acc) (+ acc x))) 0 [1 2 3 4 5])",
+      "(let [k 2] (mapv (fn [x] (* k x)) #{1 2 3}))",
+    ]) {
+      await bothEngines(source);
+    }
+  });
+
   test("generated programs over random arithmetic agree with the general evaluator", async () => {
     const expression = fc.letrec<{ leaf: string; node: string }>((tie) => ({
       leaf: fc.oneof(
