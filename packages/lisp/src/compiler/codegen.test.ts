@@ -58,6 +58,10 @@ describe("both evaluators agree", () => {
     "[(+ 0.5 0.5) (- 3 1.5) (* 2 2.0) (/ 1 3) (+ 1 2)]",
     "(let [x 1] (let [y (+ x 1)] (let [x (* y 10)] [x y])))",
     "((fn fact [n] (if (< n 2) 1 (* n (fact (dec n))))) 20)",
+    // = against literals, and missing fields of plain objects, take shortcuts in generated code.
+    '(mapv (fn [x] [(= x "a") (= :a x) (= x nil) (= x true) (= x 1) (= 0 x)]) ["a" :a nil false true 1 1.0 0 -0.0 2.5 "1"])',
+    "(mapv (fn [r] [(:zz r) (:a r) (:user_id r) (:user-id r)]) data/rows)",
+    "(mapv (fn [{:keys [zz a user-id] :or {zz 5}}] [zz a user-id]) data/rows)",
     // A pure branch that jumps to an impure loop is not a unit of its own (purity.ts, recursOutward).
     '(loop [x 3] (println "x is" x) (if (> x 1) (recur (dec x)) :done))',
     "(defn g [& {:keys [a] :or {a 9}}] a) [(g) (g :a 1)]",
@@ -79,8 +83,9 @@ describe("both evaluators agree", () => {
     "(or undefined-thing 5)",
     "(def counter 0) (defn bump [] (def counter (inc counter)) counter) [(bump) (bump)]",
   ];
+  const rows = [{ a: 1, user_id: 7 }, { zz: null, a: "x" }, { a: 2 }];
   test.each(programs)("%s", async (source) => {
-    await bothEngines(source, { tools });
+    await bothEngines(source, { tools, context: { rows } });
   });
 });
 

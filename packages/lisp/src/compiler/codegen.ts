@@ -429,7 +429,15 @@ class Generator {
     const target = this.named(value);
     const result = this.temp();
     const name = this.constant(keyword.name);
-    if (keyword.direct) {
+    if (keyword.direct && !keyword.name.includes("-")) {
+      // On a plain object such a keyword has no other spelling to try (map-access.ts, lookup):
+      // a missing field is nil at once.
+      this.emit(`let ${result};`);
+      this.emit(
+        `if (typeof ${target} === "object" && ${target} !== null && ${target}.constructor === Object) { ${result} = ${target}[${name}]; if (${result} === undefined) ${result} = null; }`,
+      );
+      this.emit(`else ${result} = $.field(${target}, ${this.constant(keyword)});`);
+    } else if (keyword.direct) {
       this.emit(
         `let ${result} = typeof ${target} === "object" && ${target} !== null && ${target}.constructor === Object ? ${target}[${name}] : undefined;`,
       );
@@ -462,8 +470,22 @@ class Generator {
         return this.bind(`(${numbers} ? ${a} <= ${b} : $.le(${a}, ${b}))`);
       case ">=":
         return this.bind(`(${numbers} ? ${a} >= ${b} : $.ge(${a}, ${b}))`);
-      case "=":
+      case "=": {
+        // Against a literal string, keyword, boolean or nil, = is identity (strings compare by
+        // value in JS, keywords are interned); against a literal integer, only a boxed number
+        // (a whole float, a bigint) needs the general equality.
+        const literal = left.kind === "const" ? left.value : right.kind === "const" ? right.value : undefined;
+        if (left.kind === "const" || right.kind === "const") {
+          const other = left.kind === "const" ? b : a;
+          if (literal === null) return this.bind(`(${other} === null || ${other} === undefined)`);
+          if (typeof literal === "string" || literal instanceof Keyword || typeof literal === "boolean")
+            return this.bind(`(${a} === ${b})`);
+          if (typeof literal === "number" && Number.isSafeInteger(literal)) {
+            return this.bind(`(${a} === ${b} || (typeof ${other} !== "number" && $.eq(${a}, ${b})))`);
+          }
+        }
         return this.bind(`(${a} === ${b} || $.eq(${a}, ${b}))`);
+      }
       case "not=":
         return this.bind(`!$.eq(${a}, ${b})`);
       default:
@@ -532,7 +554,16 @@ class Generator {
         this.emit(`$.mapCheck(${value}, ${this.position(pattern.position)});`);
         for (const entry of pattern.entries) {
           const found = this.temp();
-          if (entry.key instanceof Keyword && entry.key.direct) {
+          if (entry.key instanceof Keyword && entry.key.direct && !entry.key.name.includes("-")) {
+            // The same fast read as (:k value); a missing key stays undefined for :or, and on a
+            // plain object there is no other spelling to try.
+            const name = this.constant(entry.key.name);
+            this.emit(`let ${found};`);
+            this.emit(
+              `if (typeof ${value} === "object" && ${value} !== null && ${value}.constructor === Object) ${found} = ${value}[${name}];`,
+            );
+            this.emit(`else ${found} = $.lookup(${value}, ${this.constant(entry.key)});`);
+          } else if (entry.key instanceof Keyword && entry.key.direct) {
             // The same fast read as (:k value); a missing key stays undefined for :or.
             const name = this.constant(entry.key.name);
             this.emit(
