@@ -137,13 +137,18 @@ function partitionStage(size: number, step: number, pad: readonly unknown[] | "d
       else window.push(item);
     }
     if (window.length === size) {
-      const chunk = window.slice();
       active.allocate(vectorBytes(size));
-      if (step <= size) window = window.slice(step);
-      else {
+      if (step >= size) {
+        // The window itself is the chunk; the next one starts afresh, past any skipped items.
+        const chunk = window;
         window = [];
         for (let skip = step - size; skip > 0 && !ended; skip--) if (input() === DONE) ended = true;
+        return chunk;
       }
+      // Overlapping chunks: the chunk is a copy, and the window keeps its last size - step items.
+      const chunk = window.slice();
+      window.copyWithin(0, step);
+      window.length = size - step;
       return chunk;
     }
     finished = true;

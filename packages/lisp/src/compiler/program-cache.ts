@@ -29,24 +29,46 @@ const MAX_PROGRAMS = 256;
 /** Longer programs are rare and big: not worth keeping. */
 const MAX_SOURCE_LENGTH = 64 * 1024;
 
-const programs = new Map<string, CompiledProgram>();
+/**
+ * Programs by source text, then by the rest of the key. Two levels, so that a lookup hashes the
+ * caller's own source string (V8 keeps a string's hash on it) instead of a new concatenation of
+ * the source with the options on every run.
+ */
+const programs = new Map<string, Map<string, CompiledProgram>>();
+let count = 0;
 
-export function programKey(source: string, parts: readonly unknown[]): string | undefined {
-  if (source.length > MAX_SOURCE_LENGTH) return undefined;
-  return `${parts.join("\u0001")}\u0000${source}`;
+export interface ProgramKey {
+  readonly source: string;
+  readonly options: string;
 }
 
-export function cachedProgram(key: string): CompiledProgram | undefined {
-  const found = programs.get(key);
+export function programKey(source: string, parts: readonly unknown[]): ProgramKey | undefined {
+  if (source.length > MAX_SOURCE_LENGTH) return undefined;
+  return { source, options: parts.join("\u0001") };
+}
+
+export function cachedProgram(key: ProgramKey): CompiledProgram | undefined {
+  const variants = programs.get(key.source);
+  const found = variants?.get(key.options);
   if (found !== undefined) {
     // Most recently used last: eviction takes the oldest first.
-    programs.delete(key);
-    programs.set(key, found);
+    programs.delete(key.source);
+    programs.set(key.source, variants as Map<string, CompiledProgram>);
   }
   return found;
 }
 
-export function rememberProgram(key: string, program: CompiledProgram): void {
-  if (programs.size >= MAX_PROGRAMS) programs.delete(programs.keys().next().value as string);
-  programs.set(key, program);
+export function rememberProgram(key: ProgramKey, program: CompiledProgram): void {
+  let variants = programs.get(key.source);
+  if (variants === undefined) {
+    while (count >= MAX_PROGRAMS) {
+      const [oldest, evicted] = programs.entries().next().value as [string, Map<string, CompiledProgram>];
+      programs.delete(oldest);
+      count -= evicted.size;
+    }
+    variants = new Map();
+    programs.set(key.source, variants);
+  }
+  if (!variants.has(key.options)) count++;
+  variants.set(key.options, program);
 }
