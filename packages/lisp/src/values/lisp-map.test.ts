@@ -210,15 +210,33 @@ describe("maps over a host object behave as immutable values and never write the
   });
 
   test("a host object is read through, not copied; a key starting with NUL makes a copy", () => {
+    type Inside = { base: unknown; flat: unknown[] | undefined };
     const row = { id: 7, name: "x" };
-    const derived = toLispMap(row).assoc(Keyword.of("total"), 3);
-    expect((derived as unknown as { store: { base: unknown; map: Map<unknown, unknown> } }).store.base).toBe(
-      row,
-    );
-    expect((derived as unknown as { store: { map: Map<unknown, unknown> } }).store.map.size).toBe(1);
+    const derived = toLispMap(row).assoc(Keyword.of("total"), 3) as unknown as Inside;
+    expect(derived.base).toBe(row);
+    // Only the change is held: one [hash, value] pair.
+    expect(derived.flat).toEqual([Keyword.of("total"), 3]);
     const odd = { "\u0000k": 1, b: 2 };
     const copied = toLispMap(odd);
-    expect((copied as unknown as { store: { base: unknown } }).store.base).toBeUndefined();
+    expect((copied as unknown as Inside).base).toBeUndefined();
     expect(copied.get("\u0000k")).toBe(1);
+  });
+
+  test("a small map is a flat array until it outgrows it, then a table; both stay exact", () => {
+    type Inside = { flat: unknown[] | undefined };
+    let map = LispMap.empty();
+    const versions: LispMap[] = [map];
+    for (let i = 0; i < 20; i++) {
+      map = map.assoc(Keyword.of(`k${i}`), i);
+      versions.push(map);
+    }
+    expect((versions[8] as unknown as Inside).flat).toHaveLength(16);
+    expect((versions[9] as unknown as Inside).flat).toBeUndefined();
+    versions.forEach((version, size) => {
+      expect(version.size).toBe(size);
+      for (let i = 0; i < 20; i++) expect(version.get(Keyword.of(`k${i}`))).toBe(i < size ? i : undefined);
+    });
+    expect(map.dissoc(Keyword.of("k3")).get(Keyword.of("k3"))).toBeUndefined();
+    expect(LispMap.from([[Number.NaN, 1]]).get(Number.NaN)).toBe(1);
   });
 });

@@ -17,7 +17,7 @@ import {
 } from "./host-view.js";
 import { TABLE_KIND } from "./table-kind.js";
 import { compareTerms } from "./term-order.js";
-import { TableVersion } from "./versioned-table.js";
+import { FLAT_LIMIT, sameKey, TableVersion } from "./versioned-table.js";
 
 /** A slot whose key is not its own hash key (2.0, composite keys, NUL-prefixed strings). */
 class KeyedEntry {
@@ -40,8 +40,9 @@ export class LispMap extends TableVersion<unknown> {
     size: number,
     entries: Map<unknown, unknown> | null,
     base?: Readonly<Record<string, unknown>>,
+    flat?: unknown[],
   ) {
-    super(size, entries, base);
+    super(size, entries, base, flat);
   }
 
   protected derive(size: number): this {
@@ -49,7 +50,7 @@ export class LispMap extends TableVersion<unknown> {
   }
 
   static empty(): LispMap {
-    return new LispMap(0, new Map());
+    return new LispMap(0, null, undefined, []);
   }
 
   /** Builds a map from entries; later entries win, as with `into`. */
@@ -64,12 +65,17 @@ export class LispMap extends TableVersion<unknown> {
    * through to the object instead of copied (versioned-table.ts). `size` is its own key count.
    */
   static over(object: Readonly<Record<string, unknown>>, size: number): LispMap {
-    return new LispMap(size, new Map(), object);
+    return new LispMap(size, null, object, []);
   }
 
   /** Internal: adopts a Map filled by MapBuilder. */
   static adopt(slots: Map<unknown, unknown>): LispMap {
     return new LispMap(slots.size, slots);
+  }
+
+  /** Internal: adopts the pairs [hash, slot, ...] of a small map filled by MapBuilder. */
+  static small(pairs: unknown[]): LispMap {
+    return new LispMap(pairs.length / 2, null, undefined, pairs);
   }
 
   /** The value stored under a key equal to `key`, or undefined (no flexible lookup here). */
@@ -146,9 +152,13 @@ export class LispMap extends TableVersion<unknown> {
   }
 }
 
-/** Fills a fresh map in place; the map is only visible once built. */
+/**
+ * Fills a fresh map in place; the map is only visible once built. Up to FLAT_LIMIT entries it
+ * fills a flat array of pairs (a small map needs no JS Map), past that a Map.
+ */
 export class MapBuilder {
-  private readonly slots = new Map<unknown, unknown>();
+  private pairs: unknown[] | undefined = [];
+  private slots: Map<unknown, unknown> | undefined;
   /** Whether a string key was ever set: until then a keyword key has no string twin here. */
   hasStringKeys = false;
 
@@ -156,23 +166,51 @@ export class MapBuilder {
     if (typeof key === "string") this.hasStringKeys = true;
     const hash = hashKey(key);
     const stored = value === undefined ? null : value;
-    this.slots.set(hash, hash === key ? stored : new KeyedEntry(key, stored));
+    const slot = hash === key ? stored : new KeyedEntry(key, stored);
+    const pairs = this.pairs;
+    if (pairs !== undefined) {
+      for (let i = 0; i < pairs.length; i += 2) {
+        if (sameKey(pairs[i], hash)) {
+          pairs[i + 1] = slot;
+          return;
+        }
+      }
+      if (pairs.length < 2 * FLAT_LIMIT) {
+        pairs.push(hash, slot);
+        return;
+      }
+      const slots = new Map<unknown, unknown>();
+      for (let i = 0; i < pairs.length; i += 2) slots.set(pairs[i], pairs[i + 1]);
+      this.slots = slots;
+      this.pairs = undefined;
+    }
+    (this.slots as Map<unknown, unknown>).set(hash, slot);
+  }
+
+  private slot(key: unknown): unknown {
+    const hash = hashKey(key);
+    const pairs = this.pairs;
+    if (pairs === undefined) return (this.slots as Map<unknown, unknown>).get(hash);
+    for (let i = 0; i < pairs.length; i += 2) if (sameKey(pairs[i], hash)) return pairs[i + 1];
+    return undefined;
   }
 
   get(key: unknown): unknown {
-    const slot = this.slots.get(hashKey(key));
+    const slot = this.slot(key);
     return slot instanceof KeyedEntry ? slot.value : slot;
   }
 
   has(key: unknown): boolean {
-    return this.slots.has(hashKey(key));
+    return this.slot(key) !== undefined;
   }
 
   get size(): number {
-    return this.slots.size;
+    return this.pairs !== undefined ? this.pairs.length / 2 : (this.slots as Map<unknown, unknown>).size;
   }
 
   build(): LispMap {
-    return LispMap.adopt(this.slots);
+    return this.pairs !== undefined
+      ? LispMap.small(this.pairs)
+      : LispMap.adopt(this.slots as Map<unknown, unknown>);
   }
 }

@@ -22,24 +22,25 @@
  * - builtins that thread an accumulator (`reduce`) start from a detached copy of the initial
  *   value, so the caller's reference to it does not hold the whole history alive.
  *
- * A lineage may also read through to a *base*: a host object (a tool result's row) that a program
- * derives maps from, `(assoc row :total 3)`. Copying the row into the store would cost a write
- * per field for every row; instead the store holds only what the program changed, over the row:
- * a key missing from the store is read from the base, and a base key the program removed is
- * marked DELETED in the store. The base is never written, and every version of the lineage shares
- * it, so undo records and rerooting work on the store alone, as before.
+ * A version may also read through to a *base*: a host object (a tool result's row) that a program
+ * derives maps from, `(assoc row :total 3)`. Copying the row would cost a write per field for
+ * every row; instead the version holds only what the program changed, over the row: a key it
+ * lacks is read from the base, and a base key the program removed is marked DELETED. The base is
+ * never written, and every version derived from one shares it, so undo records and rerooting work
+ * on the store alone, as before.
+ *
+ * Small versions (a literal `{:id 1 :total 3}`, a row with a field or two changed) skip the store
+ * altogether: their entries are a flat array, copied on each derivation (FLAT_LIMIT below).
  *
  * This module must never expose the store or let a caller mutate a version.
  */
 
-/** A base key removed from a lineage that reads through to a base. */
+/** A base key removed from a version that reads through to a base. */
 const DELETED: unique symbol = Symbol("deleted");
 
 interface Store<V> {
   map: Map<unknown, V | typeof DELETED>;
   current: TableVersion<V>;
-  /** Read through for keys the map lacks (own string keys of a host object); never written. */
-  readonly base: Readonly<Record<string, unknown>> | undefined;
 }
 
 const ABSENT: unique symbol = Symbol("absent");
@@ -51,10 +52,26 @@ const hasOwn = Object.prototype.hasOwnProperty;
 /** Beyond this many undo steps a read reroots instead of walking. */
 const WALK_LIMIT = 16;
 
+/**
+ * Small versions keep their entries (or, over a base, their changes) in a flat array of at most
+ * this many [hash, slot] pairs and no store: a map literal or a row with a field or two changed
+ * costs one array instead of a JS Map, and deriving one copies a few slots.
+ */
+export const FLAT_LIMIT = 8;
+
+/** Hash keys as a JS Map compares them (SameValueZero): NaN equals NaN. */
+export function sameKey(a: unknown, b: unknown): boolean {
+  return a === b || (a !== a && b !== b);
+}
+
 export abstract class TableVersion<V> {
   /** Number of entries in this version. */
   readonly size: number;
   private store!: Store<V>;
+  /** A small version's pairs [hash, slot, hash, slot...] (slots may be DELETED); undefined otherwise. */
+  private flat: unknown[] | undefined;
+  /** Read through for keys this version lacks (own string keys of a host object); never written. */
+  private base: Readonly<Record<string, unknown>> | undefined;
   /** Undo record: how this version differs from `next` (null when this version is current). */
   private next: TableVersion<V> | null = null;
   private undoKey: unknown = undefined;
@@ -64,22 +81,43 @@ export abstract class TableVersion<V> {
   private isPinned = false;
 
   /**
-   * `entries` starts a new lineage that owns that Map from now on; null builds a version derived
-   * by `tableSet`/`tableDelete`, which attach it to their store right away.
+   * `entries` starts a new lineage that owns that Map from now on; `flat` makes a small version
+   * (pairs of hash and slot, owned from now on); with neither, a version derived by
+   * `tableSet`/`tableDelete`, which attach it right away. `base` is read through (see above).
    */
   protected constructor(
     size: number,
     entries: Map<unknown, V> | null,
     base?: Readonly<Record<string, unknown>>,
+    flat?: unknown[],
   ) {
     this.size = size;
-    if (entries !== null) this.store = { map: entries, current: this, base };
+    this.base = base;
+    this.flat = flat;
+    if (entries !== null) this.store = { map: entries, current: this };
   }
 
   /** A sibling version of the same subclass, of the given size, not yet attached to a store. */
   protected abstract derive(size: number): this;
 
+  /** A sibling reading through to the same base. */
+  private successor(size: number): this {
+    const derived = this.derive(size);
+    derived.base = this.base;
+    return derived;
+  }
+
   protected tableGet(hashKey: unknown): V | undefined {
+    const flat = this.flat;
+    if (flat !== undefined) {
+      for (let i = 0; i < flat.length; i += 2) {
+        if (sameKey(flat[i], hashKey)) {
+          const slot = flat[i + 1];
+          return slot === DELETED ? undefined : (slot as V);
+        }
+      }
+      return this.baseGet(hashKey);
+    }
     if (this.next === null) return this.currentGet(hashKey);
     let steps = 0;
     for (let version: TableVersion<V> = this; version.next !== null; version = version.next) {
@@ -110,30 +148,60 @@ export abstract class TableVersion<V> {
   }
 
   private baseGet(hashKey: unknown): V | undefined {
-    const base = this.store.base;
+    const base = this.base;
     if (base === undefined || typeof hashKey !== "string" || !hasOwn.call(base, hashKey)) return undefined;
     const value = base[hashKey];
     return (value === undefined ? null : value) as V;
   }
 
-  /** A version with the same contents in a store of its own (O(size)). */
+  /** A version with the same contents in a store of its own (O(size)); a small version is its own. */
   protected tableDetached(): this {
+    if (this.flat !== undefined) return this;
     this.reroot();
-    const copy = this.derive(this.size);
-    copy.store = { map: new Map(this.store.map), current: copy, base: this.store.base };
+    const copy = this.successor(this.size);
+    copy.store = { map: new Map(this.store.map), current: copy };
     return copy;
   }
 
   /** Like tableDetached, and the copy is never derived in place: for values that outlive a run. */
   protected tablePinned(): this {
-    if (this.isPinned) return this;
+    if (this.isPinned || this.flat !== undefined) return this;
     const copy = this.tableDetached();
     copy.isPinned = true;
     return copy;
   }
 
+  /** A small version with these pairs, or a new lineage when they are too many. */
+  private withPairs(size: number, pairs: unknown[]): this {
+    const derived = this.successor(size);
+    if (pairs.length <= 2 * FLAT_LIMIT) {
+      derived.flat = pairs;
+      return derived;
+    }
+    const map = new Map<unknown, V | typeof DELETED>();
+    for (let i = 0; i < pairs.length; i += 2) map.set(pairs[i], pairs[i + 1] as V | typeof DELETED);
+    derived.store = { map, current: derived };
+    return derived;
+  }
+
   /** The version with `hashKey` set to `value`. */
   protected tableSet(hashKey: unknown, value: V): this {
+    const flat = this.flat;
+    if (flat !== undefined) {
+      for (let i = 0; i < flat.length; i += 2) {
+        if (!sameKey(flat[i], hashKey)) continue;
+        const slot = flat[i + 1];
+        if (slot === value) return this;
+        const pairs = flat.slice();
+        pairs[i + 1] = value;
+        return this.withPairs(slot === DELETED ? this.size + 1 : this.size, pairs);
+      }
+      const inBase = this.baseGet(hashKey);
+      if (inBase !== undefined && inBase === value) return this;
+      const pairs = flat.slice();
+      pairs.push(hashKey, value);
+      return this.withPairs(inBase !== undefined ? this.size : this.size + 1, pairs);
+    }
     if (this.isPinned) return this.tableDetached().tableSet(hashKey, value);
     this.reroot();
     const map = this.store.map;
@@ -141,7 +209,7 @@ export abstract class TableVersion<V> {
     const previous = stored === undefined ? this.baseGet(hashKey) : stored === DELETED ? undefined : stored;
     const had = previous !== undefined;
     if (had && previous === value) return this;
-    const derived = this.derive(had ? this.size : this.size + 1);
+    const derived = this.successor(had ? this.size : this.size + 1);
     derived.store = this.store;
     this.next = derived;
     this.undoKey = hashKey;
@@ -153,19 +221,35 @@ export abstract class TableVersion<V> {
 
   /** The version without `hashKey`. */
   protected tableDelete(hashKey: unknown): this {
+    const inBase = this.baseGet(hashKey) !== undefined;
+    const flat = this.flat;
+    if (flat !== undefined) {
+      for (let i = 0; i < flat.length; i += 2) {
+        if (!sameKey(flat[i], hashKey)) continue;
+        if (flat[i + 1] === DELETED) return this;
+        const pairs = flat.slice();
+        // A key of the base stays hidden by a mark; any other key simply leaves the pairs.
+        if (inBase) pairs[i + 1] = DELETED;
+        else pairs.splice(i, 2);
+        return this.withPairs(this.size - 1, pairs);
+      }
+      if (!inBase) return this;
+      const pairs = flat.slice();
+      pairs.push(hashKey, DELETED);
+      return this.withPairs(this.size - 1, pairs);
+    }
     if (this.isPinned) return this.tableDetached().tableDelete(hashKey);
     this.reroot();
     const map = this.store.map;
     const stored = map.get(hashKey);
-    const present = stored === undefined ? this.baseGet(hashKey) !== undefined : stored !== DELETED;
+    const present = stored === undefined ? inBase : stored !== DELETED;
     if (!present) return this;
-    const derived = this.derive(this.size - 1);
+    const derived = this.successor(this.size - 1);
     derived.store = this.store;
     this.next = derived;
     this.undoKey = hashKey;
     this.undoSlot = stored === undefined ? ABSENT : stored;
-    // A key of the base stays hidden by a mark; any other key simply leaves the store.
-    if (this.baseGet(hashKey) !== undefined) map.set(hashKey, DELETED);
+    if (inBase) map.set(hashKey, DELETED);
     else map.delete(hashKey);
     this.store.current = derived;
     return derived;
@@ -174,15 +258,29 @@ export abstract class TableVersion<V> {
   /** All entries of this version in store order, as a fresh array owned by the caller's cache. */
   protected tableSnapshot(): ReadonlyArray<[unknown, V]> {
     if (this.cachedSnapshot === undefined) {
-      this.reroot();
-      // A for-of loop: Array.from over a Map takes V8's generic iterator path, ten times slower.
-      const { map, base } = this.store;
       const entries = new Array<[unknown, V]>(this.size);
       let index = 0;
-      for (const entry of map) if (entry[1] !== DELETED) entries[index++] = entry as [unknown, V];
+      const flat = this.flat;
+      // Which keys the base must not supply (set or deleted by the program).
+      let overridden: (key: string) => boolean;
+      if (flat !== undefined) {
+        for (let i = 0; i < flat.length; i += 2)
+          if (flat[i + 1] !== DELETED) entries[index++] = [flat[i], flat[i + 1] as V];
+        overridden = (key) => {
+          for (let i = 0; i < flat.length; i += 2) if (flat[i] === key) return true;
+          return false;
+        };
+      } else {
+        this.reroot();
+        // A for-of loop: Array.from over a Map takes V8's generic iterator path, ten times slower.
+        const map = this.store.map;
+        for (const entry of map) if (entry[1] !== DELETED) entries[index++] = entry as [unknown, V];
+        overridden = (key) => map.has(key);
+      }
+      const base = this.base;
       if (base !== undefined) {
         for (const key of Object.keys(base)) {
-          if (map.has(key)) continue;
+          if (overridden(key)) continue;
           const value = base[key];
           entries[index++] = [key, (value === undefined ? null : value) as V];
         }
