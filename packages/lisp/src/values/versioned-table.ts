@@ -61,7 +61,7 @@ export const FLAT_LIMIT = 8;
 
 /** Hash keys as a JS Map compares them (SameValueZero): NaN equals NaN. */
 export function sameKey(a: unknown, b: unknown): boolean {
-  return a === b || (a !== a && b !== b);
+  return a === b || (typeof a === "number" && typeof b === "number" && Number.isNaN(a) && Number.isNaN(b));
 }
 
 export abstract class TableVersion<V> {
