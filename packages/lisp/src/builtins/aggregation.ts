@@ -15,8 +15,10 @@ import type { Callable } from "../runtime/call.js";
 import { active } from "../runtime/context.js";
 import { CHECK_EVERY, CHECK_MASK } from "../runtime/interruptible.js";
 import { add, divide } from "../runtime/numeric.js";
+import { ownedVector } from "../runtime/owned-vector.js";
 import { hashKey } from "../values/hash-key.js";
 import { Keyword } from "../values/keyword.js";
+import { FUNCTION_INFO, isLispFunction } from "../values/lisp-function.js";
 import { MapBuilder } from "../values/lisp-map.js";
 import { LispSet } from "../values/lisp-set.js";
 import { isMap, mapEntries } from "../values/map-access.js";
@@ -53,11 +55,43 @@ function reduce(...args: unknown[]): MaybePromise<unknown> {
   if (fnArg === conj && Array.isArray(acc)) return conjAll(acc, items, start);
   const f = callbackOf(fnArg, 2, "reduce");
   active.work(n);
+  if (Array.isArray(acc) && isLispFunction(f) && f[FUNCTION_INFO].conjAccumulator === true)
+    return reduceOwned(f, acc, items, start);
   for (let i = start; i < n; i++) {
     acc = f(acc, items[i]);
     if (acc instanceof Promise) return reduceRest(f, items, i + 1, acc);
     // A builtin callback (+, max, assoc) takes no evaluation steps: read the clock here.
     if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
+  }
+  return acc ?? null;
+}
+
+/**
+ * reduce with a function that only conjes onto its accumulator (compiler/accumulator-use.ts): the
+ * initial vector is copied once, and conj appends to that copy in place (runtime/owned-vector.ts),
+ * so building a vector over n rows costs n, not n squared.
+ */
+function reduceOwned(
+  f: Callable,
+  initial: readonly unknown[],
+  items: readonly unknown[],
+  start: number,
+): unknown {
+  active.copy(initial.length);
+  let acc: unknown = initial.slice();
+  const previous = ownedVector.current;
+  try {
+    for (let i = start; i < items.length; i++) {
+      ownedVector.current = Array.isArray(acc) ? acc : undefined;
+      acc = f(acc, items[i]);
+      if (acc instanceof Promise) {
+        ownedVector.current = previous;
+        return reduceRest(f, items, i + 1, acc);
+      }
+      if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
+    }
+  } finally {
+    ownedVector.current = previous;
   }
   return acc ?? null;
 }

@@ -8,6 +8,7 @@ import { MAP_ENTRY_BYTES, SET_MEMBER_BYTES, VECTOR_SLOT_BYTES } from "../runtime
 import { active } from "../runtime/context.js";
 import { graphemes } from "../runtime/graphemes.js";
 import { CHECK_EVERY, CHECK_MASK } from "../runtime/interruptible.js";
+import { ownedVector } from "../runtime/owned-vector.js";
 import { itemsOf, seqOf } from "../runtime/sequences.js";
 import { type LispMap, MapBuilder } from "../values/lisp-map.js";
 import { LispSet } from "../values/lisp-set.js";
@@ -108,6 +109,14 @@ function assocEntry(map: LispMap, item: unknown, who: string): LispMap {
  */
 export function conj(coll: unknown, ...items: unknown[]): unknown {
   if (items.length === 0) return coll;
+  if (ownedVector.current !== undefined && coll === ownedVector.current) {
+    // The accumulator of the running reduce, which nobody else can see: append in place.
+    const owned = coll as unknown[];
+    active.allocate(vectorBytes(items.length));
+    active.work(items.length);
+    for (let i = 0; i < items.length; i++) owned.push(nil(items[i]));
+    return owned;
+  }
   if (Array.isArray(coll)) {
     chargeCopy(coll.length);
     active.allocate(vectorBytes(items.length));

@@ -19,6 +19,7 @@ import type { Position } from "../reader/form.js";
 import { varSpec } from "../runtime/var-cell.js";
 import { Keyword } from "../values/keyword.js";
 import { FUNCTION_INFO, type LispFunction } from "../values/lisp-function.js";
+import { conjAccumulator } from "./accumulator-use.js";
 import type { Code } from "./code.js";
 import { type CodegenRuntime, codegenRuntime, type SlowFunctionSpec } from "./codegen-runtime.js";
 import { fastTierStats, GenerationGap } from "./fast-tier.js";
@@ -741,7 +742,9 @@ class Generator {
       }
       case "reduce": {
         const fn = args.length === 3 ? inlinable(args[0] as Node, 2) : undefined;
-        if (fn === undefined) return undefined;
+        // A function that only conjes onto its accumulator is left to the builtin, which lets
+        // conj append in place (runtime/owned-vector.ts).
+        if (fn === undefined || conjAccumulator(fn)) return undefined;
         const init = this.value(args[1] as Node);
         const items = this.bind(`$.collection(${this.value(args[2] as Node)})`);
         return this.inlineReduce(fn, init, items);
@@ -865,6 +868,7 @@ class Generator {
       builtin: false,
       minArity: fixed,
       maxArity: variadic ? Number.POSITIVE_INFINITY : fixed,
+      conjAccumulator: conjAccumulator(node),
       position: node.position,
     };
     const slow: SlowFunctionSpec = {

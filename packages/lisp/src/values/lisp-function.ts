@@ -13,6 +13,11 @@ export interface FunctionInfo {
   readonly builtin: boolean;
   readonly minArity: number;
   readonly maxArity: number;
+  /**
+   * A closure whose first parameter is only ever conj'ed onto or returned (compiler/
+   * accumulator-use.ts): `reduce` may let `conj` append to its accumulator in place.
+   */
+  readonly conjAccumulator?: boolean;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: functions of any arity are stored here

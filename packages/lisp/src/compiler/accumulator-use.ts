@@ -1,0 +1,169 @@
+/**
+ * Whether a fn form only ever `conj`es onto its first parameter or returns it: then the vector it
+ * is given cannot escape anywhere but back to its caller, and `reduce` may let `conj` append to it
+ * in place (runtime/owned-vector.ts). `(fn [acc x] (if (ok? x) (conj acc (f x)) acc))` qualifies;
+ * anything that stores, compares, captures or reads the accumulator does not.
+ */
+import type { Binding, ForClause, Node, Pattern } from "../analyzer/ast.js";
+
+const cache = new WeakMap<Node, boolean>();
+
+export function conjAccumulator(fn: Extract<Node, { kind: "fn" }>): boolean {
+  let known = cache.get(fn);
+  if (known === undefined) {
+    const first = fn.params[0];
+    known =
+      first !== undefined &&
+      first.kind === "bind" &&
+      first.slot === fn.target.rawSlots[0] &&
+      onlyHandedBack(fn.body, first.slot);
+    cache.set(fn, known);
+  }
+  return known;
+}
+
+/**
+ * `slot` is used in `node` (a tail position) only as the value returned, or as the first argument
+ * of a `conj` whose value is returned.
+ */
+function onlyHandedBack(node: Node, slot: number): boolean {
+  switch (node.kind) {
+    case "local":
+      return true;
+    case "call": {
+      const [first, ...rest] = node.args;
+      if (
+        node.callee.kind === "builtin" &&
+        node.callee.name === "conj" &&
+        first?.kind === "local" &&
+        first.slot === slot
+      )
+        return !rest.some((arg) => mentions(arg, slot));
+      return !mentions(node, slot);
+    }
+    case "if":
+      return (
+        !mentions(node.test, slot) &&
+        onlyHandedBack(node.consequent, slot) &&
+        onlyHandedBack(node.alternative, slot)
+      );
+    case "do":
+      return (
+        node.body.slice(0, -1).every((item) => !mentions(item, slot)) &&
+        (node.body.length === 0 || onlyHandedBack(node.body[node.body.length - 1] as Node, slot))
+      );
+    case "let":
+      return (
+        node.bindings.every((binding) => !bindingMentions(binding, slot)) && onlyHandedBack(node.body, slot)
+      );
+    case "case":
+      return (
+        !mentions(node.value, slot) &&
+        node.clauses.every((clause) => onlyHandedBack(clause, slot)) &&
+        (node.fallback === undefined || onlyHandedBack(node.fallback, slot))
+      );
+    case "recur":
+      // A recur passes the accumulator to the next pass of the same function: not handed back.
+      return false;
+    default:
+      return !mentions(node, slot);
+  }
+}
+
+function bindingMentions(binding: Binding, slot: number): boolean {
+  return mentions(binding.init, slot) || patternMentions(binding.pattern, slot);
+}
+
+function patternMentions(pattern: Pattern, slot: number): boolean {
+  switch (pattern.kind) {
+    case "bind":
+    case "ignore":
+      return false;
+    case "seq":
+      return (
+        pattern.items.some((item) => patternMentions(item, slot)) ||
+        (pattern.rest !== undefined && patternMentions(pattern.rest, slot))
+      );
+    case "map":
+      return (
+        pattern.entries.some(
+          (entry) =>
+            patternMentions(entry.pattern, slot) ||
+            (entry.fallback !== undefined && mentions(entry.fallback, slot)),
+        ) ||
+        (pattern.whole !== undefined && patternMentions(pattern.whole, slot))
+      );
+  }
+}
+
+function clauseMentions(clause: ForClause, slot: number): boolean {
+  return (
+    (clause.init !== undefined && mentions(clause.init, slot)) ||
+    (clause.test !== undefined && mentions(clause.test, slot)) ||
+    (clause.pattern !== undefined && patternMentions(clause.pattern, slot)) ||
+    (clause.bindings ?? []).some((binding) => bindingMentions(binding, slot))
+  );
+}
+
+/** Whether `node` reads `slot` anywhere (a nested fn reads it through its captures). */
+function mentions(node: Node, slot: number): boolean {
+  const any = (nodes: readonly Node[]) => nodes.some((item) => mentions(item, slot));
+  switch (node.kind) {
+    case "local":
+      return node.slot === slot;
+    case "const":
+    case "var":
+    case "builtin":
+    case "data":
+    case "history":
+    case "budget":
+      return false;
+    case "if":
+      return any([node.test, node.consequent, node.alternative]);
+    case "do":
+      return any(node.body);
+    case "let":
+    case "loop":
+      return node.bindings.some((binding) => bindingMentions(binding, slot)) || mentions(node.body, slot);
+    case "fn":
+      return node.captures.some((capture) => capture.outer === slot);
+    case "recur":
+      return any(node.args);
+    case "call":
+      return mentions(node.callee, slot) || any(node.args);
+    case "tool":
+      return node.args !== undefined && mentions(node.args, slot);
+    case "def":
+      return mentions(node.value, slot);
+    case "and":
+    case "or":
+    case "vector":
+    case "set":
+      return any(node.items);
+    case "map":
+      return node.entries.some(([key, value]) => mentions(key, slot) || mentions(value, slot));
+    case "return":
+    case "fail":
+      return mentions(node.value, slot);
+    case "case":
+      return (
+        mentions(node.value, slot) ||
+        any(node.clauses) ||
+        (node.fallback !== undefined && mentions(node.fallback, slot))
+      );
+    case "for":
+      return node.clauses.some((clause) => clauseMentions(clause, slot)) || mentions(node.body, slot);
+    case "parallel-map":
+      return any([node.fn, node.coll]);
+    case "parallel-calls":
+      return any(node.thunks);
+    case "task":
+      return any([node.id, node.body]);
+    case "step-done":
+      return any([node.id, node.summary]);
+    case "task-reset":
+      return mentions(node.id, slot);
+    case "discovery":
+      return any(node.args);
+  }
+}
