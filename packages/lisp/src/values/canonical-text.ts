@@ -27,10 +27,24 @@ function numberText(value: number): string {
   return String(value);
 }
 
+/**
+ * JSON.stringify of a string, without the call for the common string that needs no escape
+ * (no quote, backslash, control character or surrogate): the same text, made faster. Hashing
+ * vector keys (group-by, frequencies, distinct over [region product]) spends its time here.
+ */
+function stringText(text: string): string {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || code === 0x22 || code === 0x5c || (code >= 0xd800 && code <= 0xdfff))
+      return JSON.stringify(text);
+  }
+  return `"${text}"`;
+}
+
 export function canonicalText(value: unknown): string {
   switch (typeof value) {
     case "string":
-      return JSON.stringify(value);
+      return stringText(value);
     case "number":
       return numberText(value);
     case "bigint":
@@ -43,11 +57,16 @@ export function canonicalText(value: unknown): string {
       return identityText(value);
     case "object": {
       if (value === null) return "nil";
-      if (value instanceof Keyword) return `:${JSON.stringify(value.name)}`;
+      if (value instanceof Keyword) return `:${stringText(value.name)}`;
       if (value instanceof WholeFloat) return numberText(value.value);
       if (Array.isArray(value)) {
         chargeWalk(value.length + 1);
-        if (value.length <= 1024) return `[${value.map(canonicalText).join(" ")}]`;
+        if (value.length <= 1024) {
+          let text = "[";
+          for (let i = 0; i < value.length; i++)
+            text += i === 0 ? canonicalText(value[i]) : ` ${canonicalText(value[i])}`;
+          return `${text}]`;
+        }
         // A long vector of scalars is one charge above: charge again every 1024 items, so the
         // run's clock is read while ten million of them are turned into text.
         const parts = new Array<string>(value.length);
