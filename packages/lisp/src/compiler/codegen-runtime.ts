@@ -115,6 +115,12 @@ export const codegenRuntime = {
     for (let i = 0; i < flat.length; i += 2) if (!builder.has(flat[i])) builder.set(flat[i], flat[i + 1]);
     return builder.build();
   },
+  /** A map literal whose keys are distinct keywords, at most FLAT_LIMIT of them (codegen.ts). */
+  keywordMap(pairs: unknown[]): LispMap {
+    active.allocate(mapBytes(pairs.length / 2));
+    for (let i = 1; i < pairs.length; i += 2) if (pairs[i] === undefined) pairs[i] = null;
+    return LispMap.small(pairs);
+  },
   set(items: unknown[]): LispSet {
     active.allocate(setBytes(items.length));
     return LispSet.from(items);

@@ -174,6 +174,22 @@ describe("generated source", () => {
     expect(generate("(let [xs [1]] (map (fn [x] (if (> x 5) x (recur (inc x)))) xs))")).toContain("$.fn(");
   });
 
+  test("a map literal with distinct keyword keys is built from its pairs directly", async () => {
+    const source = "(let [x 1] {:a x :b (get {} :missing) :c [x]})";
+    const generated = generateUnitSource(
+      analyzeProgram(read(source), {
+        isBuiltin: (name) => registry.has(name),
+        userNames: new Set(),
+        toolNames: new Set(),
+      }).body,
+      (name) => registry.get(name),
+    );
+    expect(generated).toContain("$.keywordMap(");
+    expect(await bothEngines(source)).toMatchObject({ value: "{:a 1 :b nil :c [1]}" });
+    // Repeated or computed keys take the general path (the first of equal keys wins).
+    await bothEngines('(let [k :a] {k 1 :a 2 "a" 3})');
+  });
+
   test("inlined callbacks agree with the builtins, on any collection and on errors", async () => {
     for (const source of [
       "(map (fn [[k v]] [v k]) {:a 1 :b 2})",

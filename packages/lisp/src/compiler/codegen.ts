@@ -19,6 +19,7 @@ import type { Position } from "../reader/form.js";
 import { varSpec } from "../runtime/var-cell.js";
 import { Keyword } from "../values/keyword.js";
 import { FUNCTION_INFO, type LispFunction } from "../values/lisp-function.js";
+import { FLAT_LIMIT } from "../values/versioned-table.js";
 import { conjAccumulator } from "./accumulator-use.js";
 import type { Code } from "./code.js";
 import { type CodegenRuntime, codegenRuntime, type SlowFunctionSpec } from "./codegen-runtime.js";
@@ -332,6 +333,15 @@ class Generator {
       case "map": {
         const flat: string[] = [];
         for (const [key, value] of node.entries) flat.push(this.value(key), this.value(value));
+        // {:id x :total y}: distinct keyword keys are their own hash keys, so the pairs are the
+        // small map's table as they stand (values/versioned-table.ts), with no builder.
+        const keys = node.entries.map(([key]) => (key.kind === "const" ? key.value : undefined));
+        if (
+          keys.length <= FLAT_LIMIT &&
+          keys.every((key) => key instanceof Keyword) &&
+          new Set(keys).size === keys.length
+        )
+          return this.bind(`$.keywordMap([${flat.join(", ")}])`);
         return this.bind(`$.map([${flat.join(", ")}])`);
       }
       case "fn":
