@@ -268,6 +268,11 @@ describe("builtins that copy or loop stop at the limits (one call, however large
     });
     expect(kept.ok && format(kept.value)).toBe("[[1 2 3] [1]]");
     expect(initial).toEqual([1]);
+    // A function that hands back another vector than its accumulator: that one is shared.
+    const other = await run(
+      "(let [v [9]] [(reduce (fn [acc x] (if (= x 2) v (conj acc x))) [] [1 2 3 4]) v])",
+    );
+    expect(other.ok && format(other.value)).toBe("[[9 3 4] [9]]");
     const escaped = await run("(reduce (fn [acc x] [(conj (first acc) x) (first acc)]) [[]] [1 2])");
     expect(escaped.ok && format(escaped.value)).toBe("[[1 2] [1]]");
   });

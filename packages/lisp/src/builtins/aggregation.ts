@@ -79,15 +79,20 @@ function reduceOwned(
 ): unknown {
   active.copy(initial.length);
   let acc: unknown = initial.slice();
+  // The array this reduce made and nobody else has seen. The function hands it back (appended
+  // to, or as it was) or hands back something else, which may be shared: from then on nothing
+  // is owned and conj copies as usual.
+  let owned: unknown[] | undefined = acc as unknown[];
   const previous = ownedVector.current;
   try {
     for (let i = start; i < items.length; i++) {
-      ownedVector.current = Array.isArray(acc) ? acc : undefined;
+      ownedVector.current = owned;
       acc = f(acc, items[i]);
       if (acc instanceof Promise) {
         ownedVector.current = previous;
         return reduceRest(f, items, i + 1, acc);
       }
+      if (acc !== owned) owned = undefined;
       if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
     }
   } finally {
