@@ -455,3 +455,41 @@ describe("maps derived from host rows (read through, never copied or written)", 
     expect(later.ok && format(later.value)).toBe("[true 10 5]");
   });
 });
+
+describe("merge-with over many entries (a builder instead of persistent versions)", () => {
+  test("gives what merging one map at a time gives, keys spelled either way", async () => {
+    const rows = Array.from({ length: 300 }, (_, i) => ({ k: i % 7, v: i }));
+    const context = {
+      rows,
+      tiered: Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? { tier: i } : { user_id: i })),
+    };
+    for (const [many, oneByOne] of [
+      [
+        "(apply merge-with + (map (fn [r] {(:k r) (:v r)}) data/rows))",
+        "(reduce (fn [acc r] (merge-with + acc {(:k r) (:v r)})) {} data/rows)",
+      ],
+      [
+        "(apply merge-with (fn [a b] [a b]) {:tier 0 :user-id -1} data/tiered)",
+        "(reduce (fn [acc m] (merge-with (fn [a b] [a b]) acc m)) {:tier 0 :user-id -1} data/tiered)",
+      ],
+      [
+        "(apply merge-with max {nil 1 2.0 3} (map (fn [r] {(when (odd? (:v r)) (:k r)) (:v r)}) data/rows))",
+        "(reduce (fn [acc r] (merge-with max acc {(when (odd? (:v r)) (:k r)) (:v r)})) {nil 1 2.0 3} data/rows)",
+      ],
+    ]) {
+      expect(await evaluate(many as string, { context })).toBe(
+        await evaluate(oneByOne as string, { context }),
+      );
+    }
+  });
+
+  test("a combining function that calls a tool still works", async () => {
+    const maps = Array.from({ length: 40 }, (_, i) => ({ k: i }));
+    expect(
+      await evaluate("(:k (apply merge-with (fn [a b] (:v (tool/echo {:v (+ a b)}))) data/maps))", {
+        ...echo,
+        context: { maps },
+      }),
+    ).toBe(String((39 * 40) / 2));
+  });
+});

@@ -22,6 +22,7 @@ import { LispMap, MapBuilder } from "../values/lisp-map.js";
 import {
   type AnyMap,
   builderPut,
+  builderWriteKey,
   isMap,
   mapAssoc,
   mapDissoc,
@@ -355,16 +356,58 @@ function mergeWith(f: unknown, ...maps: unknown[]): MaybePromise<AnyMap> {
   }
   if (sources.length === 0) return LispMap.empty();
   let pending: ReadonlyArray<readonly [unknown, unknown]>;
-  if (sources.length === 2) pending = mapEntries(sources[1] as AnyMap);
-  else {
+  if (sources.length === 2) {
+    const second = sources[1] as AnyMap;
+    pending = second instanceof LispMap && second.size === 1 ? [second.onlyEntry()] : mapEntries(second);
+  } else {
     const all: Array<readonly [unknown, unknown]> = [];
-    for (let s = 1; s < sources.length; s++)
-      for (const entry of mapEntries(sources[s] as AnyMap)) all.push(entry);
+    for (let s = 1; s < sources.length; s++) {
+      const source = sources[s] as AnyMap;
+      // One-entry maps (a map per row) are read without a snapshot each.
+      if (source instanceof LispMap && source.size === 1) all.push(source.onlyEntry());
+      else for (const entry of mapEntries(source)) all.push(entry);
+    }
     pending = all;
   }
   active.work(pending.length);
   active.allocate(MAP_ENTRY_BYTES * pending.length);
-  return mergeEntries(combine, toLispMap(sources[0] as AnyMap), pending, 0);
+  const first = sources[0] as AnyMap;
+  // Many entries into a small first map ((apply merge-with + maps) over rows): fill one mutable
+  // builder instead of deriving a persistent version per entry.
+  if (pending.length >= 32 && pending.length >= mapSize(first)) {
+    const builder = new MapBuilder();
+    for (const [key, value] of mapEntries(first)) builder.set(key, value);
+    return mergeInto(combine, builder, pending, 0);
+  }
+  return mergeEntries(combine, toLispMap(first), pending, 0);
+}
+
+/** mergeEntries into a builder that nobody else can see yet: the same result, without versions. */
+function mergeInto(
+  combine: Callable,
+  builder: MapBuilder,
+  pending: ReadonlyArray<readonly [unknown, unknown]>,
+  start: number,
+): MaybePromise<LispMap> {
+  for (let i = start; i < pending.length; i++) {
+    const [key, value] = pending[i] as readonly [unknown, unknown];
+    const slot = builderWriteKey(builder, key);
+    const existing = builder.get(slot);
+    if (existing === undefined) {
+      builder.set(slot, value);
+      continue;
+    }
+    const combined = combine(existing, value);
+    if (combined instanceof Promise) {
+      return after(combined, (resolved) => {
+        builder.set(slot, resolved);
+        return mergeInto(combine, builder, pending, i + 1);
+      });
+    }
+    builder.set(slot, combined);
+    if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
+  }
+  return builder.build();
 }
 
 function mergeEntries(

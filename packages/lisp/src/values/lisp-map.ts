@@ -118,6 +118,12 @@ export class LispMap extends TableVersion<unknown> {
     return this.tablePinned();
   }
 
+  /** The entry of a map of exactly one entry. */
+  onlyEntry(): MapEntry {
+    const [hash, slot] = this.tableOnlyEntry();
+    return slotEntry(hash, slot);
+  }
+
   /** Entries in key order. The array is shared: never mutate it. */
   entries(): ReadonlyArray<MapEntry> {
     if (this.sorted === undefined) {

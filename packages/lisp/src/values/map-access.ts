@@ -127,6 +127,12 @@ export function writeKey(map: AnyMap, key: unknown): unknown {
 
 const builderHas = (builder: MapBuilder, key: unknown): boolean => builder.has(key);
 
+/** The key that writing `key` into a map being built writes (see writeKeyIn). */
+export function builderWriteKey(builder: MapBuilder, key: unknown): unknown {
+  if (key instanceof Keyword && !builder.hasStringKeys && !key.name.includes("-")) return key;
+  return writeKeyIn(builder, builderHas, key);
+}
+
 /** Adds an entry to a map being built, by the same rule (see writeKeyIn). */
 export function builderPut(builder: MapBuilder, key: unknown, value: unknown): void {
   // The common case, keyword keys without hyphens and no string keys yet, has no twin to find.

@@ -255,6 +255,16 @@ export abstract class TableVersion<V> {
     return derived;
   }
 
+  /**
+   * The one entry of a version of size 1, without making (and keeping) a snapshot: merging many
+   * one-entry maps reads each once.
+   */
+  protected tableOnlyEntry(): [unknown, V] {
+    const flat = this.flat;
+    if (flat !== undefined && flat.length === 2 && this.base === undefined) return [flat[0], flat[1] as V];
+    return this.tableSnapshot()[0] as [unknown, V];
+  }
+
   /** All entries of this version in store order, as a fresh array owned by the caller's cache. */
   protected tableSnapshot(): ReadonlyArray<[unknown, V]> {
     if (this.cachedSnapshot === undefined) {
