@@ -227,3 +227,73 @@ describe("min-by, max-by, min-key, max-key", () => {
     expect(await evaluate("(min-key #(:v (tool/echo {:v %})) 4 2 8)", echo)).toBe("2");
   });
 });
+
+describe("reduce into a map it owns (values/owned-table.ts)", () => {
+  const rows = Array.from({ length: 2000 }, (_, i) => ({ id: i, k: `k${i % 13}`, r: i % 3, n: i % 7 }));
+  const context = { rows, init: { k0: 100 } };
+
+  // The same reductions written so that the accumulator also flows through a let: the analysis
+  // then refuses ownership, and every step derives a persistent version. The answers must agree.
+  test.each([
+    [
+      "(reduce (fn [acc o] (merge-with + acc {(:k o) (:n o)})) {} data/rows)",
+      "(reduce (fn [acc o] (let [a acc] (merge-with + a {(:k o) (:n o)}))) {} data/rows)",
+    ],
+    [
+      "(reduce (fn [acc o] (update-in acc [(:r o) (:k o)] (fnil + 0) (:n o))) {} data/rows)",
+      "(reduce (fn [acc o] (let [a acc] (update-in a [(:r o) (:k o)] (fnil + 0) (:n o)))) {} data/rows)",
+    ],
+    [
+      "(reduce (fn [acc o] (update acc (:k o) (fnil inc 0))) data/init data/rows)",
+      "(reduce (fn [acc o] (let [a acc] (update a (:k o) (fnil inc 0)))) data/init data/rows)",
+    ],
+    [
+      "(reduce (fn [acc o] (if (odd? (:id o)) (dissoc acc (:k o)) (assoc acc (:k o) (:id o)))) {} data/rows)",
+      "(reduce (fn [acc o] (let [a acc] (if (odd? (:id o)) (dissoc a (:k o)) (assoc a (:k o) (:id o))))) {} data/rows)",
+    ],
+  ])("%s", async (owned, persistent) => {
+    for (const engine of ["adaptive", "fast", "general"] as const) {
+      expect(await evaluate(owned, { context, engine })).toBe(
+        await evaluate(persistent, { context, engine }),
+      );
+    }
+  });
+
+  test("the initial map, a map handed back instead, and the result stay values", async () => {
+    const answer = await evaluate(
+      `(let [m {:a 1} big (zipmap (range 20) (range 20)) base {:z 0}
+             r1 (reduce (fn [acc x] (assoc acc x 1)) m [:b :c])
+             r2 (reduce (fn [acc x] (assoc acc x 1)) big [:b])
+             r3 (reduce (fn [acc x] (if (= x 2) base (assoc acc x 1))) {} [1 2 3])]
+         [m (count big) base r1 (count r2) r3 (assoc r1 :d 4) r1 data/init])`,
+      { context },
+    );
+    expect(answer).toBe(
+      '[{:a 1} 20 {:z 0} {:a 1 :b 1 :c 1} 21 {3 1 :z 0} {:a 1 :b 1 :c 1 :d 4} {:a 1 :b 1 :c 1} {"k0" 100}]',
+    );
+    expect(context.init).toEqual({ k0: 100 });
+  });
+
+  test("the owned accumulator is changed in place: no version per row", async () => {
+    const { LispMap } = await import("../values/lisp-map.js");
+    const prototype = LispMap.prototype as unknown as { derive: (size: number) => unknown };
+    const derive = prototype.derive;
+    let derived = 0;
+    prototype.derive = function (this: unknown, size: number) {
+      derived++;
+      return derive.call(this, size);
+    };
+    try {
+      await evaluate("(reduce (fn [acc o] (assoc acc (:id o) (:n o))) {} data/rows)", { context });
+      const owned = derived;
+      derived = 0;
+      await evaluate("(reduce (fn [acc o] (let [a acc] (assoc a (:id o) (:n o)))) {} data/rows)", {
+        context,
+      });
+      expect(owned).toBeLessThan(5);
+      expect(derived).toBeGreaterThanOrEqual(2000);
+    } finally {
+      prototype.derive = derive;
+    }
+  });
+});

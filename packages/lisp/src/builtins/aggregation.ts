@@ -19,10 +19,11 @@ import { ownedVector } from "../runtime/owned-vector.js";
 import { hashKey } from "../values/hash-key.js";
 import { Keyword } from "../values/keyword.js";
 import { FUNCTION_INFO, isLispFunction } from "../values/lisp-function.js";
-import { MapBuilder } from "../values/lisp-map.js";
+import { LispMap, MapBuilder } from "../values/lisp-map.js";
 import { LispSet } from "../values/lisp-set.js";
-import { isMap, mapEntries } from "../values/map-access.js";
+import { type AnyMap, isMap, mapEntries, toLispMap } from "../values/map-access.js";
 import { isNumber, type LispNumber } from "../values/numbers.js";
+import { ownedTable } from "../values/owned-table.js";
 import { detachAccumulator } from "../values/pin.js";
 import { compareTerms } from "../values/term-order.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
@@ -55,8 +56,10 @@ function reduce(...args: unknown[]): MaybePromise<unknown> {
   if (fnArg === conj && Array.isArray(acc)) return conjAll(acc, items, start);
   const f = callbackOf(fnArg, 2, "reduce");
   active.work(n);
-  if (Array.isArray(acc) && isLispFunction(f) && f[FUNCTION_INFO].conjAccumulator === true)
-    return reduceOwned(f, acc, items, start);
+  if (isLispFunction(f) && f[FUNCTION_INFO].ownedAccumulator === true) {
+    if (Array.isArray(acc)) return reduceOwned(f, acc, items, start);
+    if (acc !== null && typeof acc === "object" && isMap(acc)) return reduceOwnedMap(f, acc, items, start);
+  }
   for (let i = start; i < n; i++) {
     acc = f(acc, items[i]);
     if (acc instanceof Promise) return reduceRest(f, items, i + 1, acc);
@@ -97,6 +100,34 @@ function reduceOwned(
     }
   } finally {
     ownedVector.current = previous;
+  }
+  return acc ?? null;
+}
+
+/**
+ * reduce with a function that only derives maps from its accumulator (assoc, update, merge-with...):
+ * the accumulator is a copy nobody else holds, and each derivation changes it in place
+ * (values/owned-table.ts) instead of leaving a version and an undo record per row. As with
+ * vectors, ownership ends as soon as the function hands back another map.
+ */
+function reduceOwnedMap(f: Callable, initial: AnyMap, items: readonly unknown[], start: number): unknown {
+  const copy = initial instanceof LispMap ? initial.ownableCopy() : toLispMap(initial);
+  let acc: unknown = copy;
+  let owned: LispMap | undefined = copy;
+  const previous = ownedTable.current;
+  try {
+    for (let i = start; i < items.length; i++) {
+      ownedTable.current = owned;
+      acc = f(acc, items[i]);
+      if (acc instanceof Promise) {
+        ownedTable.current = previous;
+        return reduceRest(f, items, i + 1, acc);
+      }
+      if (acc !== owned) owned = undefined;
+      if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
+    }
+  } finally {
+    ownedTable.current = previous;
   }
   return acc ?? null;
 }

@@ -1,14 +1,30 @@
 /**
- * Whether a fn form only ever `conj`es onto its first parameter or returns it: then the vector it
- * is given cannot escape anywhere but back to its caller, and `reduce` may let `conj` append to it
- * in place (runtime/owned-vector.ts). `(fn [acc x] (if (ok? x) (conj acc (f x)) acc))` qualifies;
- * anything that stores, compares, captures or reads the accumulator does not.
+ * Whether a fn form only ever derives a new collection from its first parameter (with `conj`,
+ * `assoc`, `update`, `merge-with` and the like, in a tail position) or returns it: then the
+ * collection it is given cannot escape anywhere but back to its caller, and `reduce` may let the
+ * derivation change it in place (runtime/owned-vector.ts, values/owned-table.ts).
+ * `(fn [acc x] (if (ok? x) (conj acc (f x)) acc))` and
+ * `(fn [acc o] (update acc (:k o) (fnil + 0) (:n o)))` qualify; anything that stores, compares,
+ * captures or reads the accumulator otherwise does not.
  */
 import type { Binding, ForClause, Node, Pattern } from "../analyzer/ast.js";
 
 const cache = new WeakMap<Node, boolean>();
 
-export function conjAccumulator(fn: Extract<Node, { kind: "fn" }>): boolean {
+/** Builtins that derive a collection from one argument (at this index) without keeping it. */
+const DERIVING: ReadonlyMap<string, number> = new Map([
+  ["conj", 0],
+  ["assoc", 0],
+  ["assoc-in", 0],
+  ["update", 0],
+  ["update-in", 0],
+  ["dissoc", 0],
+  ["merge", 0],
+  ["into", 0],
+  ["merge-with", 1],
+]);
+
+export function ownedAccumulator(fn: Extract<Node, { kind: "fn" }>): boolean {
   let known = cache.get(fn);
   if (known === undefined) {
     const first = fn.params[0];
@@ -23,22 +39,23 @@ export function conjAccumulator(fn: Extract<Node, { kind: "fn" }>): boolean {
 }
 
 /**
- * `slot` is used in `node` (a tail position) only as the value returned, or as the first argument
- * of a `conj` whose value is returned.
+ * `slot` is used in `node` (a tail position) only as the value returned, or as the collection a
+ * deriving builtin (DERIVING) derives the returned value from.
  */
 function onlyHandedBack(node: Node, slot: number): boolean {
   switch (node.kind) {
     case "local":
       return true;
     case "call": {
-      const [first, ...rest] = node.args;
-      if (
-        node.callee.kind === "builtin" &&
-        node.callee.name === "conj" &&
-        first?.kind === "local" &&
-        first.slot === slot
-      )
-        return !rest.some((arg) => mentions(arg, slot));
+      const name = node.callee.kind === "builtin" ? node.callee.name : undefined;
+      const index = name === undefined ? undefined : DERIVING.get(name);
+      // merge-with calls its function once per entry merged: with more than one, a failure
+      // after the first would leave a change made in place behind. One literal entry only.
+      if (name === "merge-with" && !(node.args.length === 3 && isOneEntryLiteral(node.args[2] as Node)))
+        return !mentions(node, slot);
+      const target = index === undefined ? undefined : node.args[index];
+      if (target?.kind === "local" && target.slot === slot)
+        return node.args.every((arg, i) => i === index || !mentions(arg, slot));
       return !mentions(node, slot);
     }
     case "if":
@@ -68,6 +85,10 @@ function onlyHandedBack(node: Node, slot: number): boolean {
     default:
       return !mentions(node, slot);
   }
+}
+
+function isOneEntryLiteral(node: Node): boolean {
+  return node.kind === "map" && node.entries.length === 1;
 }
 
 function bindingMentions(binding: Binding, slot: number): boolean {

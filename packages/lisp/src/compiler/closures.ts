@@ -12,7 +12,7 @@ import { RECUR } from "../runtime/signals.js";
 import { brandFunction, type LispFunction } from "../values/lisp-function.js";
 import { MapBuilder } from "../values/lisp-map.js";
 import { isMap } from "../values/map-access.js";
-import { conjAccumulator } from "./accumulator-use.js";
+import { ownedAccumulator } from "./accumulator-use.js";
 import type { Code } from "./code.js";
 import { iterateAt } from "./evaluation.js";
 import { promotionPolicy } from "./promotion.js";
@@ -57,7 +57,7 @@ export function compileClosure(
     builtin: false,
     minArity: fixed,
     maxArity: variadic ? Number.POSITIVE_INFINITY : fixed,
-    conjAccumulator: conjAccumulator(node),
+    ownedAccumulator: ownedAccumulator(node),
   };
   const position = node.position;
   const label = node.name ?? "fn";

@@ -20,7 +20,7 @@ import { varSpec } from "../runtime/var-cell.js";
 import { Keyword } from "../values/keyword.js";
 import { FUNCTION_INFO, type LispFunction } from "../values/lisp-function.js";
 import { FLAT_LIMIT } from "../values/versioned-table.js";
-import { conjAccumulator } from "./accumulator-use.js";
+import { ownedAccumulator } from "./accumulator-use.js";
 import type { Code } from "./code.js";
 import { type CodegenRuntime, codegenRuntime, type SlowFunctionSpec } from "./codegen-runtime.js";
 import { fastTierStats, GenerationGap } from "./fast-tier.js";
@@ -754,7 +754,7 @@ class Generator {
         const fn = args.length === 3 ? inlinable(args[0] as Node, 2) : undefined;
         // A function that only conjes onto its accumulator is left to the builtin, which lets
         // conj append in place (runtime/owned-vector.ts).
-        if (fn === undefined || conjAccumulator(fn)) return undefined;
+        if (fn === undefined || ownedAccumulator(fn)) return undefined;
         const init = this.value(args[1] as Node);
         const items = this.bind(`$.collection(${this.value(args[2] as Node)})`);
         return this.inlineReduce(fn, init, items);
@@ -878,7 +878,7 @@ class Generator {
       builtin: false,
       minArity: fixed,
       maxArity: variadic ? Number.POSITIVE_INFINITY : fixed,
-      conjAccumulator: conjAccumulator(node),
+      ownedAccumulator: ownedAccumulator(node),
       position: node.position,
     };
     const slow: SlowFunctionSpec = {

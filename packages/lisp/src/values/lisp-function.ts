@@ -17,7 +17,7 @@ export interface FunctionInfo {
    * A closure whose first parameter is only ever conj'ed onto or returned (compiler/
    * accumulator-use.ts): `reduce` may let `conj` append to its accumulator in place.
    */
-  readonly conjAccumulator?: boolean;
+  readonly ownedAccumulator?: boolean;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: functions of any arity are stored here

@@ -49,6 +49,19 @@ export class LispMap extends TableVersion<unknown> {
     return new LispMap(size, null) as this;
   }
 
+  protected override changed(): void {
+    super.changed();
+    this.sorted = undefined;
+  }
+
+  /**
+   * A map with the same contents that nobody else holds, to be owned by a running reduce
+   * (values/owned-table.ts): never this map itself, and never sharing its storage.
+   */
+  ownableCopy(): LispMap {
+    return this.tableOwnableCopy();
+  }
+
   static empty(): LispMap {
     return new LispMap(0, null, undefined, []);
   }

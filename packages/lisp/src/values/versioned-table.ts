@@ -35,6 +35,8 @@
  * This module must never expose the store or let a caller mutate a version.
  */
 
+import { ownedTable } from "./owned-table.js";
+
 /** A base key removed from a version that reads through to a base. */
 const DELETED: unique symbol = Symbol("deleted");
 
@@ -65,8 +67,8 @@ export function sameKey(a: unknown, b: unknown): boolean {
 }
 
 export abstract class TableVersion<V> {
-  /** Number of entries in this version. */
-  readonly size: number;
+  /** Number of entries in this version (changed only in place, on an owned accumulator). */
+  size: number;
   private store!: Store<V>;
   /** A small version's pairs [hash, slot, hash, slot...] (slots may be DELETED); undefined otherwise. */
   private flat: unknown[] | undefined;
@@ -163,6 +165,14 @@ export abstract class TableVersion<V> {
     return copy;
   }
 
+  /** A copy in storage of its own, small versions included (tableDetached returns those as they are). */
+  protected tableOwnableCopy(): this {
+    if (this.flat === undefined) return this.tableDetached();
+    const copy = this.successor(this.size);
+    copy.flat = this.flat.slice();
+    return copy;
+  }
+
   /** Like tableDetached, and the copy is never derived in place: for values that outlive a run. */
   protected tablePinned(): this {
     if (this.isPinned || this.flat !== undefined) return this;
@@ -184,8 +194,75 @@ export abstract class TableVersion<V> {
     return derived;
   }
 
+  /** Whether this version is the owned accumulator of a running reduce (values/owned-table.ts). */
+  private owned(): boolean {
+    return this === ownedTable.current && this.next === null && !this.isPinned;
+  }
+
+  /** Caches of entries are out of date after a change in place. */
+  protected changed(): void {
+    this.cachedSnapshot = undefined;
+  }
+
+  /** tableSet on the owned accumulator: the same contents, in this version itself. */
+  private setInPlace(hashKey: unknown, value: V): this {
+    const flat = this.flat;
+    if (flat !== undefined) {
+      for (let i = 0; i < flat.length; i += 2) {
+        if (!sameKey(flat[i], hashKey)) continue;
+        const slot = flat[i + 1];
+        if (slot === value) return this;
+        flat[i + 1] = value;
+        if (slot === DELETED) this.size++;
+        this.changed();
+        return this;
+      }
+      const inBase = this.baseGet(hashKey);
+      if (inBase !== undefined && inBase === value) return this;
+      if (flat.length < 2 * FLAT_LIMIT) flat.push(hashKey, value);
+      else {
+        const map = new Map<unknown, V | typeof DELETED>();
+        for (let i = 0; i < flat.length; i += 2) map.set(flat[i], flat[i + 1] as V | typeof DELETED);
+        map.set(hashKey, value);
+        this.store = { map, current: this };
+        this.flat = undefined;
+      }
+      if (inBase === undefined) this.size++;
+      this.changed();
+      return this;
+    }
+    const map = this.store.map;
+    const stored = map.get(hashKey);
+    const previous = stored === undefined ? this.baseGet(hashKey) : stored === DELETED ? undefined : stored;
+    if (previous !== undefined && previous === value) return this;
+    map.set(hashKey, value);
+    if (previous === undefined) this.size++;
+    this.changed();
+    return this;
+  }
+
+  /** tableDelete on the owned accumulator. */
+  private deleteInPlace(hashKey: unknown): this {
+    if (this.tableGet(hashKey) === undefined) return this;
+    const inBase = this.baseGet(hashKey) !== undefined;
+    const flat = this.flat;
+    if (flat !== undefined) {
+      let index = -1;
+      for (let i = 0; i < flat.length; i += 2) if (sameKey(flat[i], hashKey)) index = i;
+      if (index >= 0 && !inBase) flat.splice(index, 2);
+      else if (index >= 0) flat[index + 1] = DELETED;
+      else if (flat.length < 2 * FLAT_LIMIT) flat.push(hashKey, DELETED);
+      else return this.tableDeleteDerived(hashKey);
+    } else if (inBase) this.store.map.set(hashKey, DELETED);
+    else this.store.map.delete(hashKey);
+    this.size--;
+    this.changed();
+    return this;
+  }
+
   /** The version with `hashKey` set to `value`. */
   protected tableSet(hashKey: unknown, value: V): this {
+    if (this.owned()) return this.setInPlace(hashKey, value);
     const flat = this.flat;
     if (flat !== undefined) {
       for (let i = 0; i < flat.length; i += 2) {
@@ -221,6 +298,11 @@ export abstract class TableVersion<V> {
 
   /** The version without `hashKey`. */
   protected tableDelete(hashKey: unknown): this {
+    if (this.owned()) return this.deleteInPlace(hashKey);
+    return this.tableDeleteDerived(hashKey);
+  }
+
+  private tableDeleteDerived(hashKey: unknown): this {
     const inBase = this.baseGet(hashKey) !== undefined;
     const flat = this.flat;
     if (flat !== undefined) {
