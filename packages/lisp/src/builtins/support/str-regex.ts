@@ -14,6 +14,7 @@ import { LispError } from "../../errors.js";
 import { VECTOR_BYTES, VECTOR_SLOT_BYTES, vectorBytes } from "../../runtime/allocation.js";
 import { active } from "../../runtime/context.js";
 import { Regex } from "../../values/regex.js";
+import { NATIVE_TEXT_LIMIT } from "../../values/regex-native.js";
 import { describe } from "./str-text.js";
 
 export function requireRegex(value: unknown, who: string): Regex {
@@ -59,8 +60,25 @@ export function matchValue(matcher: Matcher, groups: number): string | string[] 
   return out;
 }
 
+/** As matchValue, from a match of the native engine (values/regex-native.ts). */
+function nativeMatchValue(match: RegExpExecArray): string | string[] {
+  let last = match.length - 1;
+  while (last > 0 && match[last] === undefined) last--;
+  if (last === 0) return match[0];
+  const out = new Array<string>(last + 1);
+  out[0] = match[0];
+  for (let i = 1; i <= last; i++) out[i] = match[i] ?? "";
+  active.allocate(vectorBytes(out.length));
+  return out;
+}
+
 export function findFirst(regex: Regex, text: string): string | string[] | null {
   active.work(text.length);
+  const native = regex.native;
+  if (native !== undefined && text.length <= NATIVE_TEXT_LIMIT) {
+    const match = native.exec(text);
+    return match === null ? null : nativeMatchValue(match);
+  }
   const matcher = regex.compiled.matcher(text);
   return matcher.find() ? matchValue(matcher, matcher.groupCount()) : null;
 }
