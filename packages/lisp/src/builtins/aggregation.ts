@@ -57,8 +57,9 @@ function reduce(...args: unknown[]): MaybePromise<unknown> {
   const f = callbackOf(fnArg, 2, "reduce");
   active.work(n);
   if (isLispFunction(f) && f[FUNCTION_INFO].ownedAccumulator === true) {
-    if (Array.isArray(acc)) return reduceOwned(f, acc, items, start);
-    if (acc !== null && typeof acc === "object" && isMap(acc)) return reduceOwnedMap(f, acc, items, start);
+    if (Array.isArray(acc)) return reduceOwning(f, ownedVectorCopy(acc), ownedVector, items, start);
+    if (acc !== null && typeof acc === "object" && isMap(acc))
+      return reduceOwning(f, ownedMapCopy(acc), ownedTable, items, start);
   }
   for (let i = start; i < n; i++) {
     acc = f(acc, items[i]);
@@ -70,66 +71,48 @@ function reduce(...args: unknown[]): MaybePromise<unknown> {
 }
 
 /**
- * reduce with a function that only conjes onto its accumulator (compiler/accumulator-use.ts): the
- * initial vector is copied once, and conj appends to that copy in place (runtime/owned-vector.ts),
- * so building a vector over n rows costs n, not n squared.
+ * reduce with a function that only derives from its accumulator (compiler/accumulator-use.ts):
+ * the accumulator is a copy nobody else holds, named in `token` while the function runs, so that
+ * conj appends to a vector in place (runtime/owned-vector.ts) and assoc, update, merge-with...
+ * change a map in place (values/owned-table.ts): building over n rows costs n, not n squared, and
+ * leaves no version per row. The function hands the copy back (changed, or as it was) or hands
+ * back something else, which may be shared: from then on nothing is owned.
  */
-function reduceOwned(
+function reduceOwning<T extends object>(
   f: Callable,
-  initial: readonly unknown[],
+  copy: T,
+  token: { current: T | undefined },
   items: readonly unknown[],
   start: number,
 ): unknown {
-  active.copy(initial.length);
-  let acc: unknown = initial.slice();
-  // The array this reduce made and nobody else has seen. The function hands it back (appended
-  // to, or as it was) or hands back something else, which may be shared: from then on nothing
-  // is owned and conj copies as usual.
-  let owned: unknown[] | undefined = acc as unknown[];
-  const previous = ownedVector.current;
+  let acc: unknown = copy;
+  let owned: T | undefined = copy;
+  const previous = token.current;
   try {
     for (let i = start; i < items.length; i++) {
-      ownedVector.current = owned;
+      token.current = owned;
       acc = f(acc, items[i]);
       if (acc instanceof Promise) {
-        ownedVector.current = previous;
+        token.current = previous;
         return reduceRest(f, items, i + 1, acc);
       }
       if (acc !== owned) owned = undefined;
       if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
     }
   } finally {
-    ownedVector.current = previous;
+    token.current = previous;
   }
   return acc ?? null;
 }
 
-/**
- * reduce with a function that only derives maps from its accumulator (assoc, update, merge-with...):
- * the accumulator is a copy nobody else holds, and each derivation changes it in place
- * (values/owned-table.ts) instead of leaving a version and an undo record per row. As with
- * vectors, ownership ends as soon as the function hands back another map.
- */
-function reduceOwnedMap(f: Callable, initial: AnyMap, items: readonly unknown[], start: number): unknown {
-  const copy = initial instanceof LispMap ? initial.ownableCopy() : toLispMap(initial);
-  let acc: unknown = copy;
-  let owned: LispMap | undefined = copy;
-  const previous = ownedTable.current;
-  try {
-    for (let i = start; i < items.length; i++) {
-      ownedTable.current = owned;
-      acc = f(acc, items[i]);
-      if (acc instanceof Promise) {
-        ownedTable.current = previous;
-        return reduceRest(f, items, i + 1, acc);
-      }
-      if (acc !== owned) owned = undefined;
-      if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
-    }
-  } finally {
-    ownedTable.current = previous;
-  }
-  return acc ?? null;
+/** A copy of a reduce's initial collection that the reduce may own. */
+function ownedVectorCopy(initial: readonly unknown[]): unknown[] {
+  active.copy(initial.length);
+  return initial.slice();
+}
+
+function ownedMapCopy(initial: AnyMap): LispMap {
+  return initial instanceof LispMap ? initial.ownableCopy() : toLispMap(initial);
 }
 
 function conjAll(vector: readonly unknown[], items: readonly unknown[], start: number): unknown[] {

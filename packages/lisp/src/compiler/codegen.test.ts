@@ -122,6 +122,16 @@ describe("falling back from fast code", () => {
   });
 });
 
+/** The generated JavaScript of a whole program (one unit). */
+function generate(source: string): string {
+  const analyzed = analyzeProgram(read(source), {
+    isBuiltin: (name) => registry.has(name),
+    userNames: new Set(),
+    toolNames: new Set(),
+  });
+  return generateUnitSource(analyzed.body, (name) => registry.get(name));
+}
+
 describe("generated source", () => {
   test("contains no text from the program", () => {
     const source = `(let [evil "\\"); process.exit(1); (\\"" key :constructor name "__proto__"]
@@ -150,15 +160,6 @@ describe("generated source", () => {
   });
 
   test("a literal callback of map, filter, remove or reduce is inlined into one loop", () => {
-    const generate = (source: string) =>
-      generateUnitSource(
-        analyzeProgram(read(source), {
-          isBuiltin: (name) => registry.has(name),
-          userNames: new Set(),
-          toolNames: new Set(),
-        }).body,
-        (name) => registry.get(name),
-      );
     for (const source of [
       "(let [xs [1 2 3]] (map (fn [x] (* x x)) xs))",
       "(let [xs [1 2 3]] (filter #(odd? %) xs))",
@@ -176,15 +177,7 @@ describe("generated source", () => {
 
   test("a map literal with distinct keyword keys is built from its pairs directly", async () => {
     const source = "(let [x 1] {:a x :b (get {} :missing) :c [x]})";
-    const generated = generateUnitSource(
-      analyzeProgram(read(source), {
-        isBuiltin: (name) => registry.has(name),
-        userNames: new Set(),
-        toolNames: new Set(),
-      }).body,
-      (name) => registry.get(name),
-    );
-    expect(generated).toContain("$.keywordMap(");
+    expect(generate(source)).toContain("$.keywordMap(");
     expect(await bothEngines(source)).toMatchObject({ value: "{:a 1 :b nil :c [1]}" });
     // Repeated or computed keys take the general path (the first of equal keys wins).
     await bothEngines('(let [k :a] {k 1 :a 2 "a" 3})');

@@ -66,6 +66,19 @@ export function sameKey(a: unknown, b: unknown): boolean {
   return a === b || (typeof a === "number" && typeof b === "number" && Number.isNaN(a) && Number.isNaN(b));
 }
 
+/** Where `hashKey` stands in a small version's pairs (the index of its hash), or -1. */
+function pairIndex(pairs: readonly unknown[], hashKey: unknown): number {
+  for (let i = 0; i < pairs.length; i += 2) if (sameKey(pairs[i], hashKey)) return i;
+  return -1;
+}
+
+/** The pairs of a small version as a store's Map, DELETED marks included. */
+function pairsMap<V>(pairs: readonly unknown[]): Map<unknown, V | typeof DELETED> {
+  const map = new Map<unknown, V | typeof DELETED>();
+  for (let i = 0; i < pairs.length; i += 2) map.set(pairs[i], pairs[i + 1] as V | typeof DELETED);
+  return map;
+}
+
 export abstract class TableVersion<V> {
   /** Number of entries in this version (changed only in place, on an owned accumulator). */
   size: number;
@@ -112,13 +125,10 @@ export abstract class TableVersion<V> {
   protected tableGet(hashKey: unknown): V | undefined {
     const flat = this.flat;
     if (flat !== undefined) {
-      for (let i = 0; i < flat.length; i += 2) {
-        if (sameKey(flat[i], hashKey)) {
-          const slot = flat[i + 1];
-          return slot === DELETED ? undefined : (slot as V);
-        }
-      }
-      return this.baseGet(hashKey);
+      const index = pairIndex(flat, hashKey);
+      if (index < 0) return this.baseGet(hashKey);
+      const slot = flat[index + 1];
+      return slot === DELETED ? undefined : (slot as V);
     }
     if (this.next === null) return this.currentGet(hashKey);
     let steps = 0;
@@ -188,9 +198,7 @@ export abstract class TableVersion<V> {
       derived.flat = pairs;
       return derived;
     }
-    const map = new Map<unknown, V | typeof DELETED>();
-    for (let i = 0; i < pairs.length; i += 2) map.set(pairs[i], pairs[i + 1] as V | typeof DELETED);
-    derived.store = { map, current: derived };
+    derived.store = { map: pairsMap<V>(pairs), current: derived };
     return derived;
   }
 
@@ -208,11 +216,11 @@ export abstract class TableVersion<V> {
   private setInPlace(hashKey: unknown, value: V): this {
     const flat = this.flat;
     if (flat !== undefined) {
-      for (let i = 0; i < flat.length; i += 2) {
-        if (!sameKey(flat[i], hashKey)) continue;
-        const slot = flat[i + 1];
+      const index = pairIndex(flat, hashKey);
+      if (index >= 0) {
+        const slot = flat[index + 1];
         if (slot === value) return this;
-        flat[i + 1] = value;
+        flat[index + 1] = value;
         if (slot === DELETED) this.size++;
         this.changed();
         return this;
@@ -221,8 +229,7 @@ export abstract class TableVersion<V> {
       if (inBase !== undefined && inBase === value) return this;
       if (flat.length < 2 * FLAT_LIMIT) flat.push(hashKey, value);
       else {
-        const map = new Map<unknown, V | typeof DELETED>();
-        for (let i = 0; i < flat.length; i += 2) map.set(flat[i], flat[i + 1] as V | typeof DELETED);
+        const map = pairsMap<V>(flat);
         map.set(hashKey, value);
         this.store = { map, current: this };
         this.flat = undefined;
@@ -247,8 +254,7 @@ export abstract class TableVersion<V> {
     const inBase = this.baseGet(hashKey) !== undefined;
     const flat = this.flat;
     if (flat !== undefined) {
-      let index = -1;
-      for (let i = 0; i < flat.length; i += 2) if (sameKey(flat[i], hashKey)) index = i;
+      const index = pairIndex(flat, hashKey);
       if (index >= 0 && !inBase) flat.splice(index, 2);
       else if (index >= 0) flat[index + 1] = DELETED;
       else if (flat.length < 2 * FLAT_LIMIT) flat.push(hashKey, DELETED);
@@ -265,12 +271,12 @@ export abstract class TableVersion<V> {
     if (this.owned()) return this.setInPlace(hashKey, value);
     const flat = this.flat;
     if (flat !== undefined) {
-      for (let i = 0; i < flat.length; i += 2) {
-        if (!sameKey(flat[i], hashKey)) continue;
-        const slot = flat[i + 1];
+      const index = pairIndex(flat, hashKey);
+      if (index >= 0) {
+        const slot = flat[index + 1];
         if (slot === value) return this;
         const pairs = flat.slice();
-        pairs[i + 1] = value;
+        pairs[index + 1] = value;
         return this.withPairs(slot === DELETED ? this.size + 1 : this.size, pairs);
       }
       const inBase = this.baseGet(hashKey);
@@ -306,13 +312,13 @@ export abstract class TableVersion<V> {
     const inBase = this.baseGet(hashKey) !== undefined;
     const flat = this.flat;
     if (flat !== undefined) {
-      for (let i = 0; i < flat.length; i += 2) {
-        if (!sameKey(flat[i], hashKey)) continue;
-        if (flat[i + 1] === DELETED) return this;
+      const index = pairIndex(flat, hashKey);
+      if (index >= 0) {
+        if (flat[index + 1] === DELETED) return this;
         const pairs = flat.slice();
         // A key of the base stays hidden by a mark; any other key simply leaves the pairs.
-        if (inBase) pairs[i + 1] = DELETED;
-        else pairs.splice(i, 2);
+        if (inBase) pairs[index + 1] = DELETED;
+        else pairs.splice(index, 2);
         return this.withPairs(this.size - 1, pairs);
       }
       if (!inBase) return this;
