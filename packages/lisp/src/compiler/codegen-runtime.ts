@@ -8,7 +8,7 @@ import { LispError } from "../errors.js";
 import { print } from "../format/print.js";
 import type { Position } from "../reader/form.js";
 import { mapBytes, setBytes, vectorBytes } from "../runtime/allocation.js";
-import { callValue } from "../runtime/call.js";
+import { callValue, toCallable } from "../runtime/call.js";
 import { callSite } from "../runtime/call-site.js";
 import { active, loopLimitError, type RunContext } from "../runtime/context.js";
 import { typeName } from "../runtime/describe.js";
@@ -51,6 +51,8 @@ const LIMIT_REASONS = new Set([
   "loop_limit_exceeded",
   "recursion_limit_exceeded",
 ]);
+
+const EMPTY_ITEMS: readonly unknown[] = Object.freeze([]);
 
 export const codegenRuntime = {
   ctx: (): RunContext => active,
@@ -153,6 +155,28 @@ export const codegenRuntime = {
     return items;
   },
   detach: detachAccumulator,
+
+  // Fused lazy pipelines (codegen.ts): the happy path only; anything else raises an error, and
+  // the unit runs again on the general evaluator, where the lazy-pipeline builtin handles it.
+  lazySource(value: unknown): readonly unknown[] {
+    if (Array.isArray(value)) return value;
+    if (value === null || value === undefined) return EMPTY_ITEMS;
+    throw new LispError("type_error", "not a vector");
+  },
+  positive(value: unknown): number {
+    if (typeof value === "number" && Number.isInteger(value) && value > 0) return value;
+    throw new LispError("type_error", "not a positive integer");
+  },
+  notFused: (): LispError => new LispError("type_error", "not a count"),
+  /** A stage's callback value as a JS function (its errors rerun the unit, as above). */
+  callback: (value: unknown): ((...args: unknown[]) => unknown) => toCallable(value),
+  answer(result: unknown): unknown {
+    if (result instanceof Promise) throw new LispError("type_error", "a callback waited");
+    return result === undefined ? null : result;
+  },
+  chargeVector(slots: number): void {
+    active.allocate(vectorBytes(slots));
+  },
 
   items(collection: unknown, position: Position, name: string): readonly unknown[] {
     const items = itemsOf(collection);

@@ -175,6 +175,23 @@ describe("generated source", () => {
     expect(generate("(let [xs [1]] (map (fn [x] (if (> x 5) x (recur (inc x)))) xs))")).toContain("$.fn(");
   });
 
+  test("take and first over stages become one loop that stops early", async () => {
+    for (const source of [
+      "(let [xs [1 2 3]] (take 2 (map (fn [x] (* x x)) (filter odd? xs))))",
+      "(let [xs [{:a 1}]] (first (keep :a xs)))",
+      "(let [xs [1 2 3]] (->> (interleave (map inc xs) (map dec xs)) (partition 2) (map (fn [[a b]] (+ a b))) (take 5)))",
+      "(let [xs [1 2 3 4]] (take 2 (map-indexed vector (partition 3 1 xs))))",
+    ]) {
+      const generated = generate(source);
+      expect(generated, source).toContain("$.lazySource(");
+      expect(generated, source).toMatch(/break P\d+;/);
+      await bothEngines(source);
+    }
+    // Shapes the loop does not cover keep the lazy builtin (a padded partition, a map over two).
+    expect(generate("(let [xs [1 2]] (take 2 (partition 3 3 [0] xs)))")).not.toContain("$.lazySource(");
+    expect(generate("(let [xs [1 2]] (take 2 (map + xs xs)))")).not.toContain("$.lazySource(");
+  });
+
   test("a map literal with distinct keyword keys is built from its pairs directly", async () => {
     const source = "(let [x 1] {:a x :b (get {} :missing) :c [x]})";
     expect(generate(source)).toContain("$.keywordMap(");

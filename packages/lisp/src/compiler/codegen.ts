@@ -15,6 +15,7 @@
  * happened.
  */
 import type { Binding, ForClause, Node, Pattern, RecurTarget } from "../analyzer/ast.js";
+import { LAZY_PIPELINE, type PipelinePlan } from "../analyzer/pipelines.js";
 import type { Position } from "../reader/form.js";
 import { varSpec } from "../runtime/var-cell.js";
 import { Keyword } from "../values/keyword.js";
@@ -759,9 +760,203 @@ class Generator {
         const items = this.bind(`$.collection(${this.value(args[2] as Node)})`);
         return this.inlineReduce(fn, init, items);
       }
+      case LAZY_PIPELINE:
+        return this.fusedPipeline(args);
       default:
         return undefined;
     }
+  }
+
+  // ------------------------------------------------------------------ fused lazy pipelines
+
+  /**
+   * `(take n (map f (partition 2 (interleave xs ys))))` and the like (analyzer/pipelines.ts) as one
+   * loop over the source, each stage inline, leaving the loop as soon as the consumer has what it
+   * needs: what a JS programmer writes by hand. Only the common shapes (a chain of one-input stages,
+   * interleave of two one-to-one chains, partition without padding, vector sources); anything else
+   * calls the lazy-pipeline builtin. The happy path only: a source that is not a vector, a count
+   * that is not an integer, an error, raise an error, and the unit runs again on the general
+   * evaluator, where the builtin does exactly what the program says.
+   */
+  private fusedPipeline(args: readonly Node[]): string | undefined {
+    const planNode = args[0];
+    // A program naming the internal builtin itself gets the builtin, and its error.
+    if (planNode?.kind !== "const" || !isPipelinePlan(planNode.value)) return undefined;
+    const plan = planNode.value;
+    const valueNodes = args.slice(1);
+    const source = plan.args[plan.args.length - 1];
+    if (typeof source !== "object" || !fusable(source, valueNodes)) return undefined;
+    if (plan.op !== "take" && plan.op !== "first") return undefined;
+    // Every value in program order, except literal fns that will be inlined (making one has no
+    // effect) and the builtins of the stages (not needed here).
+    const builtinIndexes = new Set<number>();
+    const collectBuiltins = (stage: PipelinePlan): void => {
+      builtinIndexes.add(stage.fn);
+      for (const arg of stage.args) if (typeof arg === "object") collectBuiltins(arg);
+    };
+    collectBuiltins(plan);
+    const names = valueNodes.map((node, index) =>
+      builtinIndexes.has(index) || inlinableCallback(node) ? undefined : this.value(node),
+    );
+    const label = this.temp("P");
+    if (plan.op === "take") {
+      const count = names[plan.args[0] as number] as string;
+      const out = this.temp("out");
+      this.emit(`if (typeof ${count} !== "number" || !Number.isInteger(${count})) throw $.notFused();`);
+      this.emit(`const ${out} = [];`);
+      const body = this.block(() =>
+        this.stream(source, valueNodes, names, (item) => {
+          this.emit(`${out}.push(${item});`);
+          this.emit(`if (${out}.length >= ${count}) break ${label};`);
+        }),
+      );
+      this.emit(`${label}: if (${count} > 0) {`);
+      this.lines.push(...body);
+      this.emit("}");
+      return this.bind(`$.vec(${out})`);
+    }
+    const first = this.temp("first");
+    this.emit(`let ${first} = null;`);
+    const body = this.block(() =>
+      this.stream(source, valueNodes, names, (item) => {
+        this.emit(`${first} = ${item};`);
+        this.emit(`break ${label};`);
+      }),
+    );
+    this.emit(`${label}: {`);
+    this.lines.push(...body);
+    this.emit("}");
+    return first;
+  }
+
+  /** Emits a loop producing the items of `stage`, handing each (a name) to `sink`. */
+  private stream(
+    stage: PipelinePlan,
+    valueNodes: readonly Node[],
+    names: ReadonlyArray<string | undefined>,
+    sink: (item: string) => void,
+  ): void {
+    const callback = (index: number, arity: number): ((items: string[]) => string) => {
+      const node = valueNodes[index] as Node;
+      const fn = inlinable(node, arity);
+      if (fn !== undefined) return (items) => this.inlineBody(fn, items);
+      if (arity === 1 && node.kind === "const" && node.value instanceof Keyword) {
+        const keyword = node.value;
+        return ([item]) => this.field(item as string, keyword);
+      }
+      const f = this.bind(`$.callback(${names[index]})`);
+      return (items) => this.bind(`$.answer(${f}(${items.join(", ")}))`);
+    };
+    const input = stage.args[stage.args.length - 1] as number | PipelinePlan;
+    const upstream = (inner: (item: string) => void): void => {
+      if (typeof input === "number") this.sourceLoop(names[input] as string, inner);
+      else this.stream(input, valueNodes, names, inner);
+    };
+    switch (stage.op) {
+      case "map": {
+        const f = callback(stage.args[0] as number, 1);
+        upstream((item) => sink(f([item])));
+        return;
+      }
+      case "filter":
+      case "remove": {
+        const pred = callback(stage.args[0] as number, 1);
+        upstream((item) => {
+          const test = pred([item]);
+          const body = this.block(() => sink(item));
+          this.emit(`if (${stage.op === "filter" ? "" : "!"}${this.truthy(test)}) {`);
+          this.lines.push(...body);
+          this.emit("}");
+        });
+        return;
+      }
+      case "keep": {
+        const f = callback(stage.args[0] as number, 1);
+        upstream((item) => {
+          const result = f([item]);
+          const body = this.block(() => sink(result));
+          this.emit(`if (${result} !== null && ${result} !== undefined) {`);
+          this.lines.push(...body);
+          this.emit("}");
+        });
+        return;
+      }
+      case "map-indexed": {
+        const index = this.temp("k");
+        this.emit(`let ${index} = 0;`);
+        const f = callback(stage.args[0] as number, 2);
+        upstream((item) => sink(f([this.bind(`${index}++`), item])));
+        return;
+      }
+      case "partition": {
+        const size = this.bind(`$.positive(${names[stage.args[0] as number]})`);
+        const step =
+          stage.args.length === 3 ? this.bind(`$.positive(${names[stage.args[1] as number]})`) : size;
+        const window = this.temp("w");
+        const skip = this.temp("skip");
+        this.emit(`let ${window} = [];`);
+        this.emit(`let ${skip} = 0;`);
+        upstream((item) => {
+          const chunk = this.temp("chunk");
+          const body = this.block(() => sink(chunk));
+          this.emit(`if (${skip} > 0) ${skip}--;`);
+          this.emit(`else {`);
+          this.emit(`${window}.push(${item});`);
+          this.emit(`if (${window}.length === ${size}) {`);
+          this.emit(`$.chargeVector(${size});`);
+          this.emit(`let ${chunk};`);
+          this.emit(
+            `if (${step} >= ${size}) { ${chunk} = ${window}; ${window} = []; ${skip} = ${step} - ${size}; }`,
+          );
+          this.emit(
+            `else { ${chunk} = ${window}.slice(); ${window}.copyWithin(0, ${step}); ${window}.length = ${size} - ${step}; }`,
+          );
+          this.lines.push(...body);
+          this.emit("}");
+          this.emit("}");
+        });
+        return;
+      }
+      case "interleave": {
+        // Two one-to-one chains (maps only) over vectors, in lockstep.
+        const sides = [stage.args[0], stage.args[1]] as [number | PipelinePlan, number | PipelinePlan];
+        const chains = sides.map((side) => oneToOne(side));
+        const sources = chains.map((chain) => this.bind(`$.lazySource(${names[chain.source]})`));
+        const j = this.temp("j");
+        const body = this.block(() => {
+          this.emit(`if (--${this.contextName}.fuel <= 0) ${this.contextName}.refuel();`);
+          chains.forEach((chain, side) => {
+            const raw = this.bind(`${sources[side]}[${j}]`);
+            let item = this.bind(`${raw} === undefined ? null : ${raw}`);
+            // The maps of the chain, innermost first.
+            for (const mapIndex of chain.maps) item = callback(mapIndex, 1)([item]);
+            sink(item);
+          });
+        });
+        this.emit(
+          `for (let ${j} = 0, n = Math.min(${sources[0]}.length, ${sources[1]}.length); ${j} < n; ${j}++) {`,
+        );
+        this.lines.push(...body);
+        this.emit("}");
+        return;
+      }
+      default:
+        throw new GenerationGap(`no fused code for ${stage.op}`);
+    }
+  }
+
+  /** A loop over a vector source, one fuel unit per item. */
+  private sourceLoop(value: string, sink: (item: string) => void): void {
+    const items = this.bind(`$.lazySource(${value})`);
+    const i = this.temp("i");
+    const body = this.block(() => {
+      this.emit(`if (--${this.contextName}.fuel <= 0) ${this.contextName}.refuel();`);
+      const raw = this.bind(`${items}[${i}]`);
+      sink(this.bind(`${raw} === undefined ? null : ${raw}`));
+    });
+    this.emit(`for (let ${i} = 0; ${i} < ${items}.length; ${i}++) {`);
+    this.lines.push(...body);
+    this.emit("}");
   }
 
   /**
@@ -957,6 +1152,51 @@ function inlinable(node: Node, arity: number): Extract<Node, { kind: "fn" }> | u
   if (node.kind !== "fn" || node.rest !== undefined || node.selfSlot !== undefined) return undefined;
   if (node.params.length !== arity || recursOutward(node.body)) return undefined;
   return node;
+}
+
+function isPipelinePlan(value: unknown): value is PipelinePlan {
+  return typeof value === "object" && value !== null && "op" in value && "args" in value && "fn" in value;
+}
+
+/** A callback value that a fused pipeline inlines instead of evaluating (a literal fn). */
+function inlinableCallback(node: Node): boolean {
+  return node.kind === "fn" && (inlinable(node, 1) !== undefined || inlinable(node, 2) !== undefined);
+}
+
+/** A stream of maps over a vector source: its source index and its maps, innermost first. */
+function oneToOne(stage: number | PipelinePlan): { source: number; maps: number[] } {
+  if (typeof stage === "number") return { source: stage, maps: [] };
+  const inner = oneToOne(stage.args[1] as number | PipelinePlan);
+  return { source: inner.source, maps: [...inner.maps, stage.args[0] as number] };
+}
+
+function isOneToOne(stage: number | PipelinePlan): boolean {
+  if (typeof stage === "number") return true;
+  return stage.op === "map" && stage.args.length === 2 && isOneToOne(stage.args[1] as number | PipelinePlan);
+}
+
+/**
+ * Whether the fused code covers a stage and everything below it: one-input stages, partition
+ * without padding, interleave of one-to-one chains. The callbacks themselves may be anything.
+ */
+function fusable(stage: PipelinePlan, valueNodes: readonly Node[]): boolean {
+  const input = stage.args[stage.args.length - 1] as number | PipelinePlan;
+  const below = typeof input === "number" || fusable(input, valueNodes);
+  switch (stage.op) {
+    case "map":
+      return stage.args.length === 2 && below;
+    case "filter":
+    case "remove":
+    case "keep":
+    case "map-indexed":
+      return below;
+    case "partition":
+      return stage.args.length <= 3 && below;
+    case "interleave":
+      return isOneToOne(stage.args[0] as number | PipelinePlan) && isOneToOne(input);
+    default:
+      return false;
+  }
 }
 
 type Factory = (runtime: CodegenRuntime, constants: unknown[]) => Code;
