@@ -922,14 +922,15 @@ class Generator {
         const sides = [stage.args[0], stage.args[1]] as [number | PipelinePlan, number | PipelinePlan];
         const chains = sides.map((side) => oneToOne(side));
         const sources = chains.map((chain) => this.bind(`$.lazySource(${names[chain.source]})`));
+        // The maps of each chain, innermost first, prepared before the loop.
+        const maps = chains.map((chain) => chain.maps.map((mapIndex) => callback(mapIndex, 1)));
         const j = this.temp("j");
         const body = this.block(() => {
           this.emit(`if (--${this.contextName}.fuel <= 0) ${this.contextName}.refuel();`);
-          chains.forEach((chain, side) => {
+          chains.forEach((_chain, side) => {
             const raw = this.bind(`${sources[side]}[${j}]`);
             let item = this.bind(`${raw} === undefined ? null : ${raw}`);
-            // The maps of the chain, innermost first.
-            for (const mapIndex of chain.maps) item = callback(mapIndex, 1)([item]);
+            for (const apply of maps[side] as Array<(items: string[]) => string>) item = apply([item]);
             sink(item);
           });
         });
