@@ -100,6 +100,31 @@ describe("a hot function moves to generated code", () => {
     expect(small.stats.promotions).toBe(0);
   });
 
+  test("map, filter, remove and reduce with a literal fn over a large collection run as one loop", async () => {
+    for (const source of [
+      "(count (filter (fn [r] (> (:amount r) 500)) data/rows))",
+      "(reduce (fn [acc {:keys [amount tag]}] (+ acc (* amount tag))) 0 data/rows)",
+      "(let [k 2] (mapv (fn [r] (* k (:id r))) (remove #(= (:tag %) 1) data/rows)))",
+    ]) {
+      const text = unique(source);
+      const { result, stats } = await adaptive(text, { context: { rows } });
+      const general = await run(text, { context: { rows }, engine: "general" });
+      expect(outcome(result), source).toEqual(outcome(general));
+      // One unit for the call (its function inlined), not a function promoted after 1,000 calls.
+      expect(stats.promotions, source).toBeGreaterThanOrEqual(1);
+      expect(stats.fastRuns, source).toBeGreaterThanOrEqual(1);
+      expect(stats.effectFallbacks, source).toBe(0);
+    }
+    // A small collection stays on the general evaluator.
+    const small = await adaptive(
+      unique("(count (filter (fn [r] (> (:amount r) 500)) (take 10 data/rows)))"),
+      {
+        context: { rows },
+      },
+    );
+    expect(small.stats.promotions).toBe(0);
+  });
+
   test("each closure of a hot fn form keeps its own captured values", async () => {
     promotionPolicy.threshold = 5;
     const source = unique("(mapv (fn [k] (count (filter #(= (:tag %) k) data/rows))) [0 1 2 7])");

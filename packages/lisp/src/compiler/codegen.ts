@@ -1149,7 +1149,7 @@ class Generator {
  * A literal fn whose body can be inlined as the callback of a builtin called with `arity`
  * arguments: fixed parameters, no name (so no self reference) and no `recur` to itself.
  */
-function inlinable(node: Node, arity: number): Extract<Node, { kind: "fn" }> | undefined {
+export function inlinable(node: Node, arity: number): Extract<Node, { kind: "fn" }> | undefined {
   if (node.kind !== "fn" || node.rest !== undefined || node.selfSlot !== undefined) return undefined;
   if (node.params.length !== arity || recursOutward(node.body)) return undefined;
   return node;

@@ -12,6 +12,7 @@ import { LispError } from "../errors.js";
 import type { Position } from "../reader/form.js";
 import { mapBytes, setBytes, vectorBytes } from "../runtime/allocation.js";
 import { after } from "../runtime/async.js";
+import { callSite } from "../runtime/call-site.js";
 import { active } from "../runtime/context.js";
 import { runParallelCalls, runParallelMap } from "../runtime/parallel.js";
 import { FailSignal, RECUR, ReturnSignal } from "../runtime/signals.js";
@@ -27,14 +28,14 @@ import { VarRef } from "../values/var-ref.js";
 import { compileCall } from "./calls.js";
 import { compileClosure } from "./closures.js";
 import { type Code, isTruthy } from "./code.js";
-import { type CodegenEnvironment, compileUnit } from "./codegen.js";
+import { type CodegenEnvironment, compileUnit, inlinable } from "./codegen.js";
 import { compileComprehension } from "./comprehension.js";
 import { type Binder, compilePattern } from "./destructure.js";
 import { evaluateAll, iterateAt, located, resume } from "./evaluation.js";
 import { fastTierStats, GenerationGap, generationPolicy } from "./fast-tier.js";
 import { promotionPolicy } from "./promotion.js";
 import { isPure, isTrivial, recursOutward } from "./purity.js";
-import { largeForNode, resumedLoopNode } from "./resume-nodes.js";
+import { largeCallNode, largeForNode, resumedLoopNode } from "./resume-nodes.js";
 
 /**
  * How pure code runs. "general": closures only. "fast": every pure subtree compiled to JavaScript
@@ -156,6 +157,7 @@ export class Compiler {
       case "recur":
         return this.compileRecur(node.target, node.args, node.position);
       case "call":
+        if (this.adaptive(node) && loopsOverItsLastArgument(node)) return this.compileLargeCall(node);
         return compileCall(
           (child) => this.compile(child),
           (name, at) => this.requireBuiltin(name, at),
@@ -298,6 +300,44 @@ export class Compiler {
       }
       return undefined;
     }
+  }
+
+  /**
+   * `(map (fn ...) coll)`, `(filter ...)`, `(remove ...)`, `(reduce (fn ...) init coll)` under the
+   * adaptive tier: over a large collection the whole call runs as generated code, where the
+   * literal function is inlined into one loop (codegen.ts), instead of the builtin calling a
+   * closure per item. The arguments are evaluated here first, once, in order; the generated call
+   * reads them from slots past the end of a copy of the frame (resume-nodes.ts).
+   */
+  private compileLargeCall(node: Extract<Node, { kind: "call" }>): Code {
+    const callee = node.callee as Extract<Node, { kind: "builtin" }>;
+    const fn = this.requireBuiltin(callee.name, callee.position);
+    const args = node.args.map((arg) => this.compile(arg));
+    const position = node.position;
+    let unit: Code | null | undefined;
+    const call = (frame: unknown[], values: unknown[]): unknown => {
+      const items = values[values.length - 1];
+      if (Array.isArray(items) && items.length >= promotionPolicy.threshold) {
+        unit ??= this.promote(largeCallNode(node, frame.length)) ?? null;
+        if (unit !== null) {
+          const extended = frame.slice();
+          for (let i = 1; i < values.length; i++) extended.push(values[i]);
+          return unit(extended);
+        }
+      }
+      callSite.current = position;
+      return fn(...values);
+    };
+    return (frame) => {
+      const values = new Array<unknown>(args.length);
+      for (let i = 0; i < args.length; i++) {
+        const value = (args[i] as Code)(frame);
+        if (value instanceof Promise)
+          return after(resume(args, frame, values, i, value), (all) => call(frame, all as unknown[]));
+        values[i] = value;
+      }
+      return call(frame, values);
+    };
   }
 
   private requireBuiltin(name: string, position: { line: number; column: number }): LispFunction {
@@ -638,4 +678,24 @@ export class Compiler {
   }
 
   // ---------------------------------------------------------------- for / doseq
+}
+
+/** Builtins that loop over their last argument calling their first, with the first's arity. */
+const LOOPING_CALLS: ReadonlyMap<string, { readonly args: number; readonly arity: number }> = new Map([
+  ["map", { args: 2, arity: 1 }],
+  ["mapv", { args: 2, arity: 1 }],
+  ["filter", { args: 2, arity: 1 }],
+  ["remove", { args: 2, arity: 1 }],
+  ["reduce", { args: 3, arity: 2 }],
+]);
+
+/** A call generated code would turn into one loop: a looping builtin with a literal function. */
+function loopsOverItsLastArgument(node: Extract<Node, { kind: "call" }>): boolean {
+  if (node.callee.kind !== "builtin") return false;
+  const shape = LOOPING_CALLS.get(node.callee.name);
+  return (
+    shape !== undefined &&
+    node.args.length === shape.args &&
+    inlinable(node.args[0] as Node, shape.arity) !== undefined
+  );
 }

@@ -34,3 +34,20 @@ export function largeForNode(node: Extract<Node, { kind: "for" }>, itemsSlot: nu
   const items: Node = { kind: "local", slot: itemsSlot, name: "for-items", position: first.position };
   return { ...node, clauses: [{ ...first, init: items }, ...rest] };
 }
+
+/**
+ * The call `(map f coll)`, `(reduce f init coll)`... with every argument after the function
+ * already evaluated: they are read from slots past the end of the frame, from `firstSlot` on.
+ */
+export function largeCallNode(node: Extract<Node, { kind: "call" }>, firstSlot: number): Node {
+  const [fn, ...rest] = node.args as [Node, ...Node[]];
+  const read = rest.map(
+    (arg, index): Node => ({
+      kind: "local",
+      slot: firstSlot + index,
+      name: "argument",
+      position: arg.position,
+    }),
+  );
+  return { ...node, args: [fn, ...read] };
+}
