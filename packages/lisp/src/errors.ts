@@ -101,3 +101,16 @@ export function lispError(reason: ErrorReason, message: string, position?: Posit
 export function typeError(message: string): LispError {
   return new LispError("type_error", message);
 }
+
+const LIMIT_REASONS: ReadonlySet<string> = new Set([
+  "timeout",
+  "aborted",
+  "memory_exceeded",
+  "loop_limit_exceeded",
+  "recursion_limit_exceeded",
+]);
+
+/** A run stopped by one of its limits (time, cancellation, memory, iterations, depth). */
+export function isLimitError(error: unknown): boolean {
+  return error instanceof LispError && LIMIT_REASONS.has(error.reason);
+}

@@ -28,6 +28,11 @@ export interface PipelinePlan {
   readonly args: ReadonlyArray<number | PipelinePlan>;
 }
 
+/** Whether a constant is a plan this module made (a program may name the builtin itself). */
+export function isPipelinePlan(value: unknown): value is PipelinePlan {
+  return typeof value === "object" && value !== null && "op" in value && "args" in value && "fn" in value;
+}
+
 /** The consuming calls: argument counts accepted, and which argument is the collection. */
 const CONSUMERS: ReadonlyMap<string, { readonly arities: readonly number[] }> = new Map([
   ["take", { arities: [2] }],

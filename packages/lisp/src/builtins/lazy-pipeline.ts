@@ -12,8 +12,8 @@
  * one taken are never computed, so an error one of them would have raised does not happen.
  * Limits (time, memory) are not retried: they stop the run.
  */
-import type { PipelinePlan } from "../analyzer/pipelines.js";
-import { LispError } from "../errors.js";
+import { isPipelinePlan, type PipelinePlan } from "../analyzer/pipelines.js";
+import { isLimitError, LispError } from "../errors.js";
 import { vectorBytes } from "../runtime/allocation.js";
 import { after, type MaybePromise } from "../runtime/async.js";
 import { type Callable, callValue } from "../runtime/call.js";
@@ -26,24 +26,11 @@ import { callbackOf, truthy } from "./support/hof-common.js";
 /** What the lazy runs did, for tests that prove the lazy path ran (or fell back). */
 export const lazyPipelineStats = { lazyRuns: 0, eagerFallbacks: 0 };
 
-/** Limits stop the run wherever they strike: rerunning eagerly would only hit them harder. */
-const LIMIT_REASONS: ReadonlySet<string> = new Set([
-  "timeout",
-  "aborted",
-  "memory_exceeded",
-  "loop_limit_exceeded",
-  "recursion_limit_exceeded",
-]);
-
 /** The lazy run cannot go on exactly: run the pipeline eagerly. Never seen by a program. */
 const GIVE_UP: unique symbol = Symbol("lazy pipeline gives up");
 
 const DONE: unique symbol = Symbol("end of stream");
 type Pull = () => unknown;
-
-function isPlan(value: unknown): value is PipelinePlan {
-  return typeof value === "object" && value !== null && "op" in value && "args" in value && "fn" in value;
-}
 
 // ---------------------------------------------------------------- lazy stages
 
@@ -276,7 +263,7 @@ function eager(plan: PipelinePlan, values: readonly unknown[]): MaybePromise<unk
 }
 
 function lazyPipeline(plan: unknown, ...values: unknown[]): MaybePromise<unknown> {
-  if (!isPlan(plan)) {
+  if (!isPipelinePlan(plan)) {
     throw new LispError(
       "invalid_form",
       "lazy-pipeline is internal: write (take n (map f coll)) and the like instead",
@@ -292,7 +279,8 @@ function lazyPipeline(plan: unknown, ...values: unknown[]): MaybePromise<unknown
   } catch (error) {
     // Inside generated code an effect belongs to the enclosing unit, which runs again itself.
     if (error === NOT_PURE && wasPure) throw error;
-    if (error instanceof LispError && LIMIT_REASONS.has(error.reason)) throw error;
+    // Limits stop the run wherever they strike: rerunning eagerly would only hit them harder.
+    if (isLimitError(error)) throw error;
     if (error instanceof RangeError) throw error;
     // Closures unwound by the throw left the depth count raised (compiler/closures.ts).
     active.depth = depth;

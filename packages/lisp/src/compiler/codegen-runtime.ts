@@ -4,7 +4,7 @@
  * generated code contains no text taken from a program (see codegen.ts).
  */
 
-import { LispError } from "../errors.js";
+import { isLimitError, LispError } from "../errors.js";
 import { print } from "../format/print.js";
 import type { Position } from "../reader/form.js";
 import { mapBytes, setBytes, vectorBytes } from "../runtime/allocation.js";
@@ -42,15 +42,6 @@ export interface SlowFunctionSpec {
   /** Outer slot of each captured value, in the order generated code passes them. */
   readonly outerSlots: readonly number[];
 }
-
-/** Errors that are the same wherever they happen: no point running again to locate them. */
-const LIMIT_REASONS = new Set([
-  "timeout",
-  "aborted",
-  "memory_exceeded",
-  "loop_limit_exceeded",
-  "recursion_limit_exceeded",
-]);
 
 const EMPTY_ITEMS: readonly unknown[] = Object.freeze([]);
 
@@ -145,7 +136,7 @@ export const codegenRuntime = {
   restMap: restToMap,
 
   /**
-   * The items of a collection argument of an inlined map/filter/reduce (codegen.ts). Anything else
+   * The items of a collection argument of an inlined map/filter/reduce (codegen-loops.ts). Anything else
    * is an error, which reruns the unit on the general evaluator: the real builtin then reports it.
    */
   collection(value: unknown): readonly unknown[] {
@@ -156,7 +147,7 @@ export const codegenRuntime = {
   },
   detach: detachAccumulator,
 
-  // Fused lazy pipelines (codegen.ts): the happy path only; anything else raises an error, and
+  // Fused lazy pipelines (codegen-loops.ts): the happy path only; anything else raises an error, and
   // the unit runs again on the general evaluator, where the lazy-pipeline builtin handles it.
   lazySource(value: unknown): readonly unknown[] {
     if (Array.isArray(value)) return value;
@@ -218,7 +209,8 @@ export const codegenRuntime = {
       fastTierStats.effectFallbacks++;
       return true;
     }
-    if (error instanceof LispError && !LIMIT_REASONS.has(error.reason)) {
+    // A limit is the same wherever it strikes: no point running again to locate it.
+    if (error instanceof LispError && !isLimitError(error)) {
       fastTierStats.errorReruns++;
       return true;
     }

@@ -15,7 +15,6 @@
  * happened.
  */
 import type { Binding, ForClause, Node, Pattern, RecurTarget } from "../analyzer/ast.js";
-import { LAZY_PIPELINE, type PipelinePlan } from "../analyzer/pipelines.js";
 import type { Position } from "../reader/form.js";
 import { varSpec } from "../runtime/var-cell.js";
 import { Keyword } from "../values/keyword.js";
@@ -23,11 +22,11 @@ import { FUNCTION_INFO, type LispFunction } from "../values/lisp-function.js";
 import { FLAT_LIMIT } from "../values/versioned-table.js";
 import { ownedAccumulator } from "./accumulator-use.js";
 import type { Code } from "./code.js";
+import { inlineHigherOrder, type LoopEmitter } from "./codegen-loops.js";
 import { type CodegenRuntime, codegenRuntime, type SlowFunctionSpec } from "./codegen-runtime.js";
 import { fastTierStats, GenerationGap } from "./fast-tier.js";
 import { integralLoopSlots } from "./integral.js";
 import { binaryIntrinsic } from "./intrinsics.js";
-import { recursOutward } from "./purity.js";
 
 export interface CodegenEnvironment {
   readonly builtin: (name: string) => LispFunction | undefined;
@@ -71,7 +70,7 @@ class Scope {
   ) {}
 }
 
-class Generator {
+class Generator implements LoopEmitter {
   private readonly constants: unknown[] = [];
   private readonly constantIndex = new Map<unknown, number>();
   private lines: string[] = [];
@@ -80,7 +79,7 @@ class Generator {
   private readonly loops = new Map<RecurTarget, LoopInfo>();
   /** JS names known to hold Lisp integers (numbers or bigints, never floats): see integral.ts. */
   private readonly integral = new Set<string>();
-  private contextName = "ctx";
+  contextName = "ctx";
 
   constructor(
     private readonly environment: CodegenEnvironment,
@@ -111,16 +110,20 @@ class Generator {
     return this.constant(value);
   }
 
-  private temp(prefix = "t"): string {
+  temp(prefix = "t"): string {
     return `${prefix}${++this.counter}`;
   }
 
-  private emit(line: string): void {
+  emit(line: string): void {
     this.lines.push(line);
   }
 
+  emitAll(lines: readonly string[]): void {
+    this.lines.push(...lines);
+  }
+
   /** Runs `body` collecting its lines, and returns them (for nested blocks). */
-  private block(body: () => void): string[] {
+  block(body: () => void): string[] {
     const saved = this.lines;
     this.lines = [];
     try {
@@ -165,7 +168,7 @@ class Generator {
     return this.integral.has(expression) || /^-?\d+$/.test(expression);
   }
 
-  private truthy(expression: string): string {
+  truthy(expression: string): string {
     return `(${expression} !== null && ${expression} !== false && ${expression} !== undefined)`;
   }
 
@@ -262,7 +265,7 @@ class Generator {
   // ------------------------------------------------------------------ values
 
   /** Emits code computing `node` and returns an expression naming its value. */
-  private value(node: Node): string {
+  value(node: Node): string {
     switch (node.kind) {
       case "const":
         return this.literal(node.value);
@@ -365,7 +368,7 @@ class Generator {
     }
   }
 
-  private bind(expression: string): string {
+  bind(expression: string): string {
     const name = this.temp();
     this.emit(`const ${name} = ${expression};`);
     return name;
@@ -382,7 +385,7 @@ class Generator {
   private call(node: Extract<Node, { kind: "call" }>): string {
     const callee = node.callee;
     if (callee.kind === "builtin") {
-      const inlined = this.inlineHigherOrder(callee.name, node.args);
+      const inlined = inlineHigherOrder(this, callee.name, node.args);
       if (inlined !== undefined) return inlined;
     }
     if (callee.kind === "builtin" && node.args.length === 2) {
@@ -437,7 +440,7 @@ class Generator {
     return /^[A-Za-z_$][\w$]*$/.test(expression) ? expression : this.bind(expression);
   }
 
-  private field(value: string, keyword: Keyword): string {
+  field(value: string, keyword: Keyword): string {
     const target = this.named(value);
     const result = this.temp();
     const name = this.constant(keyword.name);
@@ -728,244 +731,12 @@ class Generator {
     return node.collect ? this.bind(`$.vec(${out})`) : "null";
   }
 
-  // ------------------------------------------------------------------ inlined callbacks
-
-  /**
-   * `(map (fn [x] ...) coll)`, `(filter #(...) coll)`, `(reduce (fn [acc x] ...) init coll)` with a
-   * literal function: one loop with the function's body inline, as a JS programmer would write it,
-   * instead of a call per item through the function's entry checks. The builtin's charges (work up
-   * front, a clock read every 1,024 items, the result vector) are the same. Anything unusual
-   * (a collection that is not one, an error in the body) raises an error, and the unit runs
-   * again on the general evaluator, which calls the real builtin.
-   */
-  private inlineHigherOrder(name: string, args: readonly Node[]): string | undefined {
-    switch (name) {
-      case "map":
-      case "mapv":
-      case "filter":
-      case "remove": {
-        const fn = args.length === 2 ? inlinable(args[0] as Node, 1) : undefined;
-        if (fn === undefined) return undefined;
-        const items = this.bind(`$.collection(${this.value(args[1] as Node)})`);
-        return name === "map" || name === "mapv"
-          ? this.inlineMap(fn, items)
-          : this.inlineSelect(fn, items, name === "filter");
-      }
-      case "reduce": {
-        const fn = args.length === 3 ? inlinable(args[0] as Node, 2) : undefined;
-        // A function that only conjes onto its accumulator is left to the builtin, which lets
-        // conj append in place (runtime/owned-vector.ts).
-        if (fn === undefined || ownedAccumulator(fn)) return undefined;
-        const init = this.value(args[1] as Node);
-        const items = this.bind(`$.collection(${this.value(args[2] as Node)})`);
-        return this.inlineReduce(fn, init, items);
-      }
-      case LAZY_PIPELINE:
-        return this.fusedPipeline(args);
-      default:
-        return undefined;
-    }
-  }
-
-  // ------------------------------------------------------------------ fused lazy pipelines
-
-  /**
-   * `(take n (map f (partition 2 (interleave xs ys))))` and the like (analyzer/pipelines.ts) as one
-   * loop over the source, each stage inline, leaving the loop as soon as the consumer has what it
-   * needs: what a JS programmer writes by hand. Only the common shapes (a chain of one-input stages,
-   * interleave of two one-to-one chains, partition without padding, vector sources); anything else
-   * calls the lazy-pipeline builtin. The happy path only: a source that is not a vector, a count
-   * that is not an integer, an error, raise an error, and the unit runs again on the general
-   * evaluator, where the builtin does exactly what the program says.
-   */
-  private fusedPipeline(args: readonly Node[]): string | undefined {
-    const planNode = args[0];
-    // A program naming the internal builtin itself gets the builtin, and its error.
-    if (planNode?.kind !== "const" || !isPipelinePlan(planNode.value)) return undefined;
-    const plan = planNode.value;
-    const valueNodes = args.slice(1);
-    const source = plan.args[plan.args.length - 1];
-    if (typeof source !== "object" || !fusable(source, valueNodes)) return undefined;
-    if (plan.op !== "take" && plan.op !== "first") return undefined;
-    // Every value in program order, except literal fns that will be inlined (making one has no
-    // effect) and the builtins of the stages (not needed here).
-    const builtinIndexes = new Set<number>();
-    const collectBuiltins = (stage: PipelinePlan): void => {
-      builtinIndexes.add(stage.fn);
-      for (const arg of stage.args) if (typeof arg === "object") collectBuiltins(arg);
-    };
-    collectBuiltins(plan);
-    const names = valueNodes.map((node, index) =>
-      builtinIndexes.has(index) || inlinableCallback(node) ? undefined : this.value(node),
-    );
-    const label = this.temp("P");
-    if (plan.op === "take") {
-      const count = names[plan.args[0] as number] as string;
-      const out = this.temp("out");
-      this.emit(`if (typeof ${count} !== "number" || !Number.isInteger(${count})) throw $.notFused();`);
-      this.emit(`const ${out} = [];`);
-      const body = this.block(() =>
-        this.stream(source, valueNodes, names, (item) => {
-          this.emit(`${out}.push(${item});`);
-          this.emit(`if (${out}.length >= ${count}) break ${label};`);
-        }),
-      );
-      this.emit(`${label}: if (${count} > 0) {`);
-      this.lines.push(...body);
-      this.emit("}");
-      return this.bind(`$.vec(${out})`);
-    }
-    const first = this.temp("first");
-    this.emit(`let ${first} = null;`);
-    const body = this.block(() =>
-      this.stream(source, valueNodes, names, (item) => {
-        this.emit(`${first} = ${item};`);
-        this.emit(`break ${label};`);
-      }),
-    );
-    this.emit(`${label}: {`);
-    this.lines.push(...body);
-    this.emit("}");
-    return first;
-  }
-
-  /** Emits a loop producing the items of `stage`, handing each (a name) to `sink`. */
-  private stream(
-    stage: PipelinePlan,
-    valueNodes: readonly Node[],
-    names: ReadonlyArray<string | undefined>,
-    sink: (item: string) => void,
-  ): void {
-    const callback = (index: number, arity: number): ((items: string[]) => string) => {
-      const node = valueNodes[index] as Node;
-      const fn = inlinable(node, arity);
-      if (fn !== undefined) return (items) => this.inlineBody(fn, items);
-      if (arity === 1 && node.kind === "const" && node.value instanceof Keyword) {
-        const keyword = node.value;
-        return ([item]) => this.field(item as string, keyword);
-      }
-      const f = this.bind(`$.callback(${names[index]})`);
-      return (items) => this.bind(`$.answer(${f}(${items.join(", ")}))`);
-    };
-    const input = stage.args[stage.args.length - 1] as number | PipelinePlan;
-    const upstream = (inner: (item: string) => void): void => {
-      if (typeof input === "number") this.sourceLoop(names[input] as string, inner);
-      else this.stream(input, valueNodes, names, inner);
-    };
-    switch (stage.op) {
-      case "map": {
-        const f = callback(stage.args[0] as number, 1);
-        upstream((item) => sink(f([item])));
-        return;
-      }
-      case "filter":
-      case "remove": {
-        const pred = callback(stage.args[0] as number, 1);
-        upstream((item) => {
-          const test = pred([item]);
-          const body = this.block(() => sink(item));
-          this.emit(`if (${stage.op === "filter" ? "" : "!"}${this.truthy(test)}) {`);
-          this.lines.push(...body);
-          this.emit("}");
-        });
-        return;
-      }
-      case "keep": {
-        const f = callback(stage.args[0] as number, 1);
-        upstream((item) => {
-          const result = f([item]);
-          const body = this.block(() => sink(result));
-          this.emit(`if (${result} !== null && ${result} !== undefined) {`);
-          this.lines.push(...body);
-          this.emit("}");
-        });
-        return;
-      }
-      case "map-indexed": {
-        const index = this.temp("k");
-        this.emit(`let ${index} = 0;`);
-        const f = callback(stage.args[0] as number, 2);
-        upstream((item) => sink(f([this.bind(`${index}++`), item])));
-        return;
-      }
-      case "partition": {
-        const size = this.bind(`$.positive(${names[stage.args[0] as number]})`);
-        const step =
-          stage.args.length === 3 ? this.bind(`$.positive(${names[stage.args[1] as number]})`) : size;
-        const window = this.temp("w");
-        const skip = this.temp("skip");
-        this.emit(`let ${window} = [];`);
-        this.emit(`let ${skip} = 0;`);
-        upstream((item) => {
-          const chunk = this.temp("chunk");
-          const body = this.block(() => sink(chunk));
-          this.emit(`if (${skip} > 0) ${skip}--;`);
-          this.emit(`else {`);
-          this.emit(`${window}.push(${item});`);
-          this.emit(`if (${window}.length === ${size}) {`);
-          this.emit(`$.chargeVector(${size});`);
-          this.emit(`let ${chunk};`);
-          this.emit(
-            `if (${step} >= ${size}) { ${chunk} = ${window}; ${window} = []; ${skip} = ${step} - ${size}; }`,
-          );
-          this.emit(
-            `else { ${chunk} = ${window}.slice(); ${window}.copyWithin(0, ${step}); ${window}.length = ${size} - ${step}; }`,
-          );
-          this.lines.push(...body);
-          this.emit("}");
-          this.emit("}");
-        });
-        return;
-      }
-      case "interleave": {
-        // Two one-to-one chains (maps only) over vectors, in lockstep.
-        const sides = [stage.args[0], stage.args[1]] as [number | PipelinePlan, number | PipelinePlan];
-        const chains = sides.map((side) => oneToOne(side));
-        const sources = chains.map((chain) => this.bind(`$.lazySource(${names[chain.source]})`));
-        // The maps of each chain, innermost first, prepared before the loop.
-        const maps = chains.map((chain) => chain.maps.map((mapIndex) => callback(mapIndex, 1)));
-        const j = this.temp("j");
-        const body = this.block(() => {
-          this.emit(`if (--${this.contextName}.fuel <= 0) ${this.contextName}.refuel();`);
-          chains.forEach((_chain, side) => {
-            const raw = this.bind(`${sources[side]}[${j}]`);
-            let item = this.bind(`${raw} === undefined ? null : ${raw}`);
-            for (const apply of maps[side] as Array<(items: string[]) => string>) item = apply([item]);
-            sink(item);
-          });
-        });
-        this.emit(
-          `for (let ${j} = 0, n = Math.min(${sources[0]}.length, ${sources[1]}.length); ${j} < n; ${j}++) {`,
-        );
-        this.lines.push(...body);
-        this.emit("}");
-        return;
-      }
-      default:
-        throw new GenerationGap(`no fused code for ${stage.op}`);
-    }
-  }
-
-  /** A loop over a vector source, one fuel unit per item. */
-  private sourceLoop(value: string, sink: (item: string) => void): void {
-    const items = this.bind(`$.lazySource(${value})`);
-    const i = this.temp("i");
-    const body = this.block(() => {
-      this.emit(`if (--${this.contextName}.fuel <= 0) ${this.contextName}.refuel();`);
-      const raw = this.bind(`${items}[${i}]`);
-      sink(this.bind(`${raw} === undefined ? null : ${raw}`));
-    });
-    this.emit(`for (let ${i} = 0; ${i} < ${items}.length; ${i}++) {`);
-    this.lines.push(...body);
-    this.emit("}");
-  }
-
   /**
    * Emits the body of `fn` for the given argument expressions and returns the name holding its
    * value. The body gets a scope of its own (its captures are the enclosing names) but stays in
    * the enclosing JS function: same run context, no depth or fuel of its own (the loop charges).
    */
-  private inlineBody(fn: Extract<Node, { kind: "fn" }>, argumentNames: readonly string[]): string {
+  inlineBody(fn: Extract<Node, { kind: "fn" }>, argumentNames: readonly string[]): string {
     const outer = this.scope;
     const scope = new Scope(outer.id + 1 + this.counter++, outer, undefined);
     fn.captures.forEach((capture) => {
@@ -993,63 +764,6 @@ class Generator {
       this.scope = outer;
     }
     return result;
-  }
-
-  private clockEvery(index: string): void {
-    this.emit(`if ((${index} & 1023) === 1023) ${this.contextName}.work(1024);`);
-  }
-
-  private inlineMap(fn: Extract<Node, { kind: "fn" }>, items: string): string {
-    const out = this.temp("out");
-    const i = this.temp("i");
-    this.emit(`${this.contextName}.work(${items}.length);`);
-    this.emit(`const ${out} = $.vec(new Array(${items}.length));`);
-    const body = this.block(() => {
-      const item = this.bind(`${items}[${i}]`);
-      const value = this.inlineBody(fn, [this.bind(`${item} === undefined ? null : ${item}`)]);
-      this.emit(`${out}[${i}] = ${value} === undefined ? null : ${value};`);
-      this.clockEvery(i);
-    });
-    this.emit(`for (let ${i} = 0; ${i} < ${items}.length; ${i}++) {`);
-    this.lines.push(...body);
-    this.emit("}");
-    return out;
-  }
-
-  private inlineSelect(fn: Extract<Node, { kind: "fn" }>, items: string, wanted: boolean): string {
-    const out = this.temp("out");
-    const i = this.temp("i");
-    this.emit(`${this.contextName}.work(${items}.length);`);
-    this.emit(`const ${out} = [];`);
-    const body = this.block(() => {
-      const item = this.bind(`${items}[${i}]`);
-      const value = this.inlineBody(fn, [this.bind(`${item} === undefined ? null : ${item}`)]);
-      const test = wanted ? this.truthy(value) : `!${this.truthy(value)}`;
-      this.emit(`if (${test}) ${out}.push(${item});`);
-      this.clockEvery(i);
-    });
-    this.emit(`for (let ${i} = 0; ${i} < ${items}.length; ${i}++) {`);
-    this.lines.push(...body);
-    this.emit("}");
-    return this.bind(`$.vec(${out})`);
-  }
-
-  private inlineReduce(fn: Extract<Node, { kind: "fn" }>, init: string, items: string): string {
-    const acc = this.temp("acc");
-    const i = this.temp("i");
-    // Detached, as the builtin does: the caller's hold on an initial map keeps no history alive.
-    this.emit(`let ${acc} = $.detach(${init});`);
-    this.emit(`${this.contextName}.work(${items}.length);`);
-    const body = this.block(() => {
-      const item = this.bind(`${items}[${i}]`);
-      const value = this.inlineBody(fn, [acc, this.bind(`${item} === undefined ? null : ${item}`)]);
-      this.emit(`${acc} = ${value} === undefined ? null : ${value};`);
-      this.clockEvery(i);
-    });
-    this.emit(`for (let ${i} = 0; ${i} < ${items}.length; ${i}++) {`);
-    this.lines.push(...body);
-    this.emit("}");
-    return acc;
   }
 
   // ------------------------------------------------------------------ functions
@@ -1142,61 +856,6 @@ class Generator {
       `}, ${infoConstant})`,
     ];
     return this.bind(source.join("\n"));
-  }
-}
-
-/**
- * A literal fn whose body can be inlined as the callback of a builtin called with `arity`
- * arguments: fixed parameters, no name (so no self reference) and no `recur` to itself.
- */
-export function inlinable(node: Node, arity: number): Extract<Node, { kind: "fn" }> | undefined {
-  if (node.kind !== "fn" || node.rest !== undefined || node.selfSlot !== undefined) return undefined;
-  if (node.params.length !== arity || recursOutward(node.body)) return undefined;
-  return node;
-}
-
-function isPipelinePlan(value: unknown): value is PipelinePlan {
-  return typeof value === "object" && value !== null && "op" in value && "args" in value && "fn" in value;
-}
-
-/** A callback value that a fused pipeline inlines instead of evaluating (a literal fn). */
-function inlinableCallback(node: Node): boolean {
-  return node.kind === "fn" && (inlinable(node, 1) !== undefined || inlinable(node, 2) !== undefined);
-}
-
-/** A stream of maps over a vector source: its source index and its maps, innermost first. */
-function oneToOne(stage: number | PipelinePlan): { source: number; maps: number[] } {
-  if (typeof stage === "number") return { source: stage, maps: [] };
-  const inner = oneToOne(stage.args[1] as number | PipelinePlan);
-  return { source: inner.source, maps: [...inner.maps, stage.args[0] as number] };
-}
-
-function isOneToOne(stage: number | PipelinePlan): boolean {
-  if (typeof stage === "number") return true;
-  return stage.op === "map" && stage.args.length === 2 && isOneToOne(stage.args[1] as number | PipelinePlan);
-}
-
-/**
- * Whether the fused code covers a stage and everything below it: one-input stages, partition
- * without padding, interleave of one-to-one chains. The callbacks themselves may be anything.
- */
-function fusable(stage: PipelinePlan, valueNodes: readonly Node[]): boolean {
-  const input = stage.args[stage.args.length - 1] as number | PipelinePlan;
-  const below = typeof input === "number" || fusable(input, valueNodes);
-  switch (stage.op) {
-    case "map":
-      return stage.args.length === 2 && below;
-    case "filter":
-    case "remove":
-    case "keep":
-    case "map-indexed":
-      return below;
-    case "partition":
-      return stage.args.length <= 3 && below;
-    case "interleave":
-      return isOneToOne(stage.args[0] as number | PipelinePlan) && isOneToOne(input);
-    default:
-      return false;
   }
 }
 

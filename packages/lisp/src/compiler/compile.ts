@@ -28,7 +28,8 @@ import { VarRef } from "../values/var-ref.js";
 import { compileCall } from "./calls.js";
 import { compileClosure } from "./closures.js";
 import { type Code, isTruthy } from "./code.js";
-import { type CodegenEnvironment, compileUnit, inlinable } from "./codegen.js";
+import { type CodegenEnvironment, compileUnit } from "./codegen.js";
+import { inlinable } from "./codegen-loops.js";
 import { compileComprehension } from "./comprehension.js";
 import { type Binder, compilePattern } from "./destructure.js";
 import { evaluateAll, iterateAt, located, resume } from "./evaluation.js";
@@ -305,7 +306,7 @@ export class Compiler {
   /**
    * `(map (fn ...) coll)`, `(filter ...)`, `(remove ...)`, `(reduce (fn ...) init coll)` under the
    * adaptive tier: over a large collection the whole call runs as generated code, where the
-   * literal function is inlined into one loop (codegen.ts), instead of the builtin calling a
+   * literal function is inlined into one loop (codegen-loops.ts), instead of the builtin calling a
    * closure per item. The arguments are evaluated here first, once, in order; the generated call
    * reads them from slots past the end of a copy of the frame (resume-nodes.ts).
    */
