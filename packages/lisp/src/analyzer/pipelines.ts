@@ -2,7 +2,8 @@
  * Pipelines that stop early: `(take 10 (map f (partition 2 xs)))` or `(first (filter p xs))`.
  * Evaluated as written, every stage runs over the whole input before `take` keeps ten items; JS
  * would stop after ten. So a call of `take` or `first` whose collection is a call of a sequence
- * stage (map, filter, remove, keep, map-indexed, partition, partition-all, interleave), itself
+ * stage (map, filter, remove, keep, map-indexed, partition, partition-all, interleave, distinct),
+ * itself
  * fed by stages or any other expression, becomes one call of the internal `lazy-pipeline`
  * builtin, which pulls items through the stages one at a time (builtins/lazy-pipeline.ts).
  *
@@ -52,6 +53,7 @@ const STAGES: ReadonlyMap<
   ["partition", { arities: [2, 3, 4], inputs: () => 1 }],
   ["partition-all", { arities: [2, 3], inputs: () => 1 }],
   ["interleave", { arities: [2], inputs: () => 2 }],
+  ["distinct", { arities: [1], inputs: () => 1 }],
 ]);
 
 type CallNode = Extract<Node, { kind: "call" }>;

@@ -58,6 +58,11 @@ const pipelines: ReadonlyArray<readonly [consumer: string, pipeline: string]> = 
   ["first", "(filter #(> (:amount %) 990) data/rows)"],
   ["first", "(filter #(> % 100) data/xs)"],
   ["first", "(partition 2 1 data/xs)"],
+  ["take 4", "(distinct [1 2 1 3 2.0 2 [1 2] [1 2] nil nil 4])"],
+  ["take 20", "(->> data/rows (map (juxt #(mod (:id %) 3) #(mod (:amount %) 5))) distinct)"],
+  ["take 3", '(distinct "abcab")'],
+  ["take 3", "(distinct {:a 1 :b 2})"],
+  ["first", "(distinct (map :quantity data/rows))"],
   [
     "take 5",
     "(->> (interleave (map :amount data/rows) (map :quantity data/rows)) (partition 2) (map (fn [[a q]] (* a q))))",
@@ -96,6 +101,16 @@ describe("take and first over stages", () => {
     expect(effectful.result.ok && format(effectful.result.value)).toBe("[1 2 3]");
     expect(calls).toBe(10);
     expect(effectful.fallbacks).toBe(1);
+  });
+
+  test("distinct under take stops once it has found enough distinct items", async () => {
+    // The ids are all distinct, and the last row fails: only the first three rows are looked at.
+    const source = '(take 3 (distinct (map #(if (= (:id %) 4999) (fail "too far") (:quantity %)) data/rows)))';
+    for (const engine of ["adaptive", "fast", "general"] as const) {
+      const { result } = await counted(source, { engine });
+      expect(result.ok && format(result.value), engine).toBe("[1 2 3]");
+    }
+    expect((await counted(source, { engine: "general" })).lazy).toBe(1);
   });
 
   test("a pipeline over 5,000 rows stops after the items it needs", async () => {

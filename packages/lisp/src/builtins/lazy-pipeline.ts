@@ -20,6 +20,7 @@ import { type Callable, callValue } from "../runtime/call.js";
 import { callSite } from "../runtime/call-site.js";
 import { active } from "../runtime/context.js";
 import { NOT_PURE, pureMode } from "../runtime/pure-mode.js";
+import { hashKey } from "../values/hash-key.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
 import { callbackOf, truthy } from "./support/hof-common.js";
 
@@ -147,6 +148,21 @@ function partitionStage(size: number, step: number, pad: readonly unknown[] | "d
   };
 }
 
+/** Items not seen before (by `=`, through their hash keys, as the eager distinct compares them). */
+function distinctStage(input: Pull): Pull {
+  const seen = new Set<unknown>();
+  return () => {
+    for (;;) {
+      const item = input();
+      if (item === DONE) return DONE;
+      const key = hashKey(item);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      return item;
+    }
+  };
+}
+
 function interleaveStage(left: Pull, right: Pull): Pull {
   let pending: unknown = DONE;
   let ended = false;
@@ -203,6 +219,8 @@ function stream(plan: PipelinePlan, values: readonly unknown[]): Pull {
     }
     case "interleave":
       return interleaveStage(input(0), input(1));
+    case "distinct":
+      return distinctStage(input(0));
     default:
       throw GIVE_UP;
   }

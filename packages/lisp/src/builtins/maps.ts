@@ -348,33 +348,28 @@ function merge(...maps: unknown[]): AnyMap {
  * answers with a promise (a tool call).
  */
 function mergeWith(f: unknown, ...maps: unknown[]): MaybePromise<AnyMap> {
-  const combine = toCallable(f, "merge-with function");
+  const combine = combinerOf(f);
   const sources: AnyMap[] = [];
   for (let i = 0; i < maps.length; i++) {
     const next = mergeArgument(maps[i], i + 2, "merge-with");
     if (next !== null) sources.push(next);
   }
   if (sources.length === 0) return LispMap.empty();
-  let pending: ReadonlyArray<readonly [unknown, unknown]>;
-  if (sources.length === 2) {
-    const second = sources[1] as AnyMap;
-    pending = second instanceof LispMap && second.size === 1 ? [second.onlyEntry()] : mapEntries(second);
-  } else {
-    const all: Array<readonly [unknown, unknown]> = [];
-    for (let s = 1; s < sources.length; s++) {
-      const source = sources[s] as AnyMap;
-      // One-entry maps (a map per row) are read without a snapshot each.
-      if (source instanceof LispMap && source.size === 1) all.push(source.onlyEntry());
-      else for (const entry of mapEntries(source)) all.push(entry);
-    }
-    pending = all;
+  // The entries to write, as flat pairs [key, value, key, value...]; a one-entry map (a map per
+  // row) is read without a snapshot or an array per entry.
+  const pending: unknown[] = [];
+  for (let s = 1; s < sources.length; s++) {
+    const source = sources[s] as AnyMap;
+    if (source instanceof LispMap && source.size === 1) pending.push(source.onlyKey(), source.onlyValue());
+    else for (const [key, value] of mapEntries(source)) pending.push(key, value);
   }
-  active.work(pending.length);
-  active.allocate(MAP_ENTRY_BYTES * pending.length);
+  const count = pending.length / 2;
+  active.work(count);
+  active.allocate(MAP_ENTRY_BYTES * count);
   const first = sources[0] as AnyMap;
   // Many entries into a small first map ((apply merge-with + maps) over rows): fill one mutable
   // builder instead of deriving a persistent version per entry.
-  if (pending.length >= 32 && pending.length >= mapSize(first)) {
+  if (count >= 32 && count >= mapSize(first)) {
     const builder = new MapBuilder();
     for (const [key, value] of mapEntries(first)) builder.set(key, value);
     return mergeInto(combine, builder, pending, 0);
@@ -382,58 +377,98 @@ function mergeWith(f: unknown, ...maps: unknown[]): MaybePromise<AnyMap> {
   return mergeEntries(combine, toLispMap(first), pending, 0);
 }
 
+/** merge-with's f as a two-argument callable: a function that takes two is called as it is. */
+function combinerOf(f: unknown): Callable {
+  if (isLispFunction(f)) {
+    const info = functionInfo(f);
+    if (!info.builtin || (info.minArity <= 2 && info.maxArity >= 2)) return f as unknown as Callable;
+  }
+  return toCallable(f, "merge-with function");
+}
+
+/**
+ * `(merge-with f first {key value})` with the one-entry map written in the program as a literal
+ * (generated code calls this, compiler/specialized-calls.ts): the same result, charges and
+ * errors, without building the literal's map and a list of its entries per call. Inside a reduce
+ * that owns its accumulator the entry is written in place, as with the builtin.
+ */
+export function mergeWithEntry(f: unknown, first: unknown, key: unknown, value: unknown): MaybePromise<AnyMap> {
+  // The literal's map, charged as the literal would have been before the call.
+  active.allocate(mapBytes(1));
+  const stored = value === undefined ? null : value;
+  const combine = combinerOf(f);
+  const target = mergeArgument(first, 2, "merge-with");
+  if (target === null) return LispMap.single(key, stored);
+  active.work(1);
+  active.allocate(MAP_ENTRY_BYTES);
+  return mergeEntries(combine, toLispMap(target), [key, stored], 0);
+}
+
 /** mergeEntries into a builder that nobody else can see yet: the same result, without versions. */
 function mergeInto(
   combine: Callable,
   builder: MapBuilder,
-  pending: ReadonlyArray<readonly [unknown, unknown]>,
+  pending: readonly unknown[],
   start: number,
 ): MaybePromise<LispMap> {
-  for (let i = start; i < pending.length; i++) {
-    const [key, value] = pending[i] as readonly [unknown, unknown];
-    const slot = builderWriteKey(builder, key);
-    const existing = builder.get(slot);
+  for (let i = start; i < pending.length; i += 2) {
+    const key = pending[i];
+    const value = pending[i + 1];
+    // The key as written first (one lookup in the common case), then by the write rule.
+    let slot = key;
+    let existing = builder.get(key);
     if (existing === undefined) {
-      builder.set(slot, value);
-      continue;
+      slot = builderWriteKey(builder, key);
+      if (slot !== key) existing = builder.get(slot);
+      if (existing === undefined) {
+        builder.set(slot, value);
+        continue;
+      }
     }
     const combined = combine(existing, value);
     if (combined instanceof Promise) {
       return after(combined, (resolved) => {
         builder.set(slot, resolved);
-        return mergeInto(combine, builder, pending, i + 1);
+        return mergeInto(combine, builder, pending, i + 2);
       });
     }
     builder.set(slot, combined);
-    if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
+    if (((i >> 1) & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
   }
   return builder.build();
 }
 
+/** Writes pending pairs [key, value...] into `into`: a key seen before (by the write rule) is combined. */
 function mergeEntries(
   combine: Callable,
   into: LispMap,
-  pending: ReadonlyArray<readonly [unknown, unknown]>,
+  pending: readonly unknown[],
   start: number,
 ): MaybePromise<LispMap> {
   let result = into;
-  for (let i = start; i < pending.length; i++) {
-    const [key, value] = pending[i] as readonly [unknown, unknown];
+  for (let i = start; i < pending.length; i += 2) {
+    const key = pending[i];
+    const value = pending[i + 1];
     // A key seen before (by the write rule: "tier" for :tier) is combined; a new key is stored
-    // as it is, without a callback. Stored values are never undefined (nil is null).
-    const slot = writeKey(result, key);
-    const existing = result.get(slot);
+    // as it is, without a callback. Stored values are never undefined (nil is null). The key as
+    // written is looked up first: one lookup in the common case.
+    let slot = key;
+    let existing = result.get(key);
     if (existing === undefined) {
-      result = result.assoc(slot, value);
-      continue;
+      slot = writeKey(result, key);
+      if (slot !== key) existing = result.get(slot);
+      if (existing === undefined) {
+        result = result.assoc(slot, value);
+        continue;
+      }
     }
     const combined = combine(existing, value);
     if (combined instanceof Promise) {
       const done = result;
-      return after(combined, (resolved) => mergeEntries(combine, done.assoc(slot, resolved), pending, i + 1));
+      return after(combined, (resolved) => mergeEntries(combine, done.assoc(slot, resolved), pending, i + 2));
     }
     result = result.assoc(slot, combined);
-    if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
+    if (((i >> 1) & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
   }
   return result;
 }

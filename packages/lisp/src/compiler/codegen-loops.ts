@@ -246,6 +246,19 @@ function stream(
       g.emit("}");
       return;
     }
+    case "distinct": {
+      const seen = g.temp("seen");
+      g.emit(`const ${seen} = new Set();`);
+      upstream((item) => {
+        const key = g.bind(`$.hash(${item})`);
+        const body = g.block(() => sink(item));
+        g.emit(`if (!${seen}.has(${key})) {`);
+        g.emit(`${seen}.add(${key});`);
+        g.emitAll(body);
+        g.emit("}");
+      });
+      return;
+    }
     default:
       throw new GenerationGap(`no fused code for ${stage.op}`);
   }
@@ -373,6 +386,7 @@ function fusable(stage: PipelinePlan): boolean {
     case "remove":
     case "keep":
     case "map-indexed":
+    case "distinct":
       return below;
     case "partition":
       return stage.args.length <= 3 && below;

@@ -5,6 +5,7 @@
  */
 
 import { isLimitError, LispError } from "../errors.js";
+import { mergeWithEntry } from "../builtins/maps.js";
 import { print } from "../format/print.js";
 import type { Position } from "../reader/form.js";
 import { mapBytes, setBytes, vectorBytes } from "../runtime/allocation.js";
@@ -104,6 +105,8 @@ export const codegenRuntime = {
   },
   map(flat: unknown[]): LispMap {
     active.allocate(mapBytes(flat.length / 2));
+    // One entry ({(:status o) (:amount o)} per row): no builder.
+    if (flat.length === 2) return LispMap.single(flat[0], flat[1]);
     const builder = new MapBuilder();
     for (let i = 0; i < flat.length; i += 2) if (!builder.has(flat[i])) builder.set(flat[i], flat[i + 1]);
     return builder.build();
@@ -118,6 +121,9 @@ export const codegenRuntime = {
     active.allocate(setBytes(items.length));
     return LispSet.from(items);
   },
+
+  // Builtin calls of a literal shape (specialized-calls.ts).
+  mergeWithEntry,
 
   seqItems: sequentialItems,
   rest: (items: readonly unknown[], from: number): unknown[] =>

@@ -181,6 +181,7 @@ describe("generated source", () => {
       "(let [xs [{:a 1}]] (first (keep :a xs)))",
       "(let [xs [1 2 3]] (->> (interleave (map inc xs) (map dec xs)) (partition 2) (map (fn [[a b]] (+ a b))) (take 5)))",
       "(let [xs [1 2 3 4]] (take 2 (map-indexed vector (partition 3 1 xs))))",
+      "(let [xs [[1 2] [1 2] [2 1] 1 1.0]] (take 5 (distinct (map identity xs))))",
     ]) {
       const generated = generate(source);
       expect(generated, source).toContain("$.lazySource(");

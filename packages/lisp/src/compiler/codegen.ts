@@ -27,6 +27,7 @@ import { type CodegenRuntime, codegenRuntime, type SlowFunctionSpec } from "./co
 import { fastTierStats, GenerationGap } from "./fast-tier.js";
 import { integralLoopSlots } from "./integral.js";
 import { binaryIntrinsic } from "./intrinsics.js";
+import { specializedCall } from "./specialized-calls.js";
 
 export interface CodegenEnvironment {
   readonly builtin: (name: string) => LispFunction | undefined;
@@ -387,6 +388,8 @@ class Generator implements LoopEmitter {
     if (callee.kind === "builtin") {
       const inlined = inlineHigherOrder(this, callee.name, node.args);
       if (inlined !== undefined) return inlined;
+      const special = specializedCall(this, callee.name, node.args);
+      if (special !== undefined) return special;
     }
     if (callee.kind === "builtin" && node.args.length === 2) {
       const fast = this.binary(callee.name, node.args[0] as Node, node.args[1] as Node, node.position);

@@ -131,10 +131,24 @@ export class LispMap extends TableVersion<unknown> {
     return this.tablePinned();
   }
 
-  /** The entry of a map of exactly one entry. */
-  onlyEntry(): MapEntry {
-    const [hash, slot] = this.tableOnlyEntry();
-    return slotEntry(hash, slot);
+  /** The key of a map of exactly one entry (without an array for the entry). */
+  onlyKey(): unknown {
+    const hash = this.tableOnlyHash();
+    const slot = this.tableGet(hash);
+    return slot instanceof KeyedEntry ? slot.key : hash;
+  }
+
+  /** The value of a map of exactly one entry. */
+  onlyValue(): unknown {
+    const slot = this.tableGet(this.tableOnlyHash());
+    return slot instanceof KeyedEntry ? slot.value : slot;
+  }
+
+  /** A map of one entry. */
+  static single(key: unknown, value: unknown): LispMap {
+    const hash = hashKey(key);
+    const stored = value === undefined ? null : value;
+    return LispMap.small([hash, hash === key ? stored : new KeyedEntry(key, stored)]);
   }
 
   /** Entries in key order. The array is shared: never mutate it. */

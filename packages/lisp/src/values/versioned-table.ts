@@ -239,6 +239,14 @@ export abstract class TableVersion<V> {
       return this;
     }
     const map = this.store.map;
+    if (this.base === undefined) {
+      // No base, so no DELETED marks: the store's own size says whether the key is new.
+      const before = map.size;
+      map.set(hashKey, value);
+      if (map.size !== before) this.size++;
+      this.changed();
+      return this;
+    }
     const stored = map.get(hashKey);
     const previous = stored === undefined ? this.baseGet(hashKey) : stored === DELETED ? undefined : stored;
     if (previous !== undefined && previous === value) return this;
@@ -343,14 +351,15 @@ export abstract class TableVersion<V> {
     return derived;
   }
 
+
   /**
-   * The one entry of a version of size 1, without making (and keeping) a snapshot: merging many
+   * The hash key of a version of size 1, without making (and keeping) a snapshot: merging many
    * one-entry maps reads each once.
    */
-  protected tableOnlyEntry(): [unknown, V] {
+  protected tableOnlyHash(): unknown {
     const flat = this.flat;
-    if (flat !== undefined && flat.length === 2 && this.base === undefined) return [flat[0], flat[1] as V];
-    return this.tableSnapshot()[0] as [unknown, V];
+    if (flat !== undefined && flat.length === 2 && this.base === undefined) return flat[0];
+    return (this.tableSnapshot()[0] as [unknown, V])[0];
   }
 
   /** All entries of this version in store order, as a fresh array owned by the caller's cache. */

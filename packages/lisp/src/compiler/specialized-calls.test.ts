@@ -1,0 +1,112 @@
+/**
+ * Builtin calls of a literal shape take a shortcut in generated code (specialized-calls.ts).
+ * Each test proves the shortcut is in the generated code and ran without an error rerun, and
+ * that every outcome (values, errors with their positions, charges) is the general evaluator's.
+ */
+import { describe, expect, test } from "vitest";
+import { analyzeProgram } from "../analyzer/analyze.js";
+import { registry } from "../builtins/index.js";
+import { format, type RunOptions, type RunResult, run } from "../index.js";
+import { read } from "../reader/reader.js";
+import { generateUnitSource } from "./codegen.js";
+import { fastTierStats } from "./fast-tier.js";
+
+function generate(source: string): string {
+  const analyzed = analyzeProgram(read(source), {
+    isBuiltin: (name) => registry.has(name),
+    userNames: new Set(),
+    toolNames: new Set(),
+  });
+  return generateUnitSource(analyzed.body, (name) => registry.get(name));
+}
+
+function outcome(result: RunResult): unknown {
+  return result.ok ? { value: format(result.value) } : { error: result.error };
+}
+
+/** The outcome on generated code, checked against the general evaluator; and whether it reran. */
+async function agree(source: string, options: RunOptions = {}) {
+  const reruns = fastTierStats.errorReruns;
+  const fast = await run(source, { ...options, engine: "fast" });
+  const rerun = fastTierStats.errorReruns > reruns;
+  const general = await run(source, { ...options, engine: "general" });
+  expect(outcome(fast), source).toEqual(outcome(general));
+  return { outcome: outcome(fast), rerun };
+}
+
+const rows = Array.from({ length: 3000 }, (_, i) => ({
+  id: i,
+  product: ["widget", "gadget", "gizmo", "doohickey"][i % 4],
+  quantity: (i % 7) + 1,
+  tier: i % 3 === 0 ? "gold" : "silver",
+}));
+
+describe("(merge-with f acc {k v})", () => {
+  const shortcut = "$.mergeWithEntry(";
+
+  test("is one helper call, with no map built for the literal", async () => {
+    const source = "(reduce (fn [acc o] (merge-with + acc {(:product o) (:quantity o)})) {} data/rows)";
+    expect(generate(source)).toContain(shortcut);
+    const { outcome: result, rerun } = await agree(source, { context: { rows } });
+    expect(rerun).toBe(false);
+    const totals = new Map<string, number>();
+    for (const row of rows) totals.set(row.product, (totals.get(row.product) ?? 0) + row.quantity);
+    const expected = [...totals].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => `"${k}" ${v}`);
+    expect(result).toEqual({ value: `{${expected.join(" ")}}` });
+  });
+
+  test.each([
+    // nil and empty accumulators, keyword and string keys by the write rule, other key types.
+    "(merge-with + nil {:a 1})",
+    "(merge-with + {} {:a 1})",
+    '(merge-with + {:tier 1} {"tier" 2})',
+    '(merge-with + {"tier" 1} {:tier 2})',
+    "(merge-with + {:customer_id 1} {:customer-id 2})",
+    "(merge-with + {[1 2] 1} {[1 2] 2})",
+    "(merge-with + {2.0 1} {2 2})",
+    "(merge-with conj {:a [1]} {:a 2})",
+    "(merge-with (fn [a b] nil) {:a 1} {:a 2})",
+    "(merge-with + {:a 1} {:b nil})",
+    "(let [m {:a 1}] [(merge-with + m {:a 5}) m])",
+    // errors: the function, the accumulator, the combination
+    "(merge-with 1 {:a 1} {:a 2})",
+    "(merge-with inc {:a 1} {:a 2})",
+    "(merge-with + [1] {:a 2})",
+    '(merge-with + {:a "x"} {:a 2})',
+  ])("%s agrees with the general evaluator", async (source) => {
+    expect(generate(source)).toContain(shortcut);
+    await agree(source);
+  });
+
+  test("over host rows, in a reduce that owns its accumulator", async () => {
+    const source =
+      '(reduce (fn [acc o] (merge-with + acc {(:tier o) 1})) {"gold" 0 :silver 0} data/rows)';
+    expect(await agree(source, { context: { rows } })).toEqual({
+      outcome: { value: '{:silver 2000 "gold" 1000}' },
+      rerun: false,
+    });
+  });
+
+  test("a tool call inside f is run by the general evaluator, once", async () => {
+    let calls = 0;
+    const tools = {
+      add: ({ a, b }: { a: number; b: number }) => {
+        calls++;
+        return a + b;
+      },
+    };
+    const source = "(merge-with (fn [a b] (tool/add {:a a :b b})) {:x 1} {:x 2})";
+    const result = await run(source, { tools, engine: "fast" });
+    expect(result.ok && format(result.value)).toBe("{:x 3}");
+    expect(calls).toBe(1);
+  });
+
+  test("charges memory as the builtin does", async () => {
+    const source = "(reduce (fn [acc o] (merge-with + acc {(:id o) 1})) {} data/rows)";
+    const limits = { maxMemoryBytes: 20_000 };
+    const fast = await run(source, { context: { rows }, limits, engine: "fast" });
+    const general = await run(source, { context: { rows }, limits, engine: "general" });
+    expect(fast.ok).toBe(false);
+    expect(outcome(fast)).toEqual(outcome(general));
+  });
+});
