@@ -105,7 +105,8 @@ describe("take and first over stages", () => {
 
   test("distinct under take stops once it has found enough distinct items", async () => {
     // The ids are all distinct, and the last row fails: only the first three rows are looked at.
-    const source = '(take 3 (distinct (map #(if (= (:id %) 4999) (fail "too far") (:quantity %)) data/rows)))';
+    const source =
+      '(take 3 (distinct (map #(if (= (:id %) 4999) (fail "too far") (:quantity %)) data/rows)))';
     for (const engine of ["adaptive", "fast", "general"] as const) {
       const { result } = await counted(source, { engine });
       expect(result.ok && format(result.value), engine).toBe("[1 2 3]");

@@ -392,7 +392,12 @@ function combinerOf(f: unknown): Callable {
  * errors, without building the literal's map and a list of its entries per call. Inside a reduce
  * that owns its accumulator the entry is written in place, as with the builtin.
  */
-export function mergeWithEntry(f: unknown, first: unknown, key: unknown, value: unknown): MaybePromise<AnyMap> {
+export function mergeWithEntry(
+  f: unknown,
+  first: unknown,
+  key: unknown,
+  value: unknown,
+): MaybePromise<AnyMap> {
   // The literal's map, charged as the literal would have been before the call.
   active.allocate(mapBytes(1));
   const stored = value === undefined ? null : value;

@@ -4,8 +4,8 @@
  * generated code contains no text taken from a program (see codegen.ts).
  */
 
-import { isLimitError, LispError } from "../errors.js";
 import { mergeWithEntry } from "../builtins/maps.js";
+import { isLimitError, LispError } from "../errors.js";
 import { print } from "../format/print.js";
 import type { Position } from "../reader/form.js";
 import { mapBytes, setBytes, vectorBytes } from "../runtime/allocation.js";

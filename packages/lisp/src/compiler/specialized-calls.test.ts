@@ -79,8 +79,7 @@ describe("(merge-with f acc {k v})", () => {
   });
 
   test("over host rows, in a reduce that owns its accumulator", async () => {
-    const source =
-      '(reduce (fn [acc o] (merge-with + acc {(:tier o) 1})) {"gold" 0 :silver 0} data/rows)';
+    const source = '(reduce (fn [acc o] (merge-with + acc {(:tier o) 1})) {"gold" 0 :silver 0} data/rows)';
     expect(await agree(source, { context: { rows } })).toEqual({
       outcome: { value: '{:silver 2000 "gold" 1000}' },
       rerun: false,

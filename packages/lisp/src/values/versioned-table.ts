@@ -351,7 +351,6 @@ export abstract class TableVersion<V> {
     return derived;
   }
 
-
   /**
    * The hash key of a version of size 1, without making (and keeping) a snapshot: merging many
    * one-entry maps reads each once.
