@@ -288,7 +288,18 @@ function update(coll: unknown, key: unknown, f: unknown, ...extra: unknown[]): M
   return assocCharged(map, slot, value);
 }
 
-function assocCharged(map: AnyMap, key: unknown, value: unknown): LispMap {
+/**
+ * The map `update` (and `update-in` with a one-key path) reads and writes: a map as it is, nil as
+ * an empty map; undefined for anything else, which only the builtin itself handles (generated
+ * code, compiler/specialized-calls.ts).
+ */
+export function updateTarget(coll: unknown): AnyMap | undefined {
+  if (isNil(coll)) return LispMap.empty();
+  return isMap(coll) ? coll : undefined;
+}
+
+/** `map` with `value` under `key` (a key found by writeKey), charged as update charges it. */
+export function assocCharged(map: AnyMap, key: unknown, value: unknown): LispMap {
   active.allocate(MAP_ENTRY_BYTES);
   return mapAssoc(map, key, value);
 }

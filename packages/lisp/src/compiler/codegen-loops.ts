@@ -29,6 +29,12 @@ export interface LoopEmitter {
   truthy(expression: string): string;
   /** `(:k value)`, with the generator's fast reads. */
   field(value: string, keyword: Keyword): string;
+  /** The name of a constant (in `K`) holding `value`. */
+  constant(value: unknown): string;
+  /** Whether `name` is a builtin that takes `count` arguments. */
+  builtinAccepts(name: string, count: number): boolean;
+  /** A call of builtin `name` (which takes that many) on computed values; returns the result's name. */
+  builtinWith(name: string, args: readonly string[]): string;
   /** The body of a literal fn for these argument names, inline; returns the name of its value. */
   inlineBody(fn: Extract<Node, { kind: "fn" }>, argumentNames: readonly string[]): string;
 }

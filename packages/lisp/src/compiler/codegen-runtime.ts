@@ -4,7 +4,7 @@
  * generated code contains no text taken from a program (see codegen.ts).
  */
 
-import { mergeWithEntry } from "../builtins/maps.js";
+import { assocCharged, mergeWithEntry, updateTarget } from "../builtins/maps.js";
 import { isLimitError, LispError } from "../errors.js";
 import { print } from "../format/print.js";
 import type { Position } from "../reader/form.js";
@@ -29,7 +29,7 @@ import {
 } from "../values/lisp-function.js";
 import { LispMap, MapBuilder } from "../values/lisp-map.js";
 import { LispSet } from "../values/lisp-set.js";
-import { getField, isMap, lookup } from "../values/map-access.js";
+import { type AnyMap, getField, isMap, lookup, mapGetExact, writeKey } from "../values/map-access.js";
 import { detachAccumulator } from "../values/pin.js";
 import { restToMap } from "./closures.js";
 import { sequentialItems } from "./destructure.js";
@@ -124,6 +124,14 @@ export const codegenRuntime = {
 
   // Builtin calls of a literal shape (specialized-calls.ts).
   mergeWithEntry,
+  updateTarget,
+  assocCharged,
+  writeKey,
+  /** The value stored under a key writeKey found; nil when there is none. */
+  getExact(map: AnyMap, key: unknown): unknown {
+    const found = mapGetExact(map, key);
+    return found === undefined ? null : found;
+  },
 
   seqItems: sequentialItems,
   rest: (items: readonly unknown[], from: number): unknown[] =>

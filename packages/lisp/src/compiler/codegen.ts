@@ -91,7 +91,7 @@ class Generator implements LoopEmitter {
 
   // ------------------------------------------------------------------ helpers
 
-  private constant(value: unknown): string {
+  constant(value: unknown): string {
     let index = this.constantIndex.get(value);
     if (index === undefined) {
       index = this.constants.length;
@@ -375,6 +375,30 @@ class Generator implements LoopEmitter {
     return name;
   }
 
+  /** Whether `name` is a builtin that takes `count` arguments. */
+  builtinAccepts(name: string, count: number): boolean {
+    const fn = this.environment.builtin(name);
+    if (fn === undefined) return false;
+    const info = fn[FUNCTION_INFO];
+    return count >= info.minArity && count <= info.maxArity;
+  }
+
+  /** A call of builtin `name` on values already computed, with the inline arithmetic of `+ - * inc dec`. */
+  builtinWith(name: string, args: readonly string[]): string {
+    if (args.length === 2 && (name === "+" || name === "-" || name === "*")) {
+      const full = name === "+" ? "add" : name === "-" ? "subtract" : "multiply";
+      return this.arithmetic(name, full, args[0] as string, args[1] as string);
+    }
+    if (args.length === 1 && (name === "inc" || name === "dec"))
+      return this.arithmetic(
+        name === "inc" ? "+" : "-",
+        name === "inc" ? "add" : "subtract",
+        args[0] as string,
+        "1",
+      );
+    return this.bind(`${this.constant(this.requireBuiltin(name))}(${args.join(", ")})`);
+  }
+
   private requireBuiltin(name: string): LispFunction {
     const fn = this.environment.builtin(name);
     if (fn === undefined) throw new GenerationGap(`unknown builtin ${name}`);
@@ -388,7 +412,7 @@ class Generator implements LoopEmitter {
     if (callee.kind === "builtin") {
       const inlined = inlineHigherOrder(this, callee.name, node.args);
       if (inlined !== undefined) return inlined;
-      const special = specializedCall(this, callee.name, node.args);
+      const special = specializedCall(this, callee.name, node.args, node.position);
       if (special !== undefined) return special;
     }
     if (callee.kind === "builtin" && node.args.length === 2) {

@@ -36,7 +36,7 @@ async function agree(source: string, options: RunOptions = {}) {
 
 const rows = Array.from({ length: 3000 }, (_, i) => ({
   id: i,
-  product: ["widget", "gadget", "gizmo", "doohickey"][i % 4],
+  product: ["widget", "gadget", "gizmo", "doohickey"][i % 4] as string,
   quantity: (i % 7) + 1,
   tier: i % 3 === 0 ? "gold" : "silver",
 }));
@@ -89,9 +89,9 @@ describe("(merge-with f acc {k v})", () => {
   test("a tool call inside f is run by the general evaluator, once", async () => {
     let calls = 0;
     const tools = {
-      add: ({ a, b }: { a: number; b: number }) => {
+      add: (args: Record<string, unknown>) => {
         calls++;
-        return a + b;
+        return (args.a as number) + (args.b as number);
       },
     };
     const source = "(merge-with (fn [a b] (tool/add {:a a :b b})) {:x 1} {:x 2})";
@@ -107,5 +107,51 @@ describe("(merge-with f acc {k v})", () => {
     const general = await run(source, { context: { rows }, limits, engine: "general" });
     expect(fast.ok).toBe(false);
     expect(outcome(fast)).toEqual(outcome(general));
+  });
+});
+
+describe("(update m :k f ...) and (update-in m [:k] f ...)", () => {
+  test("read, apply f inline and write back, for builtins and literal fns", async () => {
+    for (const source of [
+      "(mapv #(update % :quantity * 2) data/rows)",
+      "(mapv #(update-in % [:quantity] inc) data/rows)",
+      "(mapv (fn [r] (update r :quantity (fn [q] (* q q)))) data/rows)",
+      '(mapv #(update % :tier str "!") data/rows)',
+    ]) {
+      const generated = generate(source);
+      expect(generated, source).toContain("$.assocCharged(");
+      const { rerun } = await agree(source, { context: { rows } });
+      expect(rerun, source).toBe(false);
+    }
+  });
+
+  test.each([
+    "(update nil :a inc)",
+    "(update {} :a (fnil inc 0))",
+    "(update {:a 1} :a + 10)",
+    "(update {:a 1} :a + 1 2 3)",
+    "(update {:a 1.5} :a * 2)",
+    "(update {:a 9007199254740991} :a inc)",
+    '(update {"tier" "x"} :tier str "!")',
+    "(update {:customer_id 1} :customer-id inc)",
+    "(update-in {:a 1} [:a] dec)",
+    "(update-in nil [:a] (fn [x] x))",
+    "(let [m {:a 1}] [(update m :a inc) m])",
+    // errors and other shapes: the builtin's own messages
+    "(update [1 2] :a inc)",
+    "(update {:a 1} :a inc 5)",
+    '(update {:a "x"} :a inc)',
+    "(update 5 :a inc)",
+    "(update-in [1] [:a] inc)",
+    "(update {:a 1} :a (fn [x y] x))",
+  ])("%s agrees with the general evaluator", async (source) => {
+    await agree(source);
+  });
+
+  test("host rows are read through, not copied", async () => {
+    const source = "(update (first data/rows) :quantity * 10)";
+    const result = await run(source, { context: { rows }, engine: "fast" });
+    expect(result.ok && format(result.value)).toBe('{"id" 0 "product" "widget" "quantity" 10 "tier" "gold"}');
+    expect(rows[0]?.quantity).toBe(1);
   });
 });

@@ -6,13 +6,23 @@
  * builtin's result, charges and errors exactly; only the work of the general entry is saved.
  */
 import type { Node } from "../analyzer/ast.js";
-import type { LoopEmitter } from "./codegen-loops.js";
+import type { Position } from "../reader/form.js";
+import { Keyword } from "../values/keyword.js";
+import { inlinable, type LoopEmitter } from "./codegen-loops.js";
 
 /** The code of a specialized call, or undefined when the call has no special shape. */
-export function specializedCall(g: LoopEmitter, name: string, args: readonly Node[]): string | undefined {
+export function specializedCall(
+  g: LoopEmitter,
+  name: string,
+  args: readonly Node[],
+  position: Position,
+): string | undefined {
   switch (name) {
     case "merge-with":
       return mergeWithLiteralEntry(g, args);
+    case "update":
+    case "update-in":
+      return updateByKeyword(g, name, args, position);
     default:
       return undefined;
   }
@@ -31,4 +41,65 @@ function mergeWithLiteralEntry(g: LoopEmitter, args: readonly Node[]): string | 
   const k = g.value(key);
   const v = g.value(value);
   return g.bind(`$.mergeWithEntry(${f}, ${acc}, ${k}, ${v})`);
+}
+
+/** The keyword of `(update m :k ...)` or `(update-in m [:k] ...)`, or undefined. */
+function literalKeyword(name: string, node: Node): Keyword | undefined {
+  if (name === "update")
+    return node.kind === "const" && node.value instanceof Keyword ? node.value : undefined;
+  if (node.kind !== "vector" || node.items.length !== 1) return undefined;
+  const only = node.items[0] as Node;
+  return only.kind === "const" && only.value instanceof Keyword ? only.value : undefined;
+}
+
+/**
+ * `(update row :amount * 1.2)`, `(update-in row [:quantity] inc)`, `(update m :n #(+ % 1))`: on
+ * a map (or nil) the old value is read, f is applied inline (arithmetic of `+ - * inc dec`, a
+ * literal fn's body, or a direct call of another builtin that takes that many arguments), and
+ * the new value is written by the builtin's own rules and charges. Anything else (a vector, a
+ * wrong kind of collection) goes to the builtin, which does what it always does. f must be a
+ * builtin or a literal fn whose arity fits, so the builtin's arity check can never be skipped.
+ */
+function updateByKeyword(
+  g: LoopEmitter,
+  name: "update" | "update-in",
+  args: readonly Node[],
+  position: Position,
+): string | undefined {
+  if (args.length < 3) return undefined;
+  const keyword = literalKeyword(name, args[1] as Node);
+  if (keyword === undefined) return undefined;
+  const fNode = args[2] as Node;
+  const extraNodes = args.slice(3);
+  const arity = 1 + extraNodes.length;
+  const literalFn = inlinable(fNode, arity);
+  const builtinName = fNode.kind === "builtin" ? fNode.name : undefined;
+  if (literalFn === undefined && (builtinName === undefined || !g.builtinAccepts(builtinName, arity)))
+    return undefined;
+  // In the order written: the map, (f, which is a builtin or a literal fn: no effect), the extras.
+  const map = g.value(args[0] as Node);
+  const extras = extraNodes.map((node) => g.value(node));
+  const target = g.bind(`$.updateTarget(${map})`);
+  const result = g.temp();
+  g.emit(`let ${result};`);
+  const direct = g.block(() => {
+    const slot = g.bind(`$.writeKey(${target}, ${g.constant(keyword)})`);
+    const old = g.bind(`$.getExact(${target}, ${slot})`);
+    const value =
+      literalFn !== undefined
+        ? g.inlineBody(literalFn, [old, ...extras])
+        : g.builtinWith(builtinName as string, [old, ...extras]);
+    g.emit(`${result} = $.assocCharged(${target}, ${slot}, ${value});`);
+  });
+  const general = g.block(() => {
+    const builtin = g.value({ kind: "builtin", name, position });
+    const all = [map, g.value(args[1] as Node), g.value(fNode), ...extras];
+    g.emit(`${result} = ${builtin}(${all.join(", ")});`);
+  });
+  g.emit(`if (${target} !== undefined) {`);
+  g.emitAll(direct);
+  g.emit("} else {");
+  g.emitAll(general);
+  g.emit("}");
+  return result;
 }
