@@ -169,6 +169,29 @@ function selectKeys(map: unknown, wanted: unknown): LispMap {
   return builder.build();
 }
 
+/**
+ * `(select-keys m [:id :region])` with the keys written as a vector of distinct keywords without
+ * hyphens (generated code calls this, compiler/specialized-calls.ts): such keys are written as
+ * they are, so the entries found are the small map's table, built without a builder. The same
+ * result, charges and errors as select-keys.
+ */
+export function selectKeywords(map: unknown, keywords: readonly Keyword[]): LispMap {
+  const m = requireMapOrNil(map, "select-keys");
+  active.work(keywords.length);
+  const pairs: unknown[] = [];
+  if (m !== null) {
+    const plain = (m as { constructor?: unknown }).constructor === Object;
+    for (const keyword of keywords) {
+      // A plain object holds such a keyword's field under its name, and nowhere else.
+      const found =
+        plain && keyword.direct ? (m as Record<string, unknown>)[keyword.name] : getFlexible(m, keyword);
+      if (found !== undefined) pairs.push(keyword, found);
+    }
+  }
+  chargeMap(pairs.length / 2);
+  return LispMap.small(pairs);
+}
+
 function find(pred: unknown, coll: unknown): MaybePromise<unknown> {
   const items = seqOf(coll, "find");
   const test = toCallable(pred, "find predicate");

@@ -4,7 +4,7 @@
  * generated code contains no text taken from a program (see codegen.ts).
  */
 
-import { assocCharged, mergeWithEntry, updateTarget } from "../builtins/maps.js";
+import { assocCharged, mergeWithEntry, selectKeywords, updateTarget } from "../builtins/maps.js";
 import { isLimitError, LispError } from "../errors.js";
 import { print } from "../format/print.js";
 import type { Position } from "../reader/form.js";
@@ -124,6 +124,7 @@ export const codegenRuntime = {
 
   // Builtin calls of a literal shape (specialized-calls.ts).
   mergeWithEntry,
+  selectKeywords,
   updateTarget,
   assocCharged,
   writeKey,

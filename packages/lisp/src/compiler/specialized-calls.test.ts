@@ -155,3 +155,39 @@ describe("(update m :k f ...) and (update-in m [:k] f ...)", () => {
     expect(rows[0]?.quantity).toBe(1);
   });
 });
+
+describe("(select-keys m [:a :b])", () => {
+  test("builds the small map directly, over host rows and program maps", async () => {
+    for (const source of [
+      "(mapv #(select-keys % [:id :product]) data/rows)",
+      "(mapv #(select-keys (assoc % :extra 1) [:extra :id :nope]) data/rows)",
+    ]) {
+      expect(generate(source), source).toContain("$.selectKeywords(");
+      const { rerun } = await agree(source, { context: { rows } });
+      expect(rerun, source).toBe(false);
+    }
+  });
+
+  test.each([
+    "(select-keys nil [:a])",
+    "(select-keys {} [:a])",
+    '(select-keys {"a" 1 :b 2 "c" nil} [:a :b :c :d])',
+    "(select-keys {:a nil :b false} [:b :a])",
+    "(select-keys [1 2] [:a])",
+    '(select-keys "ab" [:a])',
+    "(select-keys {:customer_id 1} [:customer_id])",
+  ])("%s agrees with the general evaluator", async (source) => {
+    expect(generate(source)).toContain("$.selectKeywords(");
+    await agree(source);
+  });
+
+  test("other key lists keep the builtin", () => {
+    for (const source of [
+      "(select-keys {:a 1} [:a :a])",
+      "(select-keys {:customer_id 1} [:customer-id])",
+      '(select-keys {"a" 1} ["a"])',
+      "(let [ks [:a]] (select-keys {:a 1} ks))",
+    ])
+      expect(generate(source), source).not.toContain("$.selectKeywords(");
+  });
+});

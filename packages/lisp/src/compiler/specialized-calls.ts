@@ -8,6 +8,7 @@
 import type { Node } from "../analyzer/ast.js";
 import type { Position } from "../reader/form.js";
 import { Keyword } from "../values/keyword.js";
+import { FLAT_LIMIT } from "../values/versioned-table.js";
 import { inlinable, type LoopEmitter } from "./codegen-loops.js";
 
 /** The code of a specialized call, or undefined when the call has no special shape. */
@@ -23,6 +24,8 @@ export function specializedCall(
     case "update":
     case "update-in":
       return updateByKeyword(g, name, args, position);
+    case "select-keys":
+      return selectLiteralKeywords(g, args);
     default:
       return undefined;
   }
@@ -102,4 +105,22 @@ function updateByKeyword(
   g.emitAll(general);
   g.emit("}");
   return result;
+}
+
+/**
+ * `(select-keys row [:id :region :amount])`: distinct keywords without hyphens are written as
+ * they are (values/map-access.ts, builderPut), so the entries found make the small map directly.
+ */
+function selectLiteralKeywords(g: LoopEmitter, args: readonly Node[]): string | undefined {
+  const keys = args.length === 2 ? args[1] : undefined;
+  if (keys?.kind !== "vector" || keys.items.length > FLAT_LIMIT) return undefined;
+  const keywords: Keyword[] = [];
+  for (const item of keys.items) {
+    if (item.kind !== "const" || !(item.value instanceof Keyword) || item.value.name.includes("-"))
+      return undefined;
+    if (keywords.includes(item.value)) return undefined;
+    keywords.push(item.value);
+  }
+  const map = g.value(args[0] as Node);
+  return g.bind(`$.selectKeywords(${map}, ${g.constant(Object.freeze(keywords))})`);
 }
