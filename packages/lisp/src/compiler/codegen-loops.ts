@@ -42,8 +42,8 @@ export interface LoopEmitter {
 // ------------------------------------------------------------------ inlined callbacks
 
 /**
- * `(map (fn [x] ...) coll)`, `(filter #(...) coll)`, `(reduce (fn [acc x] ...) init coll)` with a
- * literal function: one loop with the function's body inline, as a JS programmer would write it,
+ * `(map (fn [x] ...) coll)`, `(filter #(...) coll)`, `(map :amount coll)`, `(reduce (fn [acc x]
+ * ...) init coll)` with a literal function (or keyword): one loop with the function's body inline, as a JS programmer would write it,
  * instead of a call per item through the function's entry checks. The builtin's charges (work up
  * front, a clock read every 1,024 items, the result vector) are the same. Anything unusual
  * (a collection that is not one, an error in the body) raises an error, and the unit runs
@@ -55,12 +55,12 @@ export function inlineHigherOrder(g: LoopEmitter, name: string, args: readonly N
     case "mapv":
     case "filter":
     case "remove": {
-      const fn = args.length === 2 ? inlinable(args[0] as Node, 1) : undefined;
-      if (fn === undefined) return undefined;
+      const body = args.length === 2 ? inlineCallback(g, args[0] as Node) : undefined;
+      if (body === undefined) return undefined;
       const items = g.bind(`$.collection(${g.value(args[1] as Node)})`);
       return name === "map" || name === "mapv"
-        ? inlineMap(g, fn, items)
-        : inlineSelect(g, fn, items, name === "filter");
+        ? inlineMap(g, body, items)
+        : inlineSelect(g, body, items, name === "filter");
     }
     case "reduce": {
       const fn = args.length === 3 ? inlinable(args[0] as Node, 2) : undefined;
@@ -288,14 +288,29 @@ function clockEvery(g: LoopEmitter, index: string): void {
   g.emit(`if ((${index} & 1023) === 1023) ${g.contextName}.work(1024);`);
 }
 
-function inlineMap(g: LoopEmitter, fn: Extract<Node, { kind: "fn" }>, items: string): string {
+/**
+ * The body of a one-argument callback written in place: a literal fn's body, or a keyword's field
+ * read (`(map :amount rows)`). A keyword literal is a constant, so nothing is skipped by not
+ * evaluating it.
+ */
+function inlineCallback(g: LoopEmitter, node: Node): ((item: string) => string) | undefined {
+  const fn = inlinable(node, 1);
+  if (fn !== undefined) return (item) => g.inlineBody(fn, [item]);
+  if (node.kind === "const" && node.value instanceof Keyword) {
+    const keyword = node.value;
+    return (item) => g.field(item, keyword);
+  }
+  return undefined;
+}
+
+function inlineMap(g: LoopEmitter, callback: (item: string) => string, items: string): string {
   const out = g.temp("out");
   const i = g.temp("i");
   g.emit(`${g.contextName}.work(${items}.length);`);
   g.emit(`const ${out} = $.vec(new Array(${items}.length));`);
   const body = g.block(() => {
     const item = g.bind(`${items}[${i}]`);
-    const value = g.inlineBody(fn, [g.bind(`${item} === undefined ? null : ${item}`)]);
+    const value = callback(g.bind(`${item} === undefined ? null : ${item}`));
     g.emit(`${out}[${i}] = ${value} === undefined ? null : ${value};`);
     clockEvery(g, i);
   });
@@ -307,7 +322,7 @@ function inlineMap(g: LoopEmitter, fn: Extract<Node, { kind: "fn" }>, items: str
 
 function inlineSelect(
   g: LoopEmitter,
-  fn: Extract<Node, { kind: "fn" }>,
+  callback: (item: string) => string,
   items: string,
   wanted: boolean,
 ): string {
@@ -317,7 +332,7 @@ function inlineSelect(
   g.emit(`const ${out} = [];`);
   const body = g.block(() => {
     const item = g.bind(`${items}[${i}]`);
-    const value = g.inlineBody(fn, [g.bind(`${item} === undefined ? null : ${item}`)]);
+    const value = callback(g.bind(`${item} === undefined ? null : ${item}`));
     const test = wanted ? g.truthy(value) : `!${g.truthy(value)}`;
     g.emit(`if (${test}) ${out}.push(${item});`);
     clockEvery(g, i);

@@ -159,16 +159,19 @@ describe("generated source", () => {
     expect(generated).toMatch(/\$\.vec\(/);
   });
 
-  test("a literal callback of map, filter, remove or reduce is inlined into one loop", () => {
+  test("a literal callback of map, filter, remove or reduce is inlined into one loop", async () => {
     for (const source of [
       "(let [xs [1 2 3]] (map (fn [x] (* x x)) xs))",
       "(let [xs [1 2 3]] (filter #(odd? %) xs))",
       "(let [xs [1 2 3]] (remove (fn [[a b]] (= a b)) xs))",
       "(let [xs [{:a 1}]] (reduce (fn [acc {:keys [a]}] (+ acc a)) 0 xs))",
+      "(let [xs [{:a 1} 2 nil [3]]] (map :a xs))",
+      "(let [xs [{:a 1} {:a false} {:b 2}]] (filter :a xs))",
     ]) {
       const generated = generate(source);
       expect(generated, source).toMatch(/for \(let i\d+ = 0;/);
       expect(generated, source).not.toContain("$.fn(");
+      await bothEngines(source);
     }
     // A named fn (it may call itself) or one that recurs stays a function.
     expect(generate("(let [xs [1]] (map (fn f [x] x) xs))")).toContain("$.fn(");
