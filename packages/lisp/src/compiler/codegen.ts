@@ -582,7 +582,11 @@ class Generator implements LoopEmitter {
       case "ignore":
         return;
       case "seq": {
-        const items = this.bind(`$.seqItems(${value}, ${this.position(pattern.position)})`);
+        // A vector (the usual case: a chunk, a map entry) is its own items, without a call.
+        const named = this.named(value);
+        const items = this.bind(
+          `Array.isArray(${named}) ? ${named} : $.seqItems(${named}, ${this.position(pattern.position)})`,
+        );
         pattern.items.forEach((item, index) => {
           if (item.kind === "ignore") return;
           this.pattern(item, this.bind(`${items}.length > ${index} ? ${items}[${index}] : null`));

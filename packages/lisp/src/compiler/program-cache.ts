@@ -47,13 +47,17 @@ export function programKey(source: string, parts: readonly unknown[]): ProgramKe
   return { source, options: parts.join("\u0001") };
 }
 
+/** The source used last, already at the end of `programs` (no reordering needed). */
+let newest: string | undefined;
+
 export function cachedProgram(key: ProgramKey): CompiledProgram | undefined {
   const variants = programs.get(key.source);
   const found = variants?.get(key.options);
-  if (found !== undefined) {
+  if (found !== undefined && key.source !== newest) {
     // Most recently used last: eviction takes the oldest first.
     programs.delete(key.source);
     programs.set(key.source, variants as Map<string, CompiledProgram>);
+    newest = key.source;
   }
   return found;
 }
@@ -68,6 +72,7 @@ export function rememberProgram(key: ProgramKey, program: CompiledProgram): void
     }
     variants = new Map();
     programs.set(key.source, variants);
+    newest = key.source;
   }
   if (!variants.has(key.options)) count++;
   variants.set(key.options, program);

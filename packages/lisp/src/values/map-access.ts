@@ -214,6 +214,15 @@ function slowField(item: unknown, keyword: Keyword): unknown {
   if (item instanceof LispMap) {
     const found = item.getHashed(keyword);
     if (found !== undefined) return found;
+    // Next, as lookup goes on: the string of the same name (a host row's field under a map
+    // derived from the row), which is its own hash key unless it starts with NUL.
+    const name = keyword.name;
+    if (name.charCodeAt(0) !== 0) {
+      const asString = item.getHashed(name);
+      if (asString !== undefined) return asString;
+      // Without a hyphen there is no other spelling to try (lookup, underscored).
+      if (!name.includes("-")) return null;
+    }
   }
   if (!isMap(item)) return null;
   const found = lookup(item, keyword);
