@@ -12,7 +12,7 @@
 // evaluation. See docs/benchmarks.md. Run after building @ptc/lisp (`pnpm bench` does).
 //   node packages/lisp/bench/data-programs.bench.mjs [--mode warm|fresh|both]
 //     [--sizes 1000,10000] [--case filter] [--json out.json] [--fresh-runs 15,9,5]
-//     [--slow-ms 5000] [--cap-ms 20000] [--module path/to/index.js]
+//     [--slow-ms 5000] [--cap-ms 20000] [--warmup-ms 300] [--module path/to/index.js]
 import { execFileSync } from "node:child_process";
 import { statSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -42,6 +42,13 @@ const runsFor = (rows) => (rows <= 1000 ? freshRuns[0] : rows <= 10000 ? freshRu
 const slowMs = Number(option("slow-ms") ?? 5000);
 /** A first or default-limits run still going after this long is stopped (its worker terminated). */
 const capMs = Number(option("cap-ms") ?? 20000);
+/**
+ * Warm mode runs each side untimed for at least this long (and at least 3 times) before timing:
+ * long enough for V8 to have optimized a small program's generated code, which takes a few
+ * hundred runs of a program that does little work per run (measured: `unit` reaches TurboFan
+ * after about 330 runs of "interleave partition take" at 10k rows).
+ */
+const warmupMs = Number(option("warmup-ms") ?? 300);
 const moduleOption = option("module");
 const modulePath =
   moduleOption === undefined
@@ -140,8 +147,10 @@ class Checker {
  * `budgetMs` is spent (at least 7 runs each), so that drift in machine load hits both sides alike.
  */
 async function measureWarm(lisp, js, budgetMs) {
-  for (let i = 0; i < 3; i++) {
-    await lisp(); // warm up the JIT on both sides
+  // Warm up the JIT on both sides, in turns, as the timed runs go.
+  const warmupStart = performance.now();
+  for (let i = 0; i < 3 || (performance.now() - warmupStart < warmupMs && i < 5000); i++) {
+    await lisp();
     js();
   }
   const lispTimes = [];
@@ -268,7 +277,7 @@ console.log(
 console.log(
   `module ${machine.module} built ${machine.moduleBuilt ?? "?"}${machine.head === undefined ? "" : `; HEAD ${machine.head}`}${machine.sourcesModified ? " (packages/lisp/src has uncommitted changes)" : ""}`,
 );
-console.log(`mode ${mode}; fresh runs per case ${freshRuns.join("/")}`);
+console.log(`mode ${mode}; fresh runs per case ${freshRuns.join("/")}; warm-up ${warmupMs} ms per case`);
 console.log(
   `defaults column: DEFAULT_LIMITS timeoutMs ${DEFAULT_LIMITS.timeoutMs}, maxIterations ${DEFAULT_LIMITS.maxIterations}, maxMemoryBytes ${DEFAULT_LIMITS.maxMemoryBytes}, maxDepth ${DEFAULT_LIMITS.maxDepth}`,
 );
@@ -416,5 +425,5 @@ machine.loadAtEnd = os.loadavg().map((load) => Number(load.toFixed(2)));
 console.log(`\nload at the end ${machine.loadAtEnd.join(" ")}`);
 const out = option("json");
 if (out !== undefined) {
-  writeFileSync(out, JSON.stringify({ machine, mode, geometricMeans: summary, results }, null, 2));
+  writeFileSync(out, JSON.stringify({ machine, mode, warmupMs, geometricMeans: summary, results }, null, 2));
 }

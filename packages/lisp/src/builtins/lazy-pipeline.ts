@@ -133,10 +133,10 @@ function partitionStage(size: number, step: number, pad: readonly unknown[] | "d
         for (let skip = step - size; skip > 0 && !ended; skip--) if (input() === DONE) ended = true;
         return chunk;
       }
-      // Overlapping chunks: the chunk is a copy, and the window keeps its last size - step items.
-      const chunk = window.slice();
-      window.copyWithin(0, step);
-      window.length = size - step;
+      // Overlapping chunks: the window itself is the chunk, and the next window starts as its
+      // last size - step items.
+      const chunk = window;
+      window = window.slice(step);
       return chunk;
     }
     finished = true;

@@ -13,7 +13,7 @@ import { callValue, toCallable } from "../runtime/call.js";
 import { callSite } from "../runtime/call-site.js";
 import { active, loopLimitError, type RunContext } from "../runtime/context.js";
 import { typeName } from "../runtime/describe.js";
-import { add, multiply, subtract } from "../runtime/numeric.js";
+import { add, divide, multiply, subtract } from "../runtime/numeric.js";
 import { NOT_PURE, pureMode } from "../runtime/pure-mode.js";
 import { itemsOf } from "../runtime/sequences.js";
 import { FailSignal, ReturnSignal } from "../runtime/signals.js";
@@ -55,6 +55,7 @@ export const codegenRuntime = {
   add,
   subtract,
   multiply,
+  divide,
   lt: (a: unknown, b: unknown): boolean => order(a, b) < 0,
   gt: (a: unknown, b: unknown): boolean => order(a, b) > 0,
   le: (a: unknown, b: unknown): boolean => order(a, b) <= 0,
@@ -128,6 +129,20 @@ export const codegenRuntime = {
   updateTarget,
   assocCharged,
   writeKey,
+  /** `(apply f coll)` with f a builtin: a short vector as fixed arguments, else apply itself. */
+  applyBuiltin(fn: LispFunction, coll: unknown, apply: LispFunction): unknown {
+    if (Array.isArray(coll) && coll.length <= 3) {
+      const info = fn[FUNCTION_INFO];
+      const n = coll.length;
+      if (n >= info.minArity && n <= info.maxArity) {
+        if (n === 3) return fn(coll[0], coll[1], coll[2]);
+        if (n === 2) return fn(coll[0], coll[1]);
+        if (n === 1) return fn(coll[0]);
+        return fn();
+      }
+    }
+    return apply(fn, coll);
+  },
   /** The value stored under a key writeKey found; nil when there is none. */
   getExact(map: AnyMap, key: unknown): unknown {
     const found = mapGetExact(map, key);

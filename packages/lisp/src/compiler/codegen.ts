@@ -504,6 +504,17 @@ class Generator implements LoopEmitter {
         return this.arithmetic("-", "subtract", a, b);
       case "*":
         return this.arithmetic("*", "multiply", a, b);
+      case "/": {
+        // Floats that are not whole are themselves; a whole quotient (a boxed float), a zero
+        // divisor (an error for an integer 0) and anything not a number take the full division.
+        const result = this.temp();
+        this.emit(`let ${result};`);
+        this.emit(
+          `if (typeof ${a} === "number" && typeof ${b} === "number" && ${b} !== 0) { ${result} = ${a} / ${b}; if (Number.isInteger(${result})) ${result} = $.divide(${a}, ${b}); }`,
+        );
+        this.emit(`else ${result} = $.divide(${a}, ${b});`);
+        return result;
+      }
       case "<":
         return this.bind(`(${numbers} ? ${a} < ${b} : $.lt(${a}, ${b}))`);
       case ">":

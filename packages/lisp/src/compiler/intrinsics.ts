@@ -8,7 +8,7 @@
 
 import type { Position } from "../reader/form.js";
 import { callSite } from "../runtime/call-site.js";
-import { add, compareNumbers, multiply, subtract } from "../runtime/numeric.js";
+import { add, compareNumbers, divide, multiply, subtract } from "../runtime/numeric.js";
 import { equals } from "../values/equality.js";
 import { WholeFloat } from "../values/numbers.js";
 import { compareTerms } from "../values/term-order.js";
@@ -39,6 +39,7 @@ const binary: ReadonlyMap<string, Binary> = new Map<string, Binary>([
   ["+", add],
   ["-", subtract],
   ["*", multiply],
+  ["/", divide],
   ["<", (a, b) => (typeof a === "number" && typeof b === "number" ? a < b : order(a, b) < 0)],
   [">", (a, b) => (typeof a === "number" && typeof b === "number" ? a > b : order(a, b) > 0)],
   ["<=", (a, b) => (typeof a === "number" && typeof b === "number" ? a <= b : order(a, b) <= 0)],

@@ -191,3 +191,44 @@ describe("(select-keys m [:a :b])", () => {
       expect(generate(source), source).not.toContain("$.selectKeywords(");
   });
 });
+
+describe("(apply builtin coll)", () => {
+  test.each([
+    "(apply + [1 2 3])",
+    "(apply + [])",
+    '(apply + ["x"])',
+    "(apply + [1 2 3 4 5])",
+    "(apply max [3 1 2])",
+    "(apply max [])",
+    "(apply min [2.5])",
+    '(apply str ["a" 1 nil])',
+    "(apply + (list 1 2))",
+    "(apply + #{1 2})",
+    "(apply + {:a 1})",
+    "(apply + 5)",
+    "(apply inc [1 2])",
+    "(let [xs (range 100000)] (apply + xs))",
+  ])("%s agrees with the general evaluator", async (source) => {
+    expect(generate(source)).toContain("$.applyBuiltin(");
+    await agree(source);
+  });
+});
+
+describe("(/ a b) inline", () => {
+  test.each([
+    "[(/ 1 3) (/ 4 2) (/ 0 -5) (/ 1.5 0.5) (/ 7 2) (/ -1 3) (/ 1e308 1e-10)]",
+    "(/ 1 0)",
+    "(/ 1 0.0)",
+    "(/ 0.0 0.0)",
+    "(/ 99999999999999999999 3)",
+    '(/ "a" 2)',
+    "(/ 6 3 2)",
+    "(/ 4)",
+  ])("%s agrees with the general evaluator", async (source) => {
+    await agree(source);
+  });
+
+  test("is written in the generated code", () => {
+    expect(generate("(let [x 1 y 3] (/ x y))")).toMatch(/= v\d+_\d+ \/ v\d+_\d+;/);
+  });
+});

@@ -26,6 +26,8 @@ export function specializedCall(
       return updateByKeyword(g, name, args, position);
     case "select-keys":
       return selectLiteralKeywords(g, args);
+    case "apply":
+      return applyBuiltinToItems(g, args, position);
     default:
       return undefined;
   }
@@ -123,4 +125,17 @@ function selectLiteralKeywords(g: LoopEmitter, args: readonly Node[]): string | 
   }
   const map = g.value(args[0] as Node);
   return g.bind(`$.selectKeywords(${map}, ${g.constant(Object.freeze(keywords))})`);
+}
+
+/**
+ * `(apply + window)`, `(apply max amounts)`: a builtin named in place, over one collection. A
+ * vector of up to three items is passed as fixed arguments (no spread, no argument array);
+ * anything else goes to apply itself.
+ */
+function applyBuiltinToItems(g: LoopEmitter, args: readonly Node[], position: Position): string | undefined {
+  if (args.length !== 2 || args[0]?.kind !== "builtin") return undefined;
+  const fn = g.value(args[0]);
+  const coll = g.value(args[1] as Node);
+  const apply = g.value({ kind: "builtin", name: "apply", position });
+  return g.bind(`$.applyBuiltin(${fn}, ${coll}, ${apply})`);
 }
