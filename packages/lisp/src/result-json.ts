@@ -5,7 +5,7 @@
  * sees only its data.
  */
 import { toJson } from "./format/to-json.js";
-import type { RunError, RunResult } from "./run.js";
+import type { RunError, RunResult, RunSuccess } from "./run.js";
 
 function errorJson(this: RunError): Record<string, unknown> {
   return this.value === undefined ? { ...this } : { ...this, value: toJson(this.value) };
@@ -20,6 +20,56 @@ function withToJson<T extends object>(target: T, method: (this: never) => unknow
   if (Object.isExtensible(target))
     Object.defineProperty(target, "toJSON", { value: method, enumerable: false, configurable: true });
   return target;
+}
+
+/**
+ * A run's successful result, its fields in the order of RunSuccess. `toJSON` is on the prototype
+ * (not enumerable, as on any result): defining it on each result took about 0.15 µs, a tenth of
+ * a short run's fixed cost.
+ */
+class Success {
+  readonly ok: true;
+  readonly value: unknown;
+  readonly returned: boolean;
+  readonly defined: string[];
+  readonly summaries: Record<string, string>;
+  readonly prints: string[];
+  readonly toolCalls: RunSuccess["toolCalls"];
+  readonly durationMs: number;
+  readonly warnings: string[];
+
+  constructor(
+    value: unknown,
+    returned: boolean,
+    defined: string[],
+    summaries: Record<string, string>,
+    output: Pick<RunSuccess, "prints" | "toolCalls" | "durationMs" | "warnings">,
+  ) {
+    this.ok = true;
+    this.value = value;
+    this.returned = returned;
+    this.defined = defined;
+    this.summaries = summaries;
+    this.prints = output.prints;
+    this.toolCalls = output.toolCalls;
+    this.durationMs = output.durationMs;
+    this.warnings = output.warnings;
+  }
+
+  toJSON(): Record<string, unknown> {
+    return resultJson.call(this as RunSuccess);
+  }
+}
+
+/** A successful RunResult (see Success). */
+export function successResult(
+  value: unknown,
+  returned: boolean,
+  defined: string[],
+  summaries: Record<string, string>,
+  output: Pick<RunSuccess, "prints" | "toolCalls" | "durationMs" | "warnings">,
+): RunSuccess {
+  return new Success(value, returned, defined, summaries, output);
 }
 
 /** The result, with `toJSON` on it and on its error. */

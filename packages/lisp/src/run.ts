@@ -20,7 +20,7 @@ import { type ErrorReason, LispError } from "./errors.js";
 import { print } from "./format/print.js";
 import type { Form } from "./reader/form.js";
 import { readProgram, type StrayCloser } from "./reader/reader.js";
-import { withJson } from "./result-json.js";
+import { successResult, withJson } from "./result-json.js";
 import { settle } from "./runtime/async.js";
 import { locate } from "./runtime/call-site.js";
 import { enter, type HostTool, RunContext, type ToolCallRecord } from "./runtime/context.js";
@@ -225,13 +225,10 @@ function prepare(
   const tier = tierFor(engine);
   // Names a session defined earlier change what symbols mean, so they are part of the key.
   const userNames = namespace.names();
-  const key = programKey(source, [
-    tier,
-    limits.maxNesting,
-    limits.maxSymbols,
-    [...toolNames].sort().join(","),
-    userNames.join(","),
-  ]);
+  const key = programKey(
+    source,
+    `${tier}\u0001${limits.maxNesting}\u0001${limits.maxSymbols}\u0001${toolNames.size === 0 ? "" : [...toolNames].sort().join(",")}\u0001${userNames.length === 0 ? "" : userNames.join(",")}`,
+  );
   const cached = key === undefined ? undefined : cachedProgram(key);
   if (cached !== undefined) {
     // A text run before (adaptive tier): this time every pure part runs as generated code.
@@ -356,14 +353,7 @@ export async function run(source: string, options: RunOptions = {}): Promise<Run
     const defined = namespace.commit();
     session?.remember(outcome.value);
     const summaries = Object.fromEntries(context.stepSummaries);
-    return withJson({
-      ok: true,
-      value: outcome.value,
-      returned: outcome.returned,
-      defined,
-      summaries,
-      ...output,
-    });
+    return successResult(outcome.value, outcome.returned, defined, summaries, output);
   };
 
   try {

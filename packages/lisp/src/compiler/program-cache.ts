@@ -42,9 +42,10 @@ export interface ProgramKey {
   readonly options: string;
 }
 
-export function programKey(source: string, parts: readonly unknown[]): ProgramKey | undefined {
+/** The key of a program: its text, and the options that change what analysis sees, as one string. */
+export function programKey(source: string, options: string): ProgramKey | undefined {
   if (source.length > MAX_SOURCE_LENGTH) return undefined;
-  return { source, options: parts.join("\u0001") };
+  return { source, options };
 }
 
 /** The source used last, already at the end of `programs` (no reordering needed). */

@@ -62,7 +62,8 @@ function settleCall(reply: ToolCallReply): void {
 
 function encodeResult(result: RunResult): unknown {
   try {
-    return encodeValue(result);
+    // Its own fields as a plain object: a result's class (result-json.ts) does not cross threads.
+    return encodeValue({ ...result });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const reason = error instanceof LispError ? error.reason : "runtime_error";

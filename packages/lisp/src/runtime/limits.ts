@@ -80,12 +80,31 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
+function copyOfDefaults(): { -readonly [K in keyof Limits]: number } {
+  const d = DEFAULT_LIMITS;
+  return {
+    timeoutMs: d.timeoutMs,
+    maxIterations: d.maxIterations,
+    maxMemoryBytes: d.maxMemoryBytes,
+    maxDepth: d.maxDepth,
+    maxProgramBytes: d.maxProgramBytes,
+    maxSymbols: d.maxSymbols,
+    maxNesting: d.maxNesting,
+    maxPrintLength: d.maxPrintLength,
+    maxPrintLines: d.maxPrintLines,
+    maxToolCalls: d.maxToolCalls,
+    parallelTimeoutMs: d.parallelTimeoutMs,
+    parallelConcurrency: d.parallelConcurrency,
+  };
+}
+
 /** Merges user limits over the defaults, rejecting values that are not positive numbers. */
 export function resolveLimits(partial: Partial<Limits> | undefined): Limits {
   if (partial === undefined) return DEFAULT_LIMITS;
-  const merged: Record<string, number> = { ...DEFAULT_LIMITS };
-  // for-in over own keys rather than Object.entries: every run resolves its limits, and the
-  // entries' arrays were a measurable part of a short run's fixed cost.
+  // Every run resolves its limits, so this is part of a short run's fixed cost: a literal copy of
+  // the defaults (a spread of the frozen object takes V8's slow path, about 3x slower) and for-in
+  // over own keys (no entry arrays).
+  const merged = copyOfDefaults() as unknown as Record<string, number>;
   for (const key in partial) {
     if (!hasOwn.call(partial, key)) continue;
     const value = (partial as Record<string, unknown>)[key];
