@@ -144,8 +144,47 @@ describe("(update m :k f ...) and (update-in m [:k] f ...)", () => {
     "(update 5 :a inc)",
     "(update-in [1] [:a] inc)",
     "(update {:a 1} :a (fn [x y] x))",
+    // computed keys, fnil, and literal paths of several levels
+    '(update {"a" 1} (str "a") (fnil inc 0))',
+    "(update {} 1 (fnil inc 0))",
+    "(update {:a nil} :a (fnil + 10) 5)",
+    "(update {:a 2} :a (fnil * 10) 5)",
+    "(update {} :xs (fnil conj []) 1)",
+    "(update [1 2] 0 (fnil inc 0))",
+    "(update [1 2] 5 (fnil inc 0))",
+    "(update {:a 1} :a (fnil inc 0) 2)",
+    "(update {:a 1} :a (fnil (fn [x] x) 0))",
+    "(let [k :b] (update-in {:a {:b 1}} [:a k] (fnil inc 0)))",
+    "(let [k :b] (update-in {} [:a k :c] (fnil + 0) 5))",
+    "(let [k 1] (update-in {:a [1 2]} [:a k] inc))",
+    "(let [k 5] (update-in {:a [1 2]} [:a k] inc))",
+    "(let [k :b] (update-in {:a 7} [:a k] inc))",
+    "(let [k :b] (update-in {:a \"s\"} [:a k] inc))",
+    "(let [k :b] (update-in nil [:a k] (fnil inc 0)))",
+    '(let [k "b"] (update-in {:a {:b 1}} [:a k] inc))',
+    "(let [k :b] (update-in {:a {:b 1}} [:a k :c :d :e] (fnil inc 0)))",
   ])("%s agrees with the general evaluator", async (source) => {
     await agree(source);
+  });
+
+  test("nested counters in a reduce: one pass, no fnil function per row", async () => {
+    const source =
+      "(reduce (fn [acc o] (update-in acc [(:product o) (:tier o)] (fnil + 0) (:quantity o))) {} data/rows)";
+    const generated = generate(source);
+    expect(generated).toContain("$.assocCharged(");
+    expect(generated).toContain("=== null ? 0 :");
+    const { rerun } = await agree(source, { context: { rows } });
+    expect(rerun).toBe(false);
+    const counts = "(reduce (fn [acc o] (update acc (:product o) (fnil inc 0))) {} data/rows)";
+    expect(generate(counts)).toContain("=== null ? 0 :");
+    expect((await agree(counts, { context: { rows } })).rerun).toBe(false);
+  });
+
+  test("fnil's default is evaluated once, where it was written", async () => {
+    const source = "(let [m {:a 1}] (update m :b (fnil + (do (println \"default\") 10)) 5))";
+    const result = await run(source, { engine: "fast" });
+    expect(result.ok && result.prints).toEqual(["default"]);
+    expect(result.ok && format(result.value)).toBe("{:a 1 :b 15}");
   });
 
   test("host rows are read through, not copied", async () => {

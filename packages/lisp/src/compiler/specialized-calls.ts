@@ -23,7 +23,7 @@ export function specializedCall(
       return mergeWithLiteralEntry(g, args);
     case "update":
     case "update-in":
-      return updateByKeyword(g, name, args, position);
+      return updatePath(g, name, args, position);
     case "select-keys":
       return selectLiteralKeywords(g, args);
     case "apply":
@@ -48,64 +48,142 @@ function mergeWithLiteralEntry(g: LoopEmitter, args: readonly Node[]): string | 
   return g.bind(`$.mergeWithEntry(${f}, ${acc}, ${k}, ${v})`);
 }
 
-/** The keyword of `(update m :k ...)` or `(update-in m [:k] ...)`, or undefined. */
-function literalKeyword(name: string, node: Node): Keyword | undefined {
-  if (name === "update")
-    return node.kind === "const" && node.value instanceof Keyword ? node.value : undefined;
-  if (node.kind !== "vector" || node.items.length !== 1) return undefined;
-  const only = node.items[0] as Node;
-  return only.kind === "const" && only.value instanceof Keyword ? only.value : undefined;
+/** Longest literal path of update-in written out in place; longer ones keep the builtin. */
+const MAX_PATH = 4;
+
+/** The key expressions of `(update m k ...)` or of `(update-in m [k1 k2 ...] ...)`, or undefined. */
+function pathOf(name: string, node: Node): readonly Node[] | undefined {
+  if (name === "update") return [node];
+  if (node.kind !== "vector" || node.items.length === 0 || node.items.length > MAX_PATH) return undefined;
+  return node.items;
+}
+
+/** How f is applied to the old value and the extra arguments, written in place. */
+type Apply = (g: LoopEmitter, old: string, extras: readonly string[]) => string;
+
+/** f of an update written in place: `apply` it, or make its value (`fn`) for the builtin. */
+interface Updater {
+  readonly apply: Apply;
+  readonly fn: () => string;
 }
 
 /**
- * `(update row :amount * 1.2)`, `(update-in row [:quantity] inc)`, `(update m :n #(+ % 1))`: on
- * a map (or nil) the old value is read, f is applied inline (arithmetic of `+ - * inc dec`, a
- * literal fn's body, or a direct call of another builtin that takes that many arguments), and
- * the new value is written by the builtin's own rules and charges. Anything else (a vector, a
- * wrong kind of collection) goes to the builtin, which does what it always does. f must be a
- * builtin or a literal fn whose arity fits, so the builtin's arity check can never be skipped.
+ * f of an update, when its application can be written in place: a builtin that takes the
+ * arguments (arithmetic of `+ - * inc dec` inline), a literal fn of that arity (its body inline),
+ * or `(fnil f default)` of such a builtin (`(fnil + 0)`, `(fnil inc 0)`, `(fnil conj [])`), whose
+ * default is evaluated where the fnil call stood. The builtin's arity check cannot be skipped:
+ * only fns that take the arguments qualify. `prepare` runs where f is evaluated.
  */
-function updateByKeyword(
+function updaterOf(g: LoopEmitter, fNode: Node, arity: number): { prepare: () => Updater } | undefined {
+  const literalFn = inlinable(fNode, arity);
+  if (literalFn !== undefined) {
+    return {
+      prepare: () => ({
+        apply: (gen, old, extras) => gen.inlineBody(literalFn, [old, ...extras]),
+        fn: () => g.value(fNode),
+      }),
+    };
+  }
+  if (fNode.kind === "builtin" && g.builtinAccepts(fNode.name, arity)) {
+    const name = fNode.name;
+    return {
+      prepare: () => ({
+        apply: (gen, old, extras) => gen.builtinWith(name, [old, ...extras]),
+        fn: () => g.value(fNode),
+      }),
+    };
+  }
+  if (
+    fNode.kind === "call" &&
+    fNode.callee.kind === "builtin" &&
+    fNode.callee.name === "fnil" &&
+    fNode.args.length === 2 &&
+    fNode.args[0]?.kind === "builtin" &&
+    g.builtinAccepts(fNode.args[0].name, arity)
+  ) {
+    const wrapped = fNode.args[0];
+    const defaultNode = fNode.args[1] as Node;
+    return {
+      prepare: () => {
+        const fallback = g.value(defaultNode);
+        return {
+          apply: (gen, old, extras) =>
+            gen.builtinWith(wrapped.name, [gen.bind(`${old} === null ? ${fallback} : ${old}`), ...extras]),
+          // The fnil function itself, from the default already evaluated.
+          fn: () => g.bind(`${g.value(fNode.callee)}(${g.value(wrapped)}, ${fallback})`),
+        };
+      },
+    };
+  }
+  return undefined;
+}
+
+/**
+ * `(update row :amount * 1.2)`, `(update acc (:k o) (fnil inc 0))`, `(update-in acc [(:region o)
+ * (:status o)] (fnil + 0) (:quantity o))`: on maps (or nil, read as an empty map) at every level,
+ * each level's key is found by the builtin's write rule, f is applied in place (see updaterOf),
+ * and each level is written back with the builtin's charges. Any other container (a vector, a
+ * string...) sends the call to the builtin, with the values already computed, which does what it
+ * always does. Arguments are evaluated once, in the order written.
+ */
+function updatePath(
   g: LoopEmitter,
   name: "update" | "update-in",
   args: readonly Node[],
   position: Position,
 ): string | undefined {
   if (args.length < 3) return undefined;
-  const keyword = literalKeyword(name, args[1] as Node);
-  if (keyword === undefined) return undefined;
+  const path = pathOf(name, args[1] as Node);
+  if (path === undefined) return undefined;
   const fNode = args[2] as Node;
   const extraNodes = args.slice(3);
-  const arity = 1 + extraNodes.length;
-  const literalFn = inlinable(fNode, arity);
-  const builtinName = fNode.kind === "builtin" ? fNode.name : undefined;
-  if (literalFn === undefined && (builtinName === undefined || !g.builtinAccepts(builtinName, arity)))
-    return undefined;
-  // In the order written: the map, (f, which is a builtin or a literal fn: no effect), the extras.
+  const updater = updaterOf(g, fNode, 1 + extraNodes.length);
+  if (updater === undefined) return undefined;
+  // In the order written: the map, the keys, f (only fnil's default can do anything), the extras.
   const map = g.value(args[0] as Node);
+  const keys = path.map((key) => g.value(key));
+  const f = updater.prepare();
   const extras = extraNodes.map((node) => g.value(node));
-  const target = g.bind(`$.updateTarget(${map})`);
+  const literalPath = name === "update-in" && !path.every((key) => key.kind === "const");
   const result = g.temp();
   g.emit(`let ${result};`);
-  const direct = g.block(() => {
-    const slot = g.bind(`$.writeKey(${target}, ${g.constant(keyword)})`);
-    const old = g.bind(`$.getExact(${target}, ${slot})`);
-    const value =
-      literalFn !== undefined
-        ? g.inlineBody(literalFn, [old, ...extras])
-        : g.builtinWith(builtinName as string, [old, ...extras]);
-    g.emit(`${result} = $.assocCharged(${target}, ${slot}, ${value});`);
-  });
+  // The general way: the builtin with the values computed above (a literal path built as the
+  // program would have built it).
   const general = g.block(() => {
     const builtin = g.value({ kind: "builtin", name, position });
-    const all = [map, g.value(args[1] as Node), g.value(fNode), ...extras];
-    g.emit(`${result} = ${builtin}(${all.join(", ")});`);
+    const pathValue =
+      name === "update"
+        ? (keys[0] as string)
+        : literalPath
+          ? g.bind(`$.vec([${keys.join(", ")}])`)
+          : g.value(args[1] as Node);
+    g.emit(`${result} = ${builtin}(${[map, pathValue, f.fn(), ...extras].join(", ")});`);
   });
-  g.emit(`if (${target} !== undefined) {`);
-  g.emitAll(direct);
-  g.emit("} else {");
-  g.emitAll(general);
-  g.emit("}");
+  // Level by level: containers[i] is the map at depth i, slots[i] its key for the next level.
+  const containers: string[] = [];
+  const slots: string[] = [];
+  const level = (depth: number, container: string): void => {
+    const target = g.bind(`$.updateTarget(${container})`);
+    const inner = g.block(() => {
+      containers.push(target);
+      const slot = g.bind(`$.writeKey(${target}, ${keys[depth]})`);
+      slots.push(slot);
+      const current = g.bind(`$.getExact(${target}, ${slot})`);
+      if (depth === keys.length - 1) {
+        if (literalPath) g.emit(`$.chargeVector(${keys.length});`);
+        let value = f.apply(g, current, extras);
+        for (let i = depth; i >= 0; i--)
+          value = g.bind(`$.assocCharged(${containers[i]}, ${slots[i]}, ${value})`);
+        g.emit(`${result} = ${value};`);
+      } else level(depth + 1, current);
+    });
+    g.emit(`if (${target} !== undefined) {`);
+    g.emitAll(inner);
+    g.emit("} else {");
+    g.emitAll(general);
+    g.emit("}");
+  };
+  level(0, map);
   return result;
 }
 
