@@ -159,7 +159,7 @@ describe("(update m :k f ...) and (update-in m [:k] f ...)", () => {
     "(let [k 1] (update-in {:a [1 2]} [:a k] inc))",
     "(let [k 5] (update-in {:a [1 2]} [:a k] inc))",
     "(let [k :b] (update-in {:a 7} [:a k] inc))",
-    "(let [k :b] (update-in {:a \"s\"} [:a k] inc))",
+    '(let [k :b] (update-in {:a "s"} [:a k] inc))',
     "(let [k :b] (update-in nil [:a k] (fnil inc 0)))",
     '(let [k "b"] (update-in {:a {:b 1}} [:a k] inc))',
     "(let [k :b] (update-in {:a {:b 1}} [:a k :c :d :e] (fnil inc 0)))",
@@ -181,7 +181,7 @@ describe("(update m :k f ...) and (update-in m [:k] f ...)", () => {
   });
 
   test("fnil's default is evaluated once, where it was written", async () => {
-    const source = "(let [m {:a 1}] (update m :b (fnil + (do (println \"default\") 10)) 5))";
+    const source = '(let [m {:a 1}] (update m :b (fnil + (do (println "default") 10)) 5))';
     const result = await run(source, { engine: "fast" });
     expect(result.ok && result.prints).toEqual(["default"]);
     expect(result.ok && format(result.value)).toBe("{:a 1 :b 15}");
