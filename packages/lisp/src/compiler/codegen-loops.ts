@@ -63,7 +63,16 @@ export function inlineHigherOrder(g: LoopEmitter, name: string, args: readonly N
         : inlineSelect(g, body, items, name === "filter");
     }
     case "reduce": {
-      const fn = args.length === 3 ? inlinable(args[0] as Node, 2) : undefined;
+      if (args.length !== 2 && args.length !== 3) return undefined;
+      const f = args[0] as Node;
+      // (reduce + 0 xs), (reduce max xs): a builtin that takes two arguments, called in place
+      // (conj is left to the builtin, which appends to a vector it owns).
+      if (f.kind === "builtin" && f.name !== "conj" && g.builtinAccepts(f.name, 2)) {
+        const init = args.length === 3 ? g.value(args[1] as Node) : undefined;
+        const items = g.bind(`$.collection(${g.value(args[args.length - 1] as Node)})`);
+        return inlineReduceBuiltin(g, f.name, init, items);
+      }
+      const fn = args.length === 3 ? inlinable(f, 2) : undefined;
       // A function that only conjes onto its accumulator is left to the builtin, which lets
       // conj append in place (runtime/owned-vector.ts).
       if (fn === undefined || ownedAccumulator(fn)) return undefined;
@@ -204,25 +213,28 @@ function stream(
       const size = g.bind(`$.positive(${names[stage.args[0] as number]})`);
       const step = stage.args.length === 3 ? g.bind(`$.positive(${names[stage.args[1] as number]})`) : size;
       const window = g.temp("w");
+      const filled = g.temp("filled");
       const skip = g.temp("skip");
-      g.emit(`let ${window} = [];`);
+      // The window is allocated at its final size and filled by index: a chunk of two pushed
+      // onto [] would allocate a backing store for sixteen.
+      g.emit(`let ${window} = new Array(${size});`);
+      g.emit(`let ${filled} = 0;`);
       g.emit(`let ${skip} = 0;`);
       upstream((item) => {
         const chunk = g.temp("chunk");
+        const k = g.temp("k");
         const body = g.block(() => sink(chunk));
         g.emit(`if (${skip} > 0) ${skip}--;`);
         g.emit(`else {`);
-        g.emit(`${window}.push(${item});`);
-        g.emit(`if (${window}.length === ${size}) {`);
+        g.emit(`${window}[${filled}++] = ${item};`);
+        g.emit(`if (${filled} === ${size}) {`);
         g.emit(`$.chargeVector(${size});`);
-        g.emit(`let ${chunk};`);
+        g.emit(`const ${chunk} = ${window};`);
+        g.emit(`${window} = new Array(${size});`);
+        g.emit(`if (${step} >= ${size}) { ${filled} = 0; ${skip} = ${step} - ${size}; }`);
+        // Overlapping chunks: the next window starts as the last size - step items.
         g.emit(
-          `if (${step} >= ${size}) { ${chunk} = ${window}; ${window} = []; ${skip} = ${step} - ${size}; }`,
-        );
-        g.emit(
-          // Overlapping chunks: the window itself is the chunk, the next window starts as its
-          // last size - step items (a slice: copyWithin and a length store are slow builtins).
-          `else { ${chunk} = ${window}; ${window} = ${window}.slice(${step}); }`,
+          `else { for (let ${k} = ${step}; ${k} < ${size}; ${k}++) ${window}[${k} - ${step}] = ${chunk}[${k}]; ${filled} = ${size} - ${step}; }`,
         );
         g.emitAll(body);
         g.emit("}");
@@ -366,6 +378,35 @@ function inlineReduce(
   g.emitAll(body);
   g.emit("}");
   return acc;
+}
+
+/**
+ * `(reduce + 0 xs)` or `(reduce max xs)` with a builtin: a direct call per item (arithmetic
+ * inline), with the builtin reduce's rules: without an initial value an empty collection gives
+ * nil and the first item starts the fold.
+ */
+function inlineReduceBuiltin(g: LoopEmitter, name: string, init: string | undefined, items: string): string {
+  const acc = g.temp("acc");
+  const i = g.temp("i");
+  const start = init === undefined ? 1 : 0;
+  if (init === undefined) g.emit(`let ${acc} = ${items}.length === 0 ? null : ${items}[0];`);
+  else g.emit(`let ${acc} = $.detach(${init});`);
+  const loop = g.block(() => {
+    g.emit(`${g.contextName}.work(${items}.length);`);
+    const body = g.block(() => {
+      const item = g.bind(`${items}[${i}]`);
+      const value = g.builtinWith(name, [acc, g.bind(`${item} === undefined ? null : ${item}`)]);
+      g.emit(`${acc} = ${value};`);
+      clockEvery(g, i);
+    });
+    g.emit(`for (let ${i} = ${start}; ${i} < ${items}.length; ${i}++) {`);
+    g.emitAll(body);
+    g.emit("}");
+  });
+  if (init === undefined) g.emit(`if (${items}.length > 0) {`);
+  g.emitAll(loop);
+  if (init === undefined) g.emit("}");
+  return g.bind(`${acc} === undefined ? null : ${acc}`);
 }
 
 /**

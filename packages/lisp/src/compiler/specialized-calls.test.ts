@@ -271,3 +271,29 @@ describe("(/ a b) inline", () => {
     expect(generate("(let [x 1 y 3] (/ x y))")).toMatch(/= v\d+_\d+ \/ v\d+_\d+;/);
   });
 });
+
+describe("(reduce builtin ...) inline", () => {
+  test.each([
+    "(let [xs [1 2 3]] (reduce + 0 xs))",
+    "(let [xs [1 2 3]] (reduce + xs))",
+    "(let [xs []] (reduce + xs))",
+    "(let [xs []] (reduce + 10 xs))",
+    "(let [xs [7]] (reduce * xs))",
+    "(let [xs [2 3.5]] (reduce * 1 xs))",
+    "(let [xs [3 9 2]] (reduce max xs))",
+    '(let [xs ["a" 1 nil]] (reduce str "" xs))',
+    '(let [xs [1 "a"]] (reduce + 0 xs))',
+    "(let [xs {:a 1}] (reduce + 0 xs))",
+    "(let [xs nil] (reduce + 0 xs))",
+    "(let [xs (range 5000)] (reduce + 0 xs))",
+    "(let [xs [9007199254740991 1]] (reduce + xs))",
+    "(let [xs [1 2]] (reduce - 0 xs))",
+  ])("%s agrees with the general evaluator", async (source) => {
+    expect(generate(source)).toMatch(/for \(let i\d+ = [01];/);
+    await agree(source);
+  });
+
+  test("conj keeps the builtin, which appends in place", () => {
+    expect(generate("(let [xs [1 2]] (reduce conj [] xs))")).not.toMatch(/for \(let i\d+ = [01];/);
+  });
+});
