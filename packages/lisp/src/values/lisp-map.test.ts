@@ -3,7 +3,7 @@ import { describe, expect, test } from "vitest";
 import { Keyword } from "./keyword.js";
 import { LispMap } from "./lisp-map.js";
 import { LispSet } from "./lisp-set.js";
-import { toLispMap } from "./map-access.js";
+import { mapAssoc, toLispMap } from "./map-access.js";
 import { WholeFloat } from "./numbers.js";
 
 /**
@@ -238,5 +238,25 @@ describe("maps over a host object behave as immutable values and never write the
     });
     expect(map.dissoc(Keyword.of("k3")).get(Keyword.of("k3"))).toBeUndefined();
     expect(LispMap.from([[Number.NaN, 1]]).get(Number.NaN)).toBe(1);
+  });
+});
+
+describe("mapAssoc on a host object", () => {
+  const same = (a: LispMap, b: LispMap) => {
+    expect(a.size).toBe(b.size);
+    expect(a.entries()).toEqual(b.entries());
+  };
+  test("gives the map over the object with the entry set, as assoc does", () => {
+    const host = { a: 1, b: null, "\u0000nul": 3 };
+    const plain = { a: 1, b: null, c: "x" };
+    const keys: unknown[] = ["a", "b", "c", "z", Keyword.of("a"), [1, 2], 2, new WholeFloat(2)];
+    for (const key of keys) {
+      for (const value of [1, null, undefined, "x", 99]) {
+        same(mapAssoc(plain, key, value), toLispMap(plain).assoc(key, value));
+        same(mapAssoc(host, key, value), toLispMap(host).assoc(key, value));
+      }
+    }
+    // The object itself is never written.
+    expect(plain).toEqual({ a: 1, b: null, c: "x" });
   });
 });

@@ -19,6 +19,8 @@ import { TABLE_KIND } from "./table-kind.js";
 import { compareTerms } from "./term-order.js";
 import { FLAT_LIMIT, sameKey, TableVersion } from "./versioned-table.js";
 
+const hasOwn = Object.prototype.hasOwnProperty;
+
 /** A slot whose key is not its own hash key (2.0, composite keys, NUL-prefixed strings). */
 class KeyedEntry {
   constructor(
@@ -81,6 +83,28 @@ export class LispMap extends TableVersion<unknown> {
     return new LispMap(size, null, object, []);
   }
 
+  /**
+   * Internal: `LispMap.over(object, size).assoc(key, value)` in one step (one map instead of two):
+   * a map reading through to the object with one entry set.
+   */
+  static overWith(
+    object: Readonly<Record<string, unknown>>,
+    size: number,
+    key: unknown,
+    value: unknown,
+  ): LispMap {
+    const hash = hashKey(key);
+    const stored = value === undefined ? null : value;
+    const slot = hash === key ? stored : new KeyedEntry(key, stored);
+    const inBase = typeof hash === "string" && hasOwn.call(object, hash);
+    if (inBase) {
+      const current = object[hash as string];
+      // The same value: the map over the object, unchanged (as assoc gives).
+      if ((current === undefined ? null : current) === slot) return LispMap.over(object, size);
+    }
+    return new LispMap(inBase ? size : size + 1, null, object, [hash, slot]);
+  }
+
   /** Internal: adopts a Map filled by MapBuilder. */
   static adopt(slots: Map<unknown, unknown>): LispMap {
     return new LispMap(slots.size, slots);
@@ -133,14 +157,13 @@ export class LispMap extends TableVersion<unknown> {
 
   /** The key of a map of exactly one entry (without an array for the entry). */
   onlyKey(): unknown {
-    const hash = this.tableOnlyHash();
-    const slot = this.tableGet(hash);
-    return slot instanceof KeyedEntry ? slot.key : hash;
+    const slot = this.tableOnlySlot();
+    return slot instanceof KeyedEntry ? slot.key : this.tableOnlyHash();
   }
 
   /** The value of a map of exactly one entry. */
   onlyValue(): unknown {
-    const slot = this.tableGet(this.tableOnlyHash());
+    const slot = this.tableOnlySlot();
     return slot instanceof KeyedEntry ? slot.value : slot;
   }
 

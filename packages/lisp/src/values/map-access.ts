@@ -153,16 +153,21 @@ export function mapPut(map: AnyMap, key: unknown, value: unknown): LispMap {
 export function toLispMap(map: AnyMap): LispMap {
   if (map instanceof LispMap) return map;
   const keys = Object.keys(map);
-  let plainKeys = true;
+  if (plainKeysOf(keys)) return LispMap.over(map, keys.length);
+  return copiedHostMap(map, keys);
+}
+
+/** Whether no key starts with NUL (so a map can read through to the object, see toLispMap). */
+function plainKeysOf(keys: readonly string[]): boolean {
   for (let i = 0; i < keys.length; i++) {
-    if ((keys[i] as string).charCodeAt(0) === 0) {
-      plainKeys = false;
-      break;
-    }
+    if ((keys[i] as string).charCodeAt(0) === 0) return false;
     // A host map may have a million keys, and a loop may derive from it again and again.
     if ((i & 1023) === 1023) chargeWalk(1024);
   }
-  if (plainKeys) return LispMap.over(map, keys.length);
+  return true;
+}
+
+function copiedHostMap(map: Readonly<Record<string, unknown>>, keys: readonly string[]): LispMap {
   const builder = new MapBuilder();
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i] as string;
@@ -173,7 +178,12 @@ export function toLispMap(map: AnyMap): LispMap {
 }
 
 export function mapAssoc(map: AnyMap, key: unknown, value: unknown): LispMap {
-  return toLispMap(map).assoc(key, value);
+  if (map instanceof LispMap) return map.assoc(key, value);
+  // A host row: the map over it with the one entry changed, made at once (not a map over the
+  // row, then a second one with the entry).
+  const keys = Object.keys(map);
+  if (plainKeysOf(keys)) return LispMap.overWith(map, keys.length, key, value);
+  return copiedHostMap(map, keys).assoc(key, value);
 }
 
 export function mapDissoc(map: AnyMap, key: unknown): AnyMap {
@@ -191,6 +201,8 @@ const hasOwnKey = Object.prototype.hasOwnProperty;
 export function getField(item: unknown, key: unknown): unknown {
   if (typeof item !== "object" || item === null) return null;
   if (key instanceof Keyword) {
+    // A program map (often a row with a field or two changed) goes straight to its own path.
+    if (item instanceof LispMap) return slowField(item, key);
     const reader = readerOf(key);
     if (reader !== undefined) return reader(item, slowField);
     if ((item as { constructor?: unknown }).constructor === Object) {

@@ -361,6 +361,13 @@ export abstract class TableVersion<V> {
     return (this.tableSnapshot()[0] as [unknown, V])[0];
   }
 
+  /** The stored slot of a version of size 1 (see tableOnlyHash). */
+  protected tableOnlySlot(): V {
+    const flat = this.flat;
+    if (flat !== undefined && flat.length === 2 && this.base === undefined) return flat[1] as V;
+    return (this.tableSnapshot()[0] as [unknown, V])[1];
+  }
+
   /** All entries of this version in store order, as a fresh array owned by the caller's cache. */
   protected tableSnapshot(): ReadonlyArray<[unknown, V]> {
     if (this.cachedSnapshot === undefined) {
