@@ -204,6 +204,35 @@ function toRunError(thrown: unknown): RunError {
   };
 }
 
+/** The options of the last run without tools or session names, and their key text. */
+let plainOptions: { tier: Tier; nesting: number; symbols: number; text: string } | undefined;
+
+/**
+ * What, besides the text, changes what analysis makes of a program: the engine, the reader
+ * limits, the tool names and the names a session defined. The common case (no tools, no session
+ * names, the same limits as last time) reuses the last key text, whose hash V8 already knows.
+ */
+function optionsKey(
+  tier: Tier,
+  limits: Limits,
+  toolNames: ReadonlySet<string>,
+  userNames: readonly string[],
+): string {
+  const plain = toolNames.size === 0 && userNames.length === 0;
+  const last = plainOptions;
+  if (
+    plain &&
+    last !== undefined &&
+    last.tier === tier &&
+    last.nesting === limits.maxNesting &&
+    last.symbols === limits.maxSymbols
+  )
+    return last.text;
+  const text = `${tier}\u0001${limits.maxNesting}\u0001${limits.maxSymbols}\u0001${[...toolNames].sort().join(",")}\u0001${userNames.join(",")}`;
+  if (plain) plainOptions = { tier, nesting: limits.maxNesting, symbols: limits.maxSymbols, text };
+  return text;
+}
+
 /** Reads, checks and compiles a program (or finds it compiled); throws LispError on any static problem. */
 function prepare(
   source: string,
@@ -225,10 +254,7 @@ function prepare(
   const tier = tierFor(engine);
   // Names a session defined earlier change what symbols mean, so they are part of the key.
   const userNames = namespace.names();
-  const key = programKey(
-    source,
-    `${tier}\u0001${limits.maxNesting}\u0001${limits.maxSymbols}\u0001${toolNames.size === 0 ? "" : [...toolNames].sort().join(",")}\u0001${userNames.length === 0 ? "" : userNames.join(",")}`,
-  );
+  const key = programKey(source, optionsKey(tier, limits, toolNames, userNames));
   const cached = key === undefined ? undefined : cachedProgram(key);
   if (cached !== undefined) {
     // A text run before (adaptive tier): this time every pure part runs as generated code.

@@ -67,3 +67,21 @@ describe("defaults and the reference's limits", () => {
     }
   });
 });
+
+test("one limits object reused across runs: a change to it between runs takes effect", async () => {
+  const limits: Record<string, unknown> = { maxIterations: 10 };
+  const loop = "(loop [i 0] (if (< i 50) (recur (inc i)) i))";
+  expect((await run(loop, { limits })).ok).toBe(false);
+  limits.maxIterations = 100;
+  expect((await run(loop, { limits })).ok).toBe(true);
+  limits.maxDepth = -1;
+  await expect(run(loop, { limits })).rejects.toThrow(/limit "maxDepth" must be a positive number/);
+  delete limits.maxDepth;
+  limits.maxIterations = 10;
+  expect((await run(loop, { limits })).ok).toBe(false);
+  // Inherited keys are never read as limits, even on an object whose prototype has one.
+  const inherited = Object.create({ maxIterations: 1 }) as Record<string, unknown>;
+  inherited.timeoutMs = 1000;
+  expect((await run(loop, { limits: inherited })).ok).toBe(true);
+  expect((await run(loop, { limits: inherited })).ok).toBe(true);
+});

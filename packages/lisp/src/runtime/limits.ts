@@ -101,6 +101,44 @@ function copyOfDefaults(): { -readonly [K in keyof Limits]: number } {
 /** Merges user limits over the defaults, rejecting values that are not positive numbers. */
 export function resolveLimits(partial: Partial<Limits> | undefined): Limits {
   if (partial === undefined) return DEFAULT_LIMITS;
+  // A host usually passes the same limits object run after run: if it still holds what it held
+  // last time, the last result stands.
+  if (partial === last.partial && unchangedSinceLast(partial)) return last.resolved;
+  const resolved = mergeLimits(partial);
+  const keys: string[] = [];
+  const values: unknown[] = [];
+  for (const key in partial) {
+    if (!hasOwn.call(partial, key)) continue;
+    keys.push(key);
+    values.push((partial as Record<string, unknown>)[key]);
+  }
+  last = { partial, resolved, keys, values };
+  return resolved;
+}
+
+let last: { partial: object | undefined; resolved: Limits; keys: string[]; values: unknown[] } = {
+  partial: undefined,
+  resolved: DEFAULT_LIMITS,
+  keys: [],
+  values: [],
+};
+
+/**
+ * Whether `partial` enumerates exactly the keys and values it had when resolved last. An
+ * inherited enumerable key (a polluted prototype) breaks the match, so only own keys can pass.
+ */
+function unchangedSinceLast(partial: object): boolean {
+  const { keys, values } = last;
+  let index = 0;
+  for (const key in partial) {
+    if (index >= keys.length || keys[index] !== key) return false;
+    if ((partial as Record<string, unknown>)[key] !== values[index]) return false;
+    index++;
+  }
+  return index === keys.length;
+}
+
+function mergeLimits(partial: Partial<Limits>): Limits {
   // Every run resolves its limits, so this is part of a short run's fixed cost: a literal copy of
   // the defaults (a spread of the frozen object takes V8's slow path, about 3x slower) and for-in
   // over own keys (no entry arrays).
