@@ -443,6 +443,28 @@ export function mergeWithEntry(
   return mergeEntries(combine, toLispMap(target), [key, stored], 0);
 }
 
+/**
+ * `(apply merge-with f (map (fn [x] {k v}) coll))` fused (generated code, compiler/specialized-
+ * calls.ts): `pairs` holds each row's key and value [k1, v1, k2, v2...], computed by the loop that
+ * would have built the one-entry maps (and charged them, with the vector). The same result and
+ * memory charges as apply over merge-with of those maps, which fold in order, one lookup per
+ * row, whether apply calls merge-with once or in chunks of its spread limit.
+ */
+export function mergeWithPairs(f: unknown, pairs: readonly unknown[]): MaybePromise<AnyMap> {
+  const combine = combinerOf(f);
+  const n = pairs.length / 2;
+  if (n === 0) return LispMap.empty();
+  const count = n - 1;
+  active.work(count);
+  active.allocate(MAP_ENTRY_BYTES * count);
+  if (count >= 32) {
+    const builder = new MapBuilder();
+    builder.set(pairs[0], pairs[1]);
+    return mergeInto(combine, builder, pairs, 2);
+  }
+  return mergeEntries(combine, LispMap.single(pairs[0], pairs[1]), pairs, 2);
+}
+
 /** mergeEntries into a builder that nobody else can see yet: the same result, without versions. */
 function mergeInto(
   combine: Callable,

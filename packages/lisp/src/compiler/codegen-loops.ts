@@ -35,6 +35,11 @@ export interface LoopEmitter {
   builtinAccepts(name: string, count: number): boolean;
   /** A call of builtin `name` (which takes that many) on computed values; returns the result's name. */
   builtinWith(name: string, args: readonly string[]): string;
+  /**
+   * The parameters of a literal fn bound to these argument names, for what `emitBody` emits
+   * (parts of the fn's body, with `value`).
+   */
+  inlineWith(fn: Extract<Node, { kind: "fn" }>, argumentNames: readonly string[], emitBody: () => void): void;
   /** The body of a literal fn for these argument names, inline; returns the name of its value. */
   inlineBody(fn: Extract<Node, { kind: "fn" }>, argumentNames: readonly string[]): string;
 }

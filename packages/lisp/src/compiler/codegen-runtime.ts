@@ -4,7 +4,13 @@
  * generated code contains no text taken from a program (see codegen.ts).
  */
 
-import { assocCharged, mergeWithEntry, selectKeywords, updateTarget } from "../builtins/maps.js";
+import {
+  assocCharged,
+  mergeWithEntry,
+  mergeWithPairs,
+  selectKeywords,
+  updateTarget,
+} from "../builtins/maps.js";
 import { isLimitError, LispError } from "../errors.js";
 import { print } from "../format/print.js";
 import type { Position } from "../reader/form.js";
@@ -125,6 +131,11 @@ export const codegenRuntime = {
 
   // Builtin calls of a literal shape (specialized-calls.ts).
   mergeWithEntry,
+  mergeWithPairs,
+  /** The charge of a one-entry map literal (a fused map stage builds none, specialized-calls.ts). */
+  chargeSingleMap(): void {
+    active.allocate(mapBytes(1));
+  },
   selectKeywords,
   updateTarget,
   assocCharged,

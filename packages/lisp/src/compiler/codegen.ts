@@ -782,33 +782,41 @@ class Generator implements LoopEmitter {
    * the enclosing JS function: same run context, no depth or fuel of its own (the loop charges).
    */
   inlineBody(fn: Extract<Node, { kind: "fn" }>, argumentNames: readonly string[]): string {
+    const result = this.temp("res");
+    const label = this.temp("L");
+    this.emit(`let ${result};`);
+    const body = this.block(() =>
+      this.inlineWith(fn, argumentNames, () => this.tail(fn.body, { target: result, label })),
+    );
+    this.emit(`${label}: {`);
+    this.lines.push(...body);
+    this.emit("}");
+    return result;
+  }
+
+  inlineWith(
+    fn: Extract<Node, { kind: "fn" }>,
+    argumentNames: readonly string[],
+    emitBody: () => void,
+  ): void {
     const outer = this.scope;
     const scope = new Scope(outer.id + 1 + this.counter++, outer, undefined);
     fn.captures.forEach((capture) => {
       scope.names.set(capture.inner, this.nameOf(capture.outer));
     });
-    const result = this.temp("res");
-    const label = this.temp("L");
-    this.emit(`let ${result};`);
     this.scope = scope;
     try {
-      const body = this.block(() => {
-        fn.target.rawSlots.forEach((slot, index) => {
-          const pattern = fn.params[index];
-          const argument = argumentNames[index] as string;
-          if (pattern?.kind === "bind" && pattern.slot === slot) this.pattern(pattern, argument);
-          // Destructuring parameters are bound by the let the analyzer wrapped around the body.
-          else scope.names.set(slot, argument);
-        });
-        this.tail(fn.body, { target: result, label });
+      fn.target.rawSlots.forEach((slot, index) => {
+        const pattern = fn.params[index];
+        const argument = argumentNames[index] as string;
+        if (pattern?.kind === "bind" && pattern.slot === slot) this.pattern(pattern, argument);
+        // Destructuring parameters are bound by the let the analyzer wrapped around the body.
+        else scope.names.set(slot, argument);
       });
-      this.emit(`${label}: {`);
-      this.lines.push(...body);
-      this.emit("}");
+      emitBody();
     } finally {
       this.scope = outer;
     }
-    return result;
   }
 
   // ------------------------------------------------------------------ functions

@@ -297,3 +297,72 @@ describe("(reduce builtin ...) inline", () => {
     expect(generate("(let [xs [1 2]] (reduce conj [] xs))")).not.toMatch(/for \(let i\d+ = [01];/);
   });
 });
+
+/**
+ * The least memory budget a program runs in, found by bisection: equal on both engines means
+ * the shortcut charges exactly what the builtins charge.
+ */
+async function leastMemory(source: string, engine: "fast" | "general", context = { rows }): Promise<number> {
+  let low = 0;
+  let high = 64_000_000;
+  while (high - low > 1) {
+    const middle = Math.floor((low + high) / 2);
+    const result = await run(source, { context, engine, limits: { maxMemoryBytes: middle } });
+    if (result.ok) high = middle;
+    else low = middle;
+  }
+  return high;
+}
+
+describe("(apply merge-with f (map (fn [x] {k v}) coll)) fused", () => {
+  const shape = (rowsWanted: string) =>
+    `(apply merge-with + (map (fn [o] {(:product o) (:quantity o)}) ${rowsWanted}))`;
+
+  test.each([
+    shape("data/rows"),
+    shape("(take 0 data/rows)"),
+    shape("(take 1 data/rows)"),
+    shape("(take 5 data/rows)"),
+    shape("(take 40 data/rows)"),
+    "(apply merge-with max (map (fn [o] {(:tier o) (:id o)}) data/rows))",
+    "(apply merge-with conj (map (fn [o] {(:tier o) [(:id o)]}) (take 4 data/rows)))",
+    '(apply merge-with + (map (fn [o] {(if (= (:tier o) "gold") :tier "tier") 1}) data/rows))',
+    "(apply merge-with + (map (fn [o] {[(:tier o) (:product o)] 1}) data/rows))",
+    "(apply merge-with 5 (map (fn [o] {(:tier o) 1}) data/rows))",
+    "(apply merge-with + (map (fn [o] {(:tier o) (:product o)}) data/rows))",
+    "(apply merge-with + (map (fn [o] {(:tier o) 1}) {:a 1 :b 2}))",
+  ])("%s agrees with the general evaluator", async (source) => {
+    expect(generate(source)).toContain("$.mergeWithPairs(");
+    await agree(source, { context: { rows } });
+  });
+
+  test("makes no map per row, runs without a rerun, and charges what the builtins charge", async () => {
+    const source = shape("data/rows");
+    const { rerun } = await agree(source, { context: { rows } });
+    expect(rerun).toBe(false);
+    expect(await leastMemory(source, "fast")).toBe(await leastMemory(source, "general"));
+  });
+
+  test("past apply's spread limit (50,000 arguments), the same result and charges", async () => {
+    const many = Array.from({ length: 60_000 }, (_, i) => ({ product: `p${i % 7}`, quantity: i % 5 }));
+    const source = shape("data/rows");
+    const fast = await run(source, { context: { rows: many }, engine: "fast" });
+    const general = await run(source, { context: { rows: many }, engine: "general" });
+    expect(outcome(fast)).toEqual(outcome(general));
+    expect(fast.ok).toBe(true);
+  });
+});
+
+describe("every shortcut charges memory exactly as the builtins do", () => {
+  test.each([
+    "(reduce (fn [acc o] (merge-with + acc {(:product o) (:quantity o)})) {} data/rows)",
+    "(mapv #(update % :quantity * 2) data/rows)",
+    "(reduce (fn [acc o] (update-in acc [(:product o) (:tier o)] (fnil + 0) (:quantity o))) {} data/rows)",
+    "(mapv #(select-keys % [:id :product]) data/rows)",
+    "(reduce + 0 (map :quantity data/rows))",
+  ])("%s", async (source) => {
+    const general = await leastMemory(source, "general");
+    expect(general).toBeGreaterThan(1000);
+    expect(await leastMemory(source, "fast")).toBe(general);
+  });
+});

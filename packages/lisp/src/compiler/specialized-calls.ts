@@ -211,9 +211,52 @@ function selectLiteralKeywords(g: LoopEmitter, args: readonly Node[]): string | 
  * anything else goes to apply itself.
  */
 function applyBuiltinToItems(g: LoopEmitter, args: readonly Node[], position: Position): string | undefined {
+  const fused = applyMergeWithOfEntries(g, args);
+  if (fused !== undefined) return fused;
   if (args.length !== 2 || args[0]?.kind !== "builtin") return undefined;
   const fn = g.value(args[0]);
   const coll = g.value(args[1] as Node);
   const apply = g.value({ kind: "builtin", name: "apply", position });
   return g.bind(`$.applyBuiltin(${fn}, ${coll}, ${apply})`);
+}
+
+/**
+ * `(apply merge-with + (map (fn [o] {(:status o) (:amount o)}) rows))`, a model's group-and-sum:
+ * one loop computes each row's key and value, charging the one-entry map and the vector the map
+ * stage would have built, and merge-with folds the pairs (maps.ts, mergeWithPairs). No map per
+ * row is ever made. Anything unusual raises an error and the unit runs on the general evaluator.
+ */
+function applyMergeWithOfEntries(g: LoopEmitter, args: readonly Node[]): string | undefined {
+  if (args.length !== 3 || args[0]?.kind !== "builtin" || args[0].name !== "merge-with") return undefined;
+  const stage = args[2] as Node;
+  if (stage.kind !== "call" || stage.callee.kind !== "builtin" || stage.callee.name !== "map")
+    return undefined;
+  if (stage.args.length !== 2) return undefined;
+  const fn = inlinable(stage.args[0] as Node, 1);
+  if (fn === undefined || fn.body.kind !== "map" || fn.body.entries.length !== 1) return undefined;
+  const [keyNode, valueNode] = fn.body.entries[0] as readonly [Node, Node];
+  // In the order written: f, then the map stage (its collection, then each row).
+  const f = g.value(args[1] as Node);
+  const items = g.bind(`$.collection(${g.value(stage.args[1] as Node)})`);
+  const pairs = g.temp("pairs");
+  const i = g.temp("i");
+  const ctx = g.contextName;
+  g.emit(`${ctx}.work(${items}.length);`);
+  g.emit(`$.chargeVector(${items}.length);`);
+  g.emit(`const ${pairs} = [];`);
+  const body = g.block(() => {
+    const raw = g.bind(`${items}[${i}]`);
+    const item = g.bind(`${raw} === undefined ? null : ${raw}`);
+    g.inlineWith(fn, [item], () => {
+      const key = g.value(keyNode);
+      const value = g.value(valueNode);
+      g.emit("$.chargeSingleMap();");
+      g.emit(`${pairs}.push(${key}, ${value} === undefined ? null : ${value});`);
+    });
+    g.emit(`if ((${i} & 1023) === 1023) ${ctx}.work(1024);`);
+  });
+  g.emit(`for (let ${i} = 0; ${i} < ${items}.length; ${i}++) {`);
+  g.emitAll(body);
+  g.emit("}");
+  return g.bind(`$.mergeWithPairs(${f}, ${pairs})`);
 }
