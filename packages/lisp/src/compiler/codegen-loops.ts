@@ -166,11 +166,12 @@ function stream(
     const node = valueNodes[index] as Node;
     const fn = inlinable(node, arity);
     if (fn !== undefined) return (items) => g.inlineBody(fn, items);
-    if (arity === 1 && node.kind === "const" && node.value instanceof Keyword) {
-      const keyword = node.value;
-      return ([item]) => g.field(item as string, keyword);
+    if (arity === 1) {
+      const read = fieldCallback(g, node);
+      if (read !== undefined) return ([item]) => read(item as string);
     }
-    const f = g.bind(`$.callback(${names[index]})`);
+    // A callback left unevaluated above (it was expected to be inlined) has no effect: make it here.
+    const f = g.bind(`$.callback(${names[index] ?? g.value(node)})`);
     return (items) => g.bind(`$.answer(${f}(${items.join(", ")}))`);
   };
   const input = stage.args[stage.args.length - 1] as number | PipelinePlan;
@@ -315,11 +316,38 @@ function clockEvery(g: LoopEmitter, index: string): void {
 function inlineCallback(g: LoopEmitter, node: Node): ((item: string) => string) | undefined {
   const fn = inlinable(node, 1);
   if (fn !== undefined) return (item) => g.inlineBody(fn, [item]);
+  return fieldCallback(g, node);
+}
+
+/** The keywords of `(juxt :a :b ...)` written with keyword literals only, else undefined. */
+function keywordJuxt(node: Node): Keyword[] | undefined {
+  if (node.kind !== "call" || node.callee.kind !== "builtin" || node.callee.name !== "juxt") return undefined;
+  if (node.args.length === 0) return undefined;
+  const keywords: Keyword[] = [];
+  for (const arg of node.args) {
+    if (arg.kind !== "const" || !(arg.value instanceof Keyword)) return undefined;
+    keywords.push(arg.value);
+  }
+  return keywords;
+}
+
+/**
+ * A one-argument callback that reads fields, written in place: a keyword (`(map :amount rows)`)
+ * or a juxt of keywords (`(map (juxt :region :status) rows)`, a vector of the fields, charged as
+ * juxt charges it). Neither has an effect, so not evaluating the callback itself changes nothing.
+ */
+function fieldCallback(g: LoopEmitter, node: Node): ((item: string) => string) | undefined {
   if (node.kind === "const" && node.value instanceof Keyword) {
     const keyword = node.value;
     return (item) => g.field(item, keyword);
   }
-  return undefined;
+  const keywords = keywordJuxt(node);
+  if (keywords === undefined) return undefined;
+  return (item) => {
+    const fields = keywords.map((keyword) => g.field(item, keyword));
+    g.emit(`$.chargeVector(${keywords.length});`);
+    return g.bind(`[${fields.join(", ")}]`);
+  };
 }
 
 function inlineMap(g: LoopEmitter, callback: (item: string) => string, items: string): string {
@@ -426,6 +454,7 @@ export function inlinable(node: Node, arity: number): Extract<Node, { kind: "fn"
 
 /** A callback value that a fused pipeline inlines instead of evaluating (a literal fn). */
 function inlinableCallback(node: Node): boolean {
+  if (keywordJuxt(node) !== undefined) return true;
   return node.kind === "fn" && (inlinable(node, 1) !== undefined || inlinable(node, 2) !== undefined);
 }
 

@@ -167,6 +167,7 @@ describe("generated source", () => {
       "(let [xs [{:a 1}]] (reduce (fn [acc {:keys [a]}] (+ acc a)) 0 xs))",
       "(let [xs [{:a 1} 2 nil [3]]] (map :a xs))",
       "(let [xs [{:a 1} {:a false} {:b 2}]] (filter :a xs))",
+      "(let [xs [{:a 1 :b 2} 3 nil]] (map (juxt :a :b) xs))",
     ]) {
       const generated = generate(source);
       expect(generated, source).toMatch(/for \(let i\d+ = 0;/);
@@ -185,6 +186,8 @@ describe("generated source", () => {
       "(let [xs [1 2 3]] (->> (interleave (map inc xs) (map dec xs)) (partition 2) (map (fn [[a b]] (+ a b))) (take 5)))",
       "(let [xs [1 2 3 4]] (take 2 (map-indexed vector (partition 3 1 xs))))",
       "(let [xs [[1 2] [1 2] [2 1] 1 1.0]] (take 5 (distinct (map identity xs))))",
+      "(let [xs [{:a 1 :b 2} {:a 1 :b 2} {:a 2}]] (take 5 (distinct (map (juxt :a :b) xs))))",
+      "(let [xs [{:a 1 :b 2} {:a 2}]] (take 5 (map-indexed (juxt :a :b) xs)))",
     ]) {
       const generated = generate(source);
       expect(generated, source).toContain("$.lazySource(");

@@ -360,6 +360,8 @@ describe("every shortcut charges memory exactly as the builtins do", () => {
     "(reduce (fn [acc o] (update-in acc [(:product o) (:tier o)] (fnil + 0) (:quantity o))) {} data/rows)",
     "(mapv #(select-keys % [:id :product]) data/rows)",
     "(reduce + 0 (map :quantity data/rows))",
+    "(mapv (juxt :id :product) data/rows)",
+    "(take 50 (distinct (map (juxt :tier :product) data/rows)))",
   ])("%s", async (source) => {
     const general = await leastMemory(source, "general");
     expect(general).toBeGreaterThan(1000);
