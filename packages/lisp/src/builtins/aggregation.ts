@@ -26,6 +26,7 @@ import { isNumber, type LispNumber } from "../values/numbers.js";
 import { ownedTable } from "../values/owned-table.js";
 import { detachAccumulator } from "../values/pin.js";
 import { compareTerms } from "../values/term-order.js";
+import { twoArgumentForm } from "./arithmetic.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
 import { conj } from "./sequences-building.js";
 import { callbackOf, collectionOf, describeValue, keyFunctionOf, vectorBytes } from "./support/hof-common.js";
@@ -54,7 +55,7 @@ function reduce(...args: unknown[]): MaybePromise<unknown> {
   const n = items.length;
   // (reduce conj v xs) appends to a copy it owns, instead of copying the vector once per item.
   if (fnArg === conj && Array.isArray(acc)) return conjAll(acc, items, start);
-  const f = callbackOf(fnArg, 2, "reduce");
+  const f = twoArgumentForm(fnArg) ?? callbackOf(fnArg, 2, "reduce");
   active.work(n);
   if (isLispFunction(f) && f[FUNCTION_INFO].ownedAccumulator === true) {
     if (Array.isArray(acc)) return reduceOwning(f, ownedVectorCopy(acc), ownedVector, items, start);

@@ -58,6 +58,24 @@ function slash(...args: unknown[]): unknown {
   return total;
 }
 
+/**
+ * The two-argument operation of `+`, `-` and `*` (what each does when called with exactly two
+ * arguments), for builtins that call a function given to them with two arguments per item
+ * (reduce, merge-with): a direct call, without the variadic entry's argument array.
+ */
+const twoArgumentForms: ReadonlyMap<unknown, (a: unknown, b: unknown) => unknown> = new Map<
+  unknown,
+  (a: unknown, b: unknown) => unknown
+>([
+  [plus, add],
+  [minus, subtract],
+  [times, multiply],
+]);
+
+export function twoArgumentForm(fn: unknown): ((a: unknown, b: unknown) => unknown) | undefined {
+  return twoArgumentForms.get(fn);
+}
+
 function inc(value: unknown): unknown {
   if (typeof value === "number" && Number.isSafeInteger(value) && value < Number.MAX_SAFE_INTEGER)
     return value + 1;

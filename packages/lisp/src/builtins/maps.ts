@@ -33,6 +33,7 @@ import {
   toLispMap,
   writeKey,
 } from "../values/map-access.js";
+import { twoArgumentForm } from "./arithmetic.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
 import {
   badIndex,
@@ -413,6 +414,8 @@ function mergeWith(f: unknown, ...maps: unknown[]): MaybePromise<AnyMap> {
 
 /** merge-with's f as a two-argument callable: a function that takes two is called as it is. */
 function combinerOf(f: unknown): Callable {
+  const direct = twoArgumentForm(f);
+  if (direct !== undefined) return direct;
   if (isLispFunction(f)) {
     const info = functionInfo(f);
     if (!info.builtin || (info.minArity <= 2 && info.maxArity >= 2)) return f as unknown as Callable;
@@ -440,7 +443,18 @@ export function mergeWithEntry(
   if (target === null) return LispMap.single(key, stored);
   active.work(1);
   active.allocate(MAP_ENTRY_BYTES);
-  return mergeEntries(combine, toLispMap(target), [key, stored], 0);
+  // mergeEntries for one entry, without a list of it.
+  const into = toLispMap(target);
+  let slot = key;
+  let existing = into.get(key);
+  if (existing === undefined) {
+    slot = writeKey(into, key);
+    if (slot !== key) existing = into.get(slot);
+    if (existing === undefined) return into.assoc(slot, stored);
+  }
+  const combined = combine(existing, stored);
+  if (combined instanceof Promise) return after(combined, (resolved) => into.assoc(slot, resolved));
+  return into.assoc(slot, combined);
 }
 
 /**
