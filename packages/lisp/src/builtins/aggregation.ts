@@ -181,7 +181,7 @@ function groupHash(key: unknown): unknown {
 }
 
 /** Groups in first-seen order; the map itself orders its keys. */
-class Groups {
+export class Groups {
   private readonly slots = new Map<unknown, { key: unknown; items: unknown[] }>();
 
   add(key: unknown, item: unknown): void {

@@ -85,6 +85,15 @@ export function inlineHigherOrder(g: LoopEmitter, name: string, args: readonly N
       const items = g.bind(`$.collection(${g.value(args[2] as Node)})`);
       return inlineReduce(g, fn, init, items);
     }
+    case "group-by":
+    case "sum-by": {
+      // (group-by :region rows), (sum-by :amount orders): the field read in place, where V8
+      // learns the rows' shape, instead of a shared reader called per row.
+      const keyword = args.length === 2 && args[0]?.kind === "const" ? args[0].value : undefined;
+      if (!(keyword instanceof Keyword)) return undefined;
+      const items = g.bind(`$.collection(${g.value(args[1] as Node)})`);
+      return name === "group-by" ? inlineGroupBy(g, keyword, items) : inlineSumBy(g, keyword, items);
+    }
     case LAZY_PIPELINE:
       return fusedPipeline(g, args);
     default:
@@ -411,6 +420,51 @@ function inlineReduce(
   g.emitAll(body);
   g.emit("}");
   return acc;
+}
+
+/** `(group-by :k coll)`: the builtin's groups (aggregation.ts), filled by one loop. */
+function inlineGroupBy(g: LoopEmitter, keyword: Keyword, items: string): string {
+  const groups = g.temp("groups");
+  const i = g.temp("i");
+  g.emit(`${g.contextName}.work(${items}.length);`);
+  g.emit(`const ${groups} = $.groups();`);
+  const body = g.block(() => {
+    const item = g.bind(`${items}[${i}]`);
+    const key = g.field(g.bind(`${item} === undefined ? null : ${item}`), keyword);
+    g.emit(`${groups}.add(${key}, ${item});`);
+    clockEvery(g, i);
+  });
+  g.emit(`for (let ${i} = 0; ${i} < ${items}.length; ${i}++) {`);
+  g.emitAll(body);
+  g.emit("}");
+  return g.bind(`${groups}.build(${items}.length)`);
+}
+
+/**
+ * `(sum-by :k coll)`: nil fields are skipped, numbers added as `+` adds them (inline); anything
+ * else is an error, which reruns the unit on the general evaluator, where sum-by reports it.
+ */
+function inlineSumBy(g: LoopEmitter, keyword: Keyword, items: string): string {
+  const sum = g.temp("sum");
+  const i = g.temp("i");
+  g.emit(`${g.contextName}.work(${items}.length);`);
+  g.emit(`let ${sum} = 0;`);
+  const body = g.block(() => {
+    const item = g.bind(`${items}[${i}]`);
+    const value = g.field(g.bind(`${item} === undefined ? null : ${item}`), keyword);
+    const add = g.block(() => {
+      const total = g.builtinWith("+", [sum, value]);
+      g.emit(`${sum} = ${total};`);
+    });
+    g.emit(`if (${value} !== null) {`);
+    g.emitAll(add);
+    g.emit("}");
+    clockEvery(g, i);
+  });
+  g.emit(`for (let ${i} = 0; ${i} < ${items}.length; ${i}++) {`);
+  g.emitAll(body);
+  g.emit("}");
+  return sum;
 }
 
 /**

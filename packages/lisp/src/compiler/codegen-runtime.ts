@@ -4,6 +4,7 @@
  * generated code contains no text taken from a program (see codegen.ts).
  */
 
+import { Groups } from "../builtins/aggregation.js";
 import {
   assocCharged,
   mergeWithEntry,
@@ -132,6 +133,8 @@ export const codegenRuntime = {
   // Builtin calls of a literal shape (specialized-calls.ts).
   mergeWithEntry,
   mergeWithPairs,
+  /** The groups of an inlined group-by (codegen-loops.ts). */
+  groups: (): Groups => new Groups(),
   /** The charge of a one-entry map literal (a fused map stage builds none, specialized-calls.ts). */
   chargeSingleMap(): void {
     active.allocate(mapBytes(1));

@@ -368,3 +368,32 @@ describe("every shortcut charges memory exactly as the builtins do", () => {
     expect(await leastMemory(source, "fast")).toBe(general);
   });
 });
+
+describe("(group-by :k coll) and (sum-by :k coll) inline", () => {
+  test.each([
+    "(group-by :tier data/rows)",
+    "(group-by :nope data/rows)",
+    '(let [xs [{:a 1} {:a 2} {:a 1} 3 nil {"a" 1}]] (group-by :a xs))',
+    "(let [xs [[1 2] [1 3]]] (group-by :a xs))",
+    "(group-by :a {:a 1 :b 2})",
+    "(group-by :a 5)",
+    "(sum-by :quantity data/rows)",
+    "(sum-by :nope data/rows)",
+    "(let [xs [{:a 1} {:a nil} {:a 2.5} {}]] (sum-by :a xs))",
+    "(let [xs [{:a 9007199254740991} {:a 1}]] (sum-by :a xs))",
+    '(let [xs [{:a 1} {:a "x"}]] (sum-by :a xs))',
+    "(let [xs []] (sum-by :a xs))",
+    "(->> data/rows (group-by :product) (map (fn [[p rs]] [p (sum-by :quantity rs)])) (into {}))",
+  ])("%s agrees with the general evaluator", async (source) => {
+    expect(generate(source)).toMatch(/for \(let i\d+ = 0;/);
+    await agree(source, { context: { rows } });
+  });
+
+  test("charges memory as the builtins do", async () => {
+    const source =
+      "(->> data/rows (group-by :product) (map (fn [[p rs]] [p (sum-by :quantity rs)])) (into {}))";
+    const general = await leastMemory(source, "general");
+    expect(general).toBeGreaterThan(1000);
+    expect(await leastMemory(source, "fast")).toBe(general);
+  });
+});
