@@ -19,6 +19,7 @@ import { LispSet } from "../values/lisp-set.js";
 import { QuotedSymbol } from "../values/quoted-symbol.js";
 import type { Node } from "./ast.js";
 import { analyzeConstructor, analyzeMethodCall, analyzeNamespacedCall } from "./calls.js";
+import { simplifyComparator } from "./comparators.js";
 import { collectDefinedNames } from "./def-forms.js";
 import type { FormAnalyzer } from "./form-analyzer.js";
 import { CORE_PREFIX, MACROS } from "./macros.js";
@@ -408,12 +409,12 @@ class Analyzer implements FormAnalyzer {
         head,
       );
     }
-    const call: Node = {
+    const call = simplifyComparator({
       kind: "call",
       callee,
       args: args.map((arg) => this.value(arg, place)),
       position: form,
-    };
+    });
     if (!this.environment.isBuiltin(LAZY_PIPELINE)) return call;
     return fusePipeline(call) ?? call;
   }

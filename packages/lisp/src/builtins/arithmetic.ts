@@ -95,11 +95,18 @@ function abs(value: unknown): unknown {
   return Math.abs(n);
 }
 
-function extreme(who: string, pick: (c: number) => boolean) {
+function extreme(who: string, pick: (c: number) => boolean, greatest: boolean) {
   return (...args: unknown[]): unknown => {
     let best = requireNumber(args[0], who);
     for (let i = 1; i < args.length; i++) {
-      const candidate = requireNumber(args[i], who);
+      const next = args[i];
+      // Two plain numbers (the usual case, (apply max amounts)): compared in place.
+      if (typeof next === "number" && typeof best === "number") {
+        if (Number.isNaN(next) || Number.isNaN(best)) return Number.NaN;
+        if (greatest ? next > best : next < best) best = next;
+        continue;
+      }
+      const candidate = requireNumber(next, who);
       const c = compareNumbers(candidate, best);
       if (Number.isNaN(c)) return Number.NaN;
       if (pick(c)) best = candidate;
@@ -220,7 +227,7 @@ export const arithmeticBuiltins: BuiltinDefinition[] = [
     ["[x & more]"],
     "Greatest of the numbers.",
     "Math",
-    extreme("max", (c) => c > 0),
+    extreme("max", (c) => c > 0, true),
     [["(max 1 5 3)", "5"]],
   ),
   builtin(
@@ -229,7 +236,7 @@ export const arithmeticBuiltins: BuiltinDefinition[] = [
     ["[x & more]"],
     "Least of the numbers.",
     "Math",
-    extreme("min", (c) => c < 0),
+    extreme("min", (c) => c < 0, false),
     [["(min 1 5 3)", "1"]],
   ),
   builtin(
