@@ -611,7 +611,12 @@ class Generator implements LoopEmitter {
       }
       case "map": {
         value = this.named(value);
-        this.emit(`$.mapCheck(${value}, ${this.position(pattern.position)});`);
+        // Whether the value is a plain object, tested once: it passes the map check without a
+        // call, and each field below is read from it in place.
+        const plain = this.bind(
+          `typeof ${value} === "object" && ${value} !== null && ${value}.constructor === Object`,
+        );
+        this.emit(`if (!${plain}) $.mapCheck(${value}, ${this.position(pattern.position)});`);
         for (const entry of pattern.entries) {
           const found = this.temp();
           if (entry.key instanceof Keyword && entry.key.direct && !entry.key.name.includes("-")) {
@@ -619,16 +624,12 @@ class Generator implements LoopEmitter {
             // plain object there is no other spelling to try.
             const name = this.constant(entry.key.name);
             this.emit(`let ${found};`);
-            this.emit(
-              `if (typeof ${value} === "object" && ${value} !== null && ${value}.constructor === Object) ${found} = ${value}[${name}];`,
-            );
+            this.emit(`if (${plain}) ${found} = ${value}[${name}];`);
             this.emit(`else ${found} = $.lookup(${value}, ${this.constant(entry.key)});`);
           } else if (entry.key instanceof Keyword && entry.key.direct) {
             // The same fast read as (:k value); a missing key stays undefined for :or.
             const name = this.constant(entry.key.name);
-            this.emit(
-              `let ${found} = typeof ${value} === "object" && ${value} !== null && ${value}.constructor === Object ? ${value}[${name}] : undefined;`,
-            );
+            this.emit(`let ${found} = ${plain} ? ${value}[${name}] : undefined;`);
             this.emit(
               `if (${found} === undefined) ${found} = $.lookup(${value}, ${this.constant(entry.key)});`,
             );
