@@ -29,6 +29,8 @@ export interface LoopEmitter {
   truthy(expression: string): string;
   /** `(:k value)`, with the generator's fast reads. */
   field(value: string, keyword: Keyword): string;
+  /** `expression` as a name (a literal is bound to one first), usable as a member-access target. */
+  named(expression: string): string;
   /** The name of a constant (in `K`) holding `value`. */
   constant(value: unknown): string;
   /** Whether `name` is a builtin that takes `count` arguments. */

@@ -9,6 +9,7 @@ import {
   assocCharged,
   mergeWithEntry,
   mergeWithPairs,
+  selectedPairs,
   selectKeywords,
   updateTarget,
 } from "../builtins/maps.js";
@@ -140,6 +141,7 @@ export const codegenRuntime = {
     active.allocate(mapBytes(1));
   },
   selectKeywords,
+  selectedPairs,
   updateTarget,
   assocCharged,
   writeKey,

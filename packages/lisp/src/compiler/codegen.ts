@@ -463,7 +463,7 @@ class Generator implements LoopEmitter {
    * An expression usable as a member-access target: a literal such as `42` is bound to a name
    * first (`42.constructor` does not parse).
    */
-  private named(expression: string): string {
+  named(expression: string): string {
     return /^[A-Za-z_$][\w$]*$/.test(expression) ? expression : this.bind(expression);
   }
 

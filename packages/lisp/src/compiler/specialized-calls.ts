@@ -201,8 +201,30 @@ function selectLiteralKeywords(g: LoopEmitter, args: readonly Node[]): string | 
     if (keywords.includes(item.value)) return undefined;
     keywords.push(item.value);
   }
-  const map = g.value(args[0] as Node);
-  return g.bind(`$.selectKeywords(${map}, ${g.constant(Object.freeze(keywords))})`);
+  const map = g.named(g.value(args[0] as Node));
+  const result = g.temp();
+  g.emit(`let ${result};`);
+  // A plain object (a tool result's row): each field read in place, where V8 knows the row's
+  // shape; a keyword of such a name has no other spelling to try (values/map-access.ts).
+  if (keywords.every((keyword) => keyword.direct)) {
+    const pairs = g.temp("pairs");
+    const direct = g.block(() => {
+      g.emit(`const ${pairs} = [];`);
+      for (const keyword of keywords) {
+        const field = g.bind(`${map}[${g.constant(keyword.name)}]`);
+        g.emit(`if (${field} !== undefined) ${pairs}.push(${g.constant(keyword)}, ${field});`);
+      }
+      g.emit(`${result} = $.selectedPairs(${pairs}, ${keywords.length});`);
+    });
+    g.emit(`if (typeof ${map} === "object" && ${map} !== null && ${map}.constructor === Object) {`);
+    g.emitAll(direct);
+    g.emit("} else {");
+    g.emit(`${result} = $.selectKeywords(${map}, ${g.constant(Object.freeze(keywords))});`);
+    g.emit("}");
+    return result;
+  }
+  g.emit(`${result} = $.selectKeywords(${map}, ${g.constant(Object.freeze(keywords))});`);
+  return result;
 }
 
 /**
