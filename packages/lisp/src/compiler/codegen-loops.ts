@@ -29,6 +29,12 @@ export interface LoopEmitter {
   truthy(expression: string): string;
   /** `(:k value)`, with the generator's fast reads. */
   field(value: string, keyword: Keyword): string;
+  /** Whether `expression` is known never to be undefined. */
+  isDefined(expression: string): boolean;
+  /** Records that a name (assigned only defined values) is never undefined. */
+  markDefined(name: string): void;
+  /** `expression`, with undefined read as nil unless it is known to be defined. */
+  normalized(expression: string): string;
   /** `expression` as a name (a literal is bound to one first), usable as a member-access target. */
   named(expression: string): string;
   /** The name of a constant (in `K`) holding `value`. */
@@ -410,12 +416,15 @@ function inlineReduce(
   const acc = g.temp("acc");
   const i = g.temp("i");
   // Detached, as the builtin does: the caller's hold on an initial map keeps no history alive.
+  // Normalized once here and at every step, so the body binds it as it is.
   g.emit(`let ${acc} = $.detach(${init});`);
+  g.emit(`if (${acc} === undefined) ${acc} = null;`);
+  g.markDefined(acc);
   g.emit(`${g.contextName}.work(${items}.length);`);
   const body = g.block(() => {
     const item = g.bind(`${items}[${i}]`);
     const value = g.inlineBody(fn, [acc, g.bind(`${item} === undefined ? null : ${item}`)]);
-    g.emit(`${acc} = ${value} === undefined ? null : ${value};`);
+    g.emit(`${acc} = ${g.normalized(value)};`);
     clockEvery(g, i);
   });
   g.emit(`for (let ${i} = 0; ${i} < ${items}.length; ${i}++) {`);
@@ -485,7 +494,7 @@ function inlineReduceBuiltin(g: LoopEmitter, name: string, init: string | undefi
     const body = g.block(() => {
       const item = g.bind(`${items}[${i}]`);
       const value = g.builtinWith(name, [acc, g.bind(`${item} === undefined ? null : ${item}`)]);
-      g.emit(`${acc} = ${value};`);
+      g.emit(`${acc} = ${g.normalized(value)};`);
       clockEvery(g, i);
     });
     g.emit(`for (let ${i} = ${start}; ${i} < ${items}.length; ${i}++) {`);

@@ -80,6 +80,14 @@ class Generator implements LoopEmitter {
   private readonly loops = new Map<RecurTarget, LoopInfo>();
   /** JS names known to hold Lisp integers (numbers or bigints, never floats): see integral.ts. */
   private readonly integral = new Set<string>();
+  /**
+   * Names whose value is never undefined (arithmetic results, normalized loop variables): they
+   * need no `=== undefined ? null` when bound. Skipping it matters beyond the test itself: a
+   * variable that may hold null as well as a number is one V8 keeps boxed, a number per step.
+   */
+  private readonly defined = new Set<string>();
+  /** Per result variable of a block: whether every value delivered to it so far was defined. */
+  private readonly deliveredDefined = new Map<string, boolean>();
   contextName = "ctx";
 
   constructor(
@@ -165,6 +173,28 @@ class Generator implements LoopEmitter {
   private site(_position: Position): void {}
 
   /** An integer literal, or a name known to hold integers. */
+  /** Whether `expression` is known never to be undefined (see `defined`). */
+  isDefined(expression: string): boolean {
+    return (
+      this.defined.has(expression) ||
+      /^-?\d/.test(expression) ||
+      /^K\[\d+\]$/.test(expression) ||
+      expression === "null" ||
+      expression === "true" ||
+      expression === "false"
+    );
+  }
+
+  /** Records that a name (assigned only defined values) is never undefined. */
+  markDefined(name: string): void {
+    this.defined.add(name);
+  }
+
+  /** `expression`, with undefined read as nil unless it is known to be defined. */
+  normalized(expression: string): string {
+    return this.isDefined(expression) ? expression : `${expression} === undefined ? null : ${expression}`;
+  }
+
   private isIntegral(expression: string): boolean {
     return this.integral.has(expression) || /^-?\d+$/.test(expression);
   }
@@ -259,7 +289,12 @@ class Generator implements LoopEmitter {
       this.emit(`return ${expression};`);
       return;
     }
-    this.emit(`${sink.target} = ${expression};`);
+    const target = sink.target;
+    this.deliveredDefined.set(
+      target,
+      (this.deliveredDefined.get(target) ?? true) && this.isDefined(expression),
+    );
+    this.emit(`${target} = ${expression};`);
     if (sink.label !== undefined) this.emit(`break ${sink.label};`);
   }
 
@@ -513,6 +548,7 @@ class Generator implements LoopEmitter {
           `if (typeof ${a} === "number" && typeof ${b} === "number" && ${b} !== 0) { ${result} = ${a} / ${b}; if (Number.isInteger(${result})) ${result} = $.divide(${a}, ${b}); }`,
         );
         this.emit(`else ${result} = $.divide(${a}, ${b});`);
+        this.defined.add(result);
         return result;
       }
       case "<":
@@ -566,6 +602,7 @@ class Generator implements LoopEmitter {
       if (operator === "*") this.emit(`else if (${result} === 0) ${result} = 0;`);
       this.emit(`} else ${result} = ${full}(${a}, ${b});`);
       this.integral.add(result);
+      this.defined.add(result);
       return result;
     }
     this.emit(
@@ -573,6 +610,7 @@ class Generator implements LoopEmitter {
     );
     if (operator === "*") this.emit(`else if (${result} === 0) ${result} = 0;`);
     this.emit(`} else ${result} = ${full}(${a}, ${b});`);
+    this.defined.add(result);
     return result;
   }
 
@@ -590,7 +628,8 @@ class Generator implements LoopEmitter {
     switch (pattern.kind) {
       case "bind": {
         const name = this.declare(pattern.slot);
-        this.emit(`const ${name} = ${value} === undefined ? null : ${value};`);
+        this.emit(`const ${name} = ${this.normalized(value)};`);
+        if (this.isDefined(value)) this.defined.add(name);
         return;
       }
       case "ignore":
@@ -674,7 +713,9 @@ class Generator implements LoopEmitter {
       // Bindings are sequential: each init sees the names bound before it.
       node.bindings.forEach((binding, index) => {
         const value = this.value(binding.init);
-        this.emit(`let ${raw[index]} = ${value};`);
+        // Normalized here and at every recur, so the body binds it as it is (see `defined`).
+        this.emit(`let ${raw[index]} = ${this.normalized(value)};`);
+        this.defined.add(raw[index] as string);
         this.pattern(binding.pattern, raw[index] as string);
         // The body binds the same name again from the same raw variable, on every iteration.
         if (binding.pattern.kind === "bind" && integralSlots.has(binding.pattern.slot))
@@ -712,7 +753,7 @@ class Generator implements LoopEmitter {
     }
     const values = node.args.map((arg) => this.value(arg));
     values.forEach((value, index) => {
-      this.emit(`${loop.raw[index]} = ${value};`);
+      this.emit(`${loop.raw[index]} = ${this.normalized(value)};`);
     });
     this.iterate(loop.context, loop.position);
     this.emit(`continue ${loop.label};`);
@@ -792,6 +833,8 @@ class Generator implements LoopEmitter {
     this.emit(`${label}: {`);
     this.lines.push(...body);
     this.emit("}");
+    // Every way out of the body assigned a defined value (or threw).
+    if (this.deliveredDefined.get(result) === true) this.defined.add(result);
     return result;
   }
 
