@@ -265,7 +265,8 @@ function applyMergeWithOfEntries(g: LoopEmitter, args: readonly Node[]): string 
   const ctx = g.contextName;
   g.emit(`${ctx}.work(${items}.length);`);
   g.emit(`$.chargeVector(${items}.length);`);
-  g.emit(`const ${pairs} = [];`);
+  // Two slots per row, allocated at once (pushing 200,000 slots grows the array a dozen times).
+  g.emit(`const ${pairs} = new Array(2 * ${items}.length);`);
   const body = g.block(() => {
     const raw = g.bind(`${items}[${i}]`);
     const item = g.bind(`${raw} === undefined ? null : ${raw}`);
@@ -273,7 +274,8 @@ function applyMergeWithOfEntries(g: LoopEmitter, args: readonly Node[]): string 
       const key = g.value(keyNode);
       const value = g.value(valueNode);
       g.emit("$.chargeSingleMap();");
-      g.emit(`${pairs}.push(${key}, ${value} === undefined ? null : ${value});`);
+      g.emit(`${pairs}[2 * ${i}] = ${key};`);
+      g.emit(`${pairs}[2 * ${i} + 1] = ${g.normalized(value)};`);
     });
     g.emit(`if ((${i} & 1023) === 1023) ${ctx}.work(1024);`);
   });
