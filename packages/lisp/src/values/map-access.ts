@@ -142,7 +142,7 @@ export function builderPut(builder: MapBuilder, key: unknown, value: unknown): v
 
 /** `map` with `value` written under `key` by the rule of writeKeyIn. */
 export function mapPut(map: AnyMap, key: unknown, value: unknown): LispMap {
-  return toLispMap(map).assoc(writeKey(map, key), value);
+  return mapAssoc(map, writeKey(map, key), value);
 }
 
 /**
