@@ -50,6 +50,8 @@ import {
 
 const isNil = (value: unknown): value is null | undefined => value === null || value === undefined;
 
+const hasOwnKey = Object.prototype.hasOwnProperty;
+
 function describe(value: unknown): string {
   return `${typeName(value)} ${print(value, { maxChars: 40 })}`;
 }
@@ -327,6 +329,58 @@ function update(coll: unknown, key: unknown, f: unknown, ...extra: unknown[]): M
 export function updateTarget(coll: unknown): AnyMap | undefined {
   if (isNil(coll)) return LispMap.empty();
   return isMap(coll) ? coll : undefined;
+}
+
+/** The value updateSlot found (nil when there was none). */
+let found: unknown = null;
+
+/**
+ * The key an update of `key` writes in `map` (writeKey's rule), leaving the value stored under it
+ * for updateFound: one lookup per spelling tried, where writeKey and a read would look twice.
+ */
+export function updateSlot(map: AnyMap, key: unknown): unknown {
+  if (key instanceof Keyword) {
+    const name = key.name;
+    if (map instanceof LispMap) {
+      const exact = map.getHashed(key);
+      if (exact !== undefined) {
+        found = exact;
+        return key;
+      }
+      // The string of the same name, its own hash key unless it starts with NUL.
+      if (name.charCodeAt(0) !== 0) {
+        const asString = map.getHashed(name);
+        if (asString !== undefined) {
+          found = asString;
+          return name;
+        }
+      }
+    } else if (hasOwnKey.call(map, name)) {
+      // A host map holds no keywords: the field of that name is the entry.
+      const value = (map as Record<string, unknown>)[name];
+      found = value === undefined ? null : value;
+      return name;
+    }
+  }
+  // Any other key found as it is (a string, a number) is its own slot (writeKey's first rule).
+  if (map instanceof LispMap) {
+    const exact = map.get(key);
+    if (exact !== undefined) {
+      found = exact;
+      return key;
+    }
+  }
+  const slot = writeKey(map, key);
+  const value = mapGetExact(map, slot);
+  found = value === undefined ? null : value;
+  return slot;
+}
+
+/** The value under the key the last updateSlot returned; nil when there was none. */
+export function updateFound(): unknown {
+  const value = found;
+  found = null;
+  return value;
 }
 
 /** `map` with `value` under `key` (a key found by writeKey), charged as update charges it. */

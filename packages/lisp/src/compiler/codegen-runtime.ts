@@ -11,6 +11,8 @@ import {
   mergeWithPairs,
   selectedPairs,
   selectKeywords,
+  updateFound,
+  updateSlot,
   updateTarget,
 } from "../builtins/maps.js";
 import { isLimitError, LispError } from "../errors.js";
@@ -143,6 +145,8 @@ export const codegenRuntime = {
   selectKeywords,
   selectedPairs,
   updateTarget,
+  updateSlot,
+  updateFound,
   assocCharged,
   writeKey,
   /** `(apply f coll)` with f a builtin: a short vector as fixed arguments, else apply itself. */

@@ -166,9 +166,9 @@ function updatePath(
     const target = g.bind(`$.updateTarget(${container})`);
     const inner = g.block(() => {
       containers.push(target);
-      const slot = g.bind(`$.writeKey(${target}, ${keys[depth]})`);
+      const slot = g.bind(`$.updateSlot(${target}, ${keys[depth]})`);
       slots.push(slot);
-      const current = g.bind(`$.getExact(${target}, ${slot})`);
+      const current = g.bind("$.updateFound()");
       if (depth === keys.length - 1) {
         if (literalPath) g.emit(`$.chargeVector(${keys.length});`);
         let value = f.apply(g, current, extras);
