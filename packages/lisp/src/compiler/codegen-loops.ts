@@ -93,6 +93,17 @@ export function inlineHigherOrder(g: LoopEmitter, name: string, args: readonly N
       const items = g.bind(`$.collection(${g.value(args[2] as Node)})`);
       return inlineReduce(g, fn, init, items);
     }
+    case "count": {
+      // (count (filter pred coll)): the matches counted, the vector charged but never built.
+      const inner = args.length === 1 ? args[0] : undefined;
+      if (inner?.kind !== "call" || inner.callee.kind !== "builtin") return undefined;
+      const select = inner.callee.name;
+      if ((select !== "filter" && select !== "remove") || inner.args.length !== 2) return undefined;
+      const body = inlineCallback(g, inner.args[0] as Node);
+      if (body === undefined) return undefined;
+      const items = g.bind(`$.collection(${g.value(inner.args[1] as Node)})`);
+      return inlineCount(g, body, items, select === "filter");
+    }
     case "group-by":
     case "sum-by": {
       // (group-by :region rows), (sum-by :amount orders): the field read in place, where V8
@@ -431,6 +442,32 @@ function inlineReduce(
   g.emitAll(body);
   g.emit("}");
   return acc;
+}
+
+/** inlineSelect's loop, counting the items it would keep (charged as the vector it would make). */
+function inlineCount(
+  g: LoopEmitter,
+  callback: (item: string) => string,
+  items: string,
+  wanted: boolean,
+): string {
+  const kept = g.temp("kept");
+  const i = g.temp("i");
+  g.emit(`${g.contextName}.work(${items}.length);`);
+  g.emit(`let ${kept} = 0;`);
+  const body = g.block(() => {
+    const item = g.bind(`${items}[${i}]`);
+    const value = callback(g.bind(`${item} === undefined ? null : ${item}`));
+    const test = wanted ? g.truthy(value) : `!${g.truthy(value)}`;
+    g.emit(`if (${test}) ${kept}++;`);
+    clockEvery(g, i);
+  });
+  g.emit(`for (let ${i} = 0; ${i} < ${items}.length; ${i}++) {`);
+  g.emitAll(body);
+  g.emit("}");
+  g.emit(`$.chargeVector(${kept});`);
+  g.markDefined(kept);
+  return kept;
 }
 
 /** `(group-by :k coll)`: the builtin's groups (aggregation.ts), filled by one loop. */

@@ -397,3 +397,26 @@ describe("(group-by :k coll) and (sum-by :k coll) inline", () => {
     expect(await leastMemory(source, "fast")).toBe(general);
   });
 });
+
+describe("(count (filter pred coll)) counts without building the vector", () => {
+  test.each([
+    '(count (filter #(= (:tier %) "gold") data/rows))',
+    "(count (remove #(> (:quantity %) 3) data/rows))",
+    "(count (filter :tier data/rows))",
+    "(count (filter (fn [[k v]] (> v 1)) {:a 1 :b 2 :c 3}))",
+    '(count (filter #(= % "a") "banana"))',
+    "(count (filter #(> % 1) nil))",
+    "(count (filter #(> % 1) 5))",
+    '(count (filter #(> % 1) [1 "x" 3]))',
+  ])("%s agrees with the general evaluator", async (source) => {
+    expect(generate(source)).toMatch(/kept\d+\+\+/);
+    await agree(source, { context: { rows } });
+  });
+
+  test("charges the vector it does not build", async () => {
+    const source = '(count (filter #(= (:tier %) "gold") data/rows))';
+    const general = await leastMemory(source, "general");
+    expect(general).toBeGreaterThan(1000);
+    expect(await leastMemory(source, "fast")).toBe(general);
+  });
+});
