@@ -3,6 +3,7 @@
  * Each test proves the shortcut is in the generated code and ran without an error rerun, and
  * that every outcome (values, errors with their positions, charges) is the general evaluator's.
  */
+import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { analyzeProgram } from "../analyzer/analyze.js";
 import { registry } from "../builtins/index.js";
@@ -418,5 +419,55 @@ describe("(count (filter pred coll)) counts without building the vector", () => 
     const general = await leastMemory(source, "general");
     expect(general).toBeGreaterThan(1000);
     expect(await leastMemory(source, "fast")).toBe(general);
+  });
+});
+
+describe("property: shortcuts agree with the builtins on maps with colliding spellings", () => {
+  // Keys whose spellings collide under the flexible-key rules: a keyword and a string of one name,
+  // hyphen and underscore forms, a name with NUL first, __proto__, and a vector key.
+  const keys = [
+    ":a",
+    '"a"',
+    ":a-b",
+    ":a_b",
+    '"a-b"',
+    '"a_b"',
+    ":__proto__",
+    '"__proto__"',
+    "[1 2]",
+    "2",
+    "2.0",
+  ];
+  const key = fc.constantFrom(...keys);
+  const value = fc.constantFrom("1", "2.5", "nil", '"s"', "[1]", "{:x 1}");
+  const mapLiteral = fc
+    .array(fc.tuple(key, value), { maxLength: 5 })
+    .map((entries) => `(into {} [${entries.map(([k, v]) => `[${k} ${v}]`).join(" ")}])`);
+  const hostRow = fc.constantFrom("(first data/hosts)", "(second data/hosts)", "nil");
+  const target = fc.oneof(mapLiteral, hostRow);
+  const f = fc.constantFrom("(fnil inc 0)", "(fnil + 0)", "(fn [x] [x])", "str", "(fnil conj [])");
+  const operation = fc.oneof(
+    fc.tuple(target, key, f).map(([m, k, g]) => `(update ${m} ${k} ${g}${g === "(fnil + 0)" ? " 5" : ""})`),
+    fc.tuple(target, key, key, f).map(([m, k1, k2, g]) => `(let [k ${k2}] (update-in ${m} [${k1} k] ${g}))`),
+    fc.tuple(target, key, value).map(([m, k, v]) => `(merge-with (fn [a b] [a b]) ${m} {${k} ${v}})`),
+    fc.tuple(target, key, value).map(([m, k, v]) => `(assoc ${m} ${k} ${v})`),
+    target.map((m) => `(select-keys ${m} [:a :a_b :__proto__])`),
+  );
+  const hosts = JSON.parse(
+    '[{"a": 1, "a_b": 2, "__proto__": 3, "\\u0000x": 4}, {"a-b": 5, "A": 6}]',
+  ) as Record<string, unknown>[];
+
+  test("values and errors are the general evaluator's", async () => {
+    await fc.assert(
+      fc.asyncProperty(operation, async (source) => {
+        const options = { context: { hosts } };
+        const fast = await run(source, { ...options, engine: "fast" });
+        const general = await run(source, { ...options, engine: "general" });
+        expect(outcome(fast), source).toEqual(outcome(general));
+      }),
+      { numRuns: 400 },
+    );
+    // The host rows were never written.
+    expect(Object.keys(hosts[0] as object)).toEqual(["a", "a_b", "__proto__", "\u0000x"]);
   });
 });
