@@ -7,14 +7,13 @@
 import { Groups } from "../builtins/aggregation.js";
 import {
   assocCharged,
-  mergeWithEntry,
-  mergeWithPairs,
   selectedPairs,
   selectKeywords,
   updateFound,
   updateSlot,
   updateTarget,
 } from "../builtins/maps.js";
+import { mergeWithEntry, mergeWithPairs } from "../builtins/merge-with.js";
 import { isLimitError, LispError } from "../errors.js";
 import { print } from "../format/print.js";
 import type { Position } from "../reader/form.js";
@@ -39,7 +38,7 @@ import {
 } from "../values/lisp-function.js";
 import { LispMap, MapBuilder } from "../values/lisp-map.js";
 import { LispSet } from "../values/lisp-set.js";
-import { type AnyMap, getField, isMap, lookup, mapGetExact, writeKey } from "../values/map-access.js";
+import { getField, isMap, lookup } from "../values/map-access.js";
 import { detachAccumulator } from "../values/pin.js";
 import { restToMap } from "./closures.js";
 import { sequentialItems } from "./destructure.js";
@@ -148,7 +147,6 @@ export const codegenRuntime = {
   updateSlot,
   updateFound,
   assocCharged,
-  writeKey,
   /** `(apply f coll)` with f a builtin: a short vector as fixed arguments, else apply itself. */
   applyBuiltin(fn: LispFunction, coll: unknown, apply: LispFunction): unknown {
     if (Array.isArray(coll) && coll.length <= 3) {
@@ -162,11 +160,6 @@ export const codegenRuntime = {
       }
     }
     return apply(fn, coll);
-  },
-  /** The value stored under a key writeKey found; nil when there is none. */
-  getExact(map: AnyMap, key: unknown): unknown {
-    const found = mapGetExact(map, key);
-    return found === undefined ? null : found;
   },
 
   seqItems: sequentialItems,

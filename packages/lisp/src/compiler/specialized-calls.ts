@@ -245,7 +245,7 @@ function applyBuiltinToItems(g: LoopEmitter, args: readonly Node[], position: Po
 /**
  * `(apply merge-with + (map (fn [o] {(:status o) (:amount o)}) rows))`, a model's group-and-sum:
  * one loop computes each row's key and value, charging the one-entry map and the vector the map
- * stage would have built, and merge-with folds the pairs (maps.ts, mergeWithPairs). No map per
+ * stage would have built, and merge-with folds the pairs (merge-with.ts, mergeWithPairs). No map per
  * row is ever made. Anything unusual raises an error and the unit runs on the general evaluator.
  */
 function applyMergeWithOfEntries(g: LoopEmitter, args: readonly Node[]): string | undefined {
