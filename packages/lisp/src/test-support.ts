@@ -1,8 +1,14 @@
 /**
- * Helpers for tests: run a program and get its printed value, or its error. Test files only;
+ * Helpers for tests: run a program and get its printed value, or its error; see what the
+ * analyzer and the code generator make of a program. Test files only;
  * never exported from the package.
  */
+import { analyzeProgram } from "./analyzer/analyze.js";
+import type { Node } from "./analyzer/ast.js";
+import { registry } from "./builtins/index.js";
+import { generateUnitSource } from "./compiler/codegen.js";
 import { format } from "./format/format.js";
+import { read } from "./reader/reader.js";
 import { type RunError, type RunOptions, run } from "./run.js";
 
 /** Runs a program and returns its value printed as Clojure text; throws if the program fails. */
@@ -18,4 +24,18 @@ export async function failure(source: string, options?: RunOptions): Promise<Run
   const result = await run(source, options);
   if (result.ok) throw new Error(`expected a failure, got ${format(result.value)}\n  ${source}`);
   return result.error;
+}
+
+/** The analyzed body of a program with no session names and no tools. */
+export function analyzedBody(source: string): Node {
+  return analyzeProgram(read(source), {
+    isBuiltin: (name) => registry.has(name),
+    userNames: new Set(),
+    toolNames: new Set(),
+  }).body;
+}
+
+/** The JavaScript the fast tier generates for a program (see compiler/codegen.ts). */
+export function generatedSource(source: string): string {
+  return generateUnitSource(analyzedBody(source), (name) => registry.get(name));
 }

@@ -4,19 +4,12 @@
  * (compared with the same comparator in a shape the rewrite leaves alone).
  */
 import { describe, expect, test } from "vitest";
-import { registry } from "../builtins/index.js";
 import { format, run } from "../index.js";
-import { read } from "../reader/reader.js";
-import { analyzeProgram } from "./analyze.js";
+import { analyzedBody } from "../test-support.js";
 import type { Node } from "./ast.js";
 
 function comparatorOf(source: string): Node | undefined {
-  const analyzed = analyzeProgram(read(source), {
-    isBuiltin: (name) => registry.has(name),
-    userNames: new Set(),
-    toolNames: new Set(),
-  });
-  const body = analyzed.body as Node;
+  const body = analyzedBody(source);
   const call = body.kind === "do" ? body.body[body.body.length - 1] : body;
   return call?.kind === "call" ? call.args[1] : undefined;
 }

@@ -332,8 +332,27 @@ function sourceLoop(g: LoopEmitter, value: string, sink: (item: string) => void)
   g.emit("}");
 }
 
-function clockEvery(g: LoopEmitter, index: string): void {
-  g.emit(`if ((${index} & 1023) === 1023) ${g.contextName}.work(1024);`);
+/**
+ * The loop every inlined builtin makes over a collection's items: the item as read (`raw`) and
+ * with undefined read as nil (`item`) handed to `body`, and a clock read every 1,024 items, as
+ * the builtins do. Each caller charges the work of the whole collection itself, where its builtin
+ * does.
+ */
+export function eachItem(
+  g: LoopEmitter,
+  items: string,
+  body: (item: string, raw: string, index: string) => void,
+  start = 0,
+): void {
+  const i = g.temp("i");
+  const lines = g.block(() => {
+    const raw = g.bind(`${items}[${i}]`);
+    body(g.bind(`${raw} === undefined ? null : ${raw}`), raw, i);
+    g.emit(`if ((${i} & 1023) === 1023) ${g.contextName}.work(1024);`);
+  });
+  g.emit(`for (let ${i} = ${start}; ${i} < ${items}.length; ${i}++) {`);
+  g.emitAll(lines);
+  g.emit("}");
 }
 
 /**
@@ -380,18 +399,12 @@ function fieldCallback(g: LoopEmitter, node: Node): ((item: string) => string) |
 
 function inlineMap(g: LoopEmitter, callback: (item: string) => string, items: string): string {
   const out = g.temp("out");
-  const i = g.temp("i");
   g.emit(`${g.contextName}.work(${items}.length);`);
   g.emit(`const ${out} = $.vec(new Array(${items}.length));`);
-  const body = g.block(() => {
-    const item = g.bind(`${items}[${i}]`);
-    const value = callback(g.bind(`${item} === undefined ? null : ${item}`));
+  eachItem(g, items, (item, _raw, i) => {
+    const value = callback(item);
     g.emit(`${out}[${i}] = ${value} === undefined ? null : ${value};`);
-    clockEvery(g, i);
   });
-  g.emit(`for (let ${i} = 0; ${i} < ${items}.length; ${i}++) {`);
-  g.emitAll(body);
-  g.emit("}");
   return out;
 }
 
@@ -402,19 +415,12 @@ function inlineSelect(
   wanted: boolean,
 ): string {
   const out = g.temp("out");
-  const i = g.temp("i");
   g.emit(`${g.contextName}.work(${items}.length);`);
   g.emit(`const ${out} = [];`);
-  const body = g.block(() => {
-    const item = g.bind(`${items}[${i}]`);
-    const value = callback(g.bind(`${item} === undefined ? null : ${item}`));
-    const test = wanted ? g.truthy(value) : `!${g.truthy(value)}`;
-    g.emit(`if (${test}) ${out}.push(${item});`);
-    clockEvery(g, i);
+  eachItem(g, items, (item, raw) => {
+    const value = callback(item);
+    g.emit(`if (${wanted ? g.truthy(value) : `!${g.truthy(value)}`}) ${out}.push(${raw});`);
   });
-  g.emit(`for (let ${i} = 0; ${i} < ${items}.length; ${i}++) {`);
-  g.emitAll(body);
-  g.emit("}");
   return g.bind(`$.vec(${out})`);
 }
 
@@ -425,22 +431,16 @@ function inlineReduce(
   items: string,
 ): string {
   const acc = g.temp("acc");
-  const i = g.temp("i");
   // Detached, as the builtin does: the caller's hold on an initial map keeps no history alive.
   // Normalized once here and at every step, so the body binds it as it is.
   g.emit(`let ${acc} = $.detach(${init});`);
   g.emit(`if (${acc} === undefined) ${acc} = null;`);
   g.markDefined(acc);
   g.emit(`${g.contextName}.work(${items}.length);`);
-  const body = g.block(() => {
-    const item = g.bind(`${items}[${i}]`);
-    const value = g.inlineBody(fn, [acc, g.bind(`${item} === undefined ? null : ${item}`)]);
+  eachItem(g, items, (item) => {
+    const value = g.inlineBody(fn, [acc, item]);
     g.emit(`${acc} = ${g.normalized(value)};`);
-    clockEvery(g, i);
   });
-  g.emit(`for (let ${i} = 0; ${i} < ${items}.length; ${i}++) {`);
-  g.emitAll(body);
-  g.emit("}");
   return acc;
 }
 
@@ -452,19 +452,12 @@ function inlineCount(
   wanted: boolean,
 ): string {
   const kept = g.temp("kept");
-  const i = g.temp("i");
   g.emit(`${g.contextName}.work(${items}.length);`);
   g.emit(`let ${kept} = 0;`);
-  const body = g.block(() => {
-    const item = g.bind(`${items}[${i}]`);
-    const value = callback(g.bind(`${item} === undefined ? null : ${item}`));
-    const test = wanted ? g.truthy(value) : `!${g.truthy(value)}`;
-    g.emit(`if (${test}) ${kept}++;`);
-    clockEvery(g, i);
+  eachItem(g, items, (item) => {
+    const value = callback(item);
+    g.emit(`if (${wanted ? g.truthy(value) : `!${g.truthy(value)}`}) ${kept}++;`);
   });
-  g.emit(`for (let ${i} = 0; ${i} < ${items}.length; ${i}++) {`);
-  g.emitAll(body);
-  g.emit("}");
   g.emit(`$.chargeVector(${kept});`);
   g.markDefined(kept);
   return kept;
@@ -473,18 +466,11 @@ function inlineCount(
 /** `(group-by :k coll)`: the builtin's groups (aggregation.ts), filled by one loop. */
 function inlineGroupBy(g: LoopEmitter, keyword: Keyword, items: string): string {
   const groups = g.temp("groups");
-  const i = g.temp("i");
   g.emit(`${g.contextName}.work(${items}.length);`);
   g.emit(`const ${groups} = $.groups();`);
-  const body = g.block(() => {
-    const item = g.bind(`${items}[${i}]`);
-    const key = g.field(g.bind(`${item} === undefined ? null : ${item}`), keyword);
-    g.emit(`${groups}.add(${key}, ${item});`);
-    clockEvery(g, i);
+  eachItem(g, items, (item, raw) => {
+    g.emit(`${groups}.add(${g.field(item, keyword)}, ${raw});`);
   });
-  g.emit(`for (let ${i} = 0; ${i} < ${items}.length; ${i}++) {`);
-  g.emitAll(body);
-  g.emit("}");
   return g.bind(`${groups}.build(${items}.length)`);
 }
 
@@ -494,24 +480,15 @@ function inlineGroupBy(g: LoopEmitter, keyword: Keyword, items: string): string 
  */
 function inlineSumBy(g: LoopEmitter, keyword: Keyword, items: string): string {
   const sum = g.temp("sum");
-  const i = g.temp("i");
   g.emit(`${g.contextName}.work(${items}.length);`);
   g.emit(`let ${sum} = 0;`);
-  const body = g.block(() => {
-    const item = g.bind(`${items}[${i}]`);
-    const value = g.field(g.bind(`${item} === undefined ? null : ${item}`), keyword);
-    const add = g.block(() => {
-      const total = g.builtinWith("+", [sum, value]);
-      g.emit(`${sum} = ${total};`);
-    });
+  eachItem(g, items, (item) => {
+    const value = g.field(item, keyword);
+    const add = g.block(() => g.emit(`${sum} = ${g.builtinWith("+", [sum, value])};`));
     g.emit(`if (${value} !== null) {`);
     g.emitAll(add);
     g.emit("}");
-    clockEvery(g, i);
   });
-  g.emit(`for (let ${i} = 0; ${i} < ${items}.length; ${i}++) {`);
-  g.emitAll(body);
-  g.emit("}");
   return sum;
 }
 
@@ -522,21 +499,16 @@ function inlineSumBy(g: LoopEmitter, keyword: Keyword, items: string): string {
  */
 function inlineReduceBuiltin(g: LoopEmitter, name: string, init: string | undefined, items: string): string {
   const acc = g.temp("acc");
-  const i = g.temp("i");
-  const start = init === undefined ? 1 : 0;
   if (init === undefined) g.emit(`let ${acc} = ${items}.length === 0 ? null : ${items}[0];`);
   else g.emit(`let ${acc} = $.detach(${init});`);
   const loop = g.block(() => {
     g.emit(`${g.contextName}.work(${items}.length);`);
-    const body = g.block(() => {
-      const item = g.bind(`${items}[${i}]`);
-      const value = g.builtinWith(name, [acc, g.bind(`${item} === undefined ? null : ${item}`)]);
-      g.emit(`${acc} = ${g.normalized(value)};`);
-      clockEvery(g, i);
-    });
-    g.emit(`for (let ${i} = ${start}; ${i} < ${items}.length; ${i}++) {`);
-    g.emitAll(body);
-    g.emit("}");
+    eachItem(
+      g,
+      items,
+      (item) => g.emit(`${acc} = ${g.normalized(g.builtinWith(name, [acc, item]))};`),
+      init === undefined ? 1 : 0,
+    );
   });
   if (init === undefined) g.emit(`if (${items}.length > 0) {`);
   g.emitAll(loop);

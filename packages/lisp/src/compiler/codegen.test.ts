@@ -9,6 +9,7 @@ import { analyzeProgram } from "../analyzer/analyze.js";
 import { registry } from "../builtins/index.js";
 import { format, type RunOptions, type RunResult, run } from "../index.js";
 import { read } from "../reader/reader.js";
+import { generatedSource } from "../test-support.js";
 import { Regex } from "../values/regex.js";
 import { generateUnitSource } from "./codegen.js";
 
@@ -123,14 +124,7 @@ describe("falling back from fast code", () => {
 });
 
 /** The generated JavaScript of a whole program (one unit). */
-function generate(source: string): string {
-  const analyzed = analyzeProgram(read(source), {
-    isBuiltin: (name) => registry.has(name),
-    userNames: new Set(),
-    toolNames: new Set(),
-  });
-  return generateUnitSource(analyzed.body, (name) => registry.get(name));
-}
+const generate = generatedSource;
 
 describe("generated source", () => {
   test("contains no text from the program", () => {

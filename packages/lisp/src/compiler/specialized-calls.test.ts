@@ -5,21 +5,11 @@
  */
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { analyzeProgram } from "../analyzer/analyze.js";
-import { registry } from "../builtins/index.js";
 import { format, type RunOptions, type RunResult, run } from "../index.js";
-import { read } from "../reader/reader.js";
-import { generateUnitSource } from "./codegen.js";
+import { generatedSource } from "../test-support.js";
 import { fastTierStats } from "./fast-tier.js";
 
-function generate(source: string): string {
-  const analyzed = analyzeProgram(read(source), {
-    isBuiltin: (name) => registry.has(name),
-    userNames: new Set(),
-    toolNames: new Set(),
-  });
-  return generateUnitSource(analyzed.body, (name) => registry.get(name));
-}
+const generate = generatedSource;
 
 function outcome(result: RunResult): unknown {
   return result.ok ? { value: format(result.value) } : { error: result.error };

@@ -9,7 +9,7 @@ import type { Node } from "../analyzer/ast.js";
 import type { Position } from "../reader/form.js";
 import { Keyword } from "../values/keyword.js";
 import { FLAT_LIMIT } from "../values/versioned-table.js";
-import { inlinable, type LoopEmitter } from "./codegen-loops.js";
+import { eachItem, inlinable, type LoopEmitter } from "./codegen-loops.js";
 
 /** The code of a specialized call, or undefined when the call has no special shape. */
 export function specializedCall(
@@ -261,15 +261,11 @@ function applyMergeWithOfEntries(g: LoopEmitter, args: readonly Node[]): string 
   const f = g.value(args[1] as Node);
   const items = g.bind(`$.collection(${g.value(stage.args[1] as Node)})`);
   const pairs = g.temp("pairs");
-  const i = g.temp("i");
-  const ctx = g.contextName;
-  g.emit(`${ctx}.work(${items}.length);`);
+  g.emit(`${g.contextName}.work(${items}.length);`);
   g.emit(`$.chargeVector(${items}.length);`);
   // Two slots per row, allocated at once (pushing 200,000 slots grows the array a dozen times).
   g.emit(`const ${pairs} = new Array(2 * ${items}.length);`);
-  const body = g.block(() => {
-    const raw = g.bind(`${items}[${i}]`);
-    const item = g.bind(`${raw} === undefined ? null : ${raw}`);
+  eachItem(g, items, (item, _raw, i) => {
     g.inlineWith(fn, [item], () => {
       const key = g.value(keyNode);
       const value = g.value(valueNode);
@@ -277,10 +273,6 @@ function applyMergeWithOfEntries(g: LoopEmitter, args: readonly Node[]): string 
       g.emit(`${pairs}[2 * ${i}] = ${key};`);
       g.emit(`${pairs}[2 * ${i} + 1] = ${g.normalized(value)};`);
     });
-    g.emit(`if ((${i} & 1023) === 1023) ${ctx}.work(1024);`);
   });
-  g.emit(`for (let ${i} = 0; ${i} < ${items}.length; ${i}++) {`);
-  g.emitAll(body);
-  g.emit("}");
   return g.bind(`$.mergeWithPairs(${f}, ${pairs})`);
 }

@@ -157,13 +157,13 @@ export class LispMap extends TableVersion<unknown> {
 
   /** The key of a map of exactly one entry (without an array for the entry). */
   onlyKey(): unknown {
-    const slot = this.tableOnlySlot();
-    return slot instanceof KeyedEntry ? slot.key : this.tableOnlyHash();
+    const slot = this.tableOnly(1);
+    return slot instanceof KeyedEntry ? slot.key : this.tableOnly(0);
   }
 
   /** The value of a map of exactly one entry. */
   onlyValue(): unknown {
-    const slot = this.tableOnlySlot();
+    const slot = this.tableOnly(1);
     return slot instanceof KeyedEntry ? slot.value : slot;
   }
 

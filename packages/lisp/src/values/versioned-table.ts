@@ -352,20 +352,13 @@ export abstract class TableVersion<V> {
   }
 
   /**
-   * The hash key of a version of size 1, without making (and keeping) a snapshot: merging many
-   * one-entry maps reads each once.
+   * The hash key (part 0) or the stored slot (part 1) of the entry of a version of size 1,
+   * without making (and keeping) a snapshot: merging many one-entry maps reads each once.
    */
-  protected tableOnlyHash(): unknown {
+  protected tableOnly(part: 0 | 1): unknown {
     const flat = this.flat;
-    if (flat !== undefined && flat.length === 2 && this.base === undefined) return flat[0];
-    return (this.tableSnapshot()[0] as [unknown, V])[0];
-  }
-
-  /** The stored slot of a version of size 1 (see tableOnlyHash). */
-  protected tableOnlySlot(): V {
-    const flat = this.flat;
-    if (flat !== undefined && flat.length === 2 && this.base === undefined) return flat[1] as V;
-    return (this.tableSnapshot()[0] as [unknown, V])[1];
+    if (flat !== undefined && flat.length === 2 && this.base === undefined) return flat[part];
+    return (this.tableSnapshot()[0] as [unknown, V])[part];
   }
 
   /** All entries of this version in store order, as a fresh array owned by the caller's cache. */
