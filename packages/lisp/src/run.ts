@@ -8,7 +8,7 @@ import { analyzeProgram } from "./analyzer/analyze.js";
 import { nearestName } from "./analyzer/nearest-name.js";
 import { runDiscovery } from "./builtins/discovery.js";
 import { registry } from "./builtins/index.js";
-import { codegenAvailable } from "./compiler/codegen.js";
+import { codegenAvailable } from "./compiler/codegen-units.js";
 import { Compiler, type Tier } from "./compiler/compile.js";
 import {
   type CompiledProgram,

@@ -6,7 +6,7 @@
 import { analyzeProgram } from "./analyzer/analyze.js";
 import type { Node } from "./analyzer/ast.js";
 import { registry } from "./builtins/index.js";
-import { generateUnitSource } from "./compiler/codegen.js";
+import { generateUnitSource } from "./compiler/codegen-units.js";
 import { format } from "./format/format.js";
 import { read } from "./reader/reader.js";
 import { type RunError, type RunOptions, run } from "./run.js";

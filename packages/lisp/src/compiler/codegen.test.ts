@@ -11,7 +11,7 @@ import { format, type RunOptions, type RunResult, run } from "../index.js";
 import { read } from "../reader/reader.js";
 import { generatedSource } from "../test-support.js";
 import { Regex } from "../values/regex.js";
-import { generateUnitSource } from "./codegen.js";
+import { generateUnitSource } from "./codegen-units.js";
 
 function outcome(result: RunResult): unknown {
   const common = {
