@@ -14,7 +14,7 @@ import {
   requireNumber,
   subtract,
 } from "../runtime/numeric.js";
-import { isNumber, type LispNumber, makeInteger, WholeFloat } from "../values/numbers.js";
+import { isNumber, type LispNumber, makeFloat, makeInteger, WholeFloat } from "../values/numbers.js";
 import { compareTerms } from "../values/term-order.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
 
@@ -23,12 +23,40 @@ import { type BuiltinDefinition, builtin } from "./definition.js";
 function plus(...args: unknown[]): unknown {
   if (args.length === 2) return add(args[0], args[1]);
   if (args.length === 1) return args[0];
-  let total: unknown = 0;
-  for (let i = 0; i < args.length; i++) {
-    total = add(total, args[i]);
+  return sumFrom(0, args, 0);
+}
+
+/** The fold of `+` over items[from..], starting from `total`, reading the clock as it goes. */
+function sumFrom(total: unknown, items: readonly unknown[], from: number): unknown {
+  for (let i = from; i < items.length; i++) {
+    total = add(total, items[i]);
     if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
   }
   return total;
+}
+
+/**
+ * `(apply + items)`: what `plus(...items)` returns, without an argument array or a call to add
+ * per item. Plain numbers are summed in one double, which is exactly what add's steps compute:
+ * an integer sum stays exact while it is safe, and once an item is a float every later step is a
+ * float addition of the same doubles (the result is a float, boxed if whole). An item that is not a
+ * plain number, or an integer sum leaving the safe range, hands the fold to add from there.
+ */
+export function sumOf(items: readonly unknown[]): unknown {
+  const n = items.length;
+  if (n < 3) return n === 0 ? 0 : n === 1 ? items[0] : add(items[0], items[1]);
+  let sum = 0;
+  let float = false;
+  for (let i = 0; i < n; i++) {
+    const item = items[i];
+    if (typeof item !== "number") return sumFrom(float ? makeFloat(sum) : sum, items, i);
+    const next = sum + item;
+    if (!Number.isInteger(item)) float = true;
+    else if (!float && !(Math.abs(next) <= Number.MAX_SAFE_INTEGER)) return sumFrom(sum, items, i);
+    sum = next;
+    if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
+  }
+  return float ? makeFloat(sum) : sum;
 }
 
 function minus(...args: unknown[]): unknown {
@@ -90,11 +118,13 @@ function abs(value: unknown): unknown {
   return Math.abs(n);
 }
 
-function extreme(who: string, pick: (c: number) => boolean, greatest: boolean) {
-  return (...args: unknown[]): unknown => {
-    let best = requireNumber(args[0], who);
-    for (let i = 1; i < args.length; i++) {
-      const next = args[i];
+/** `max` or `min` over an array of at least one item: `(apply max xs)` calls it without a spread. */
+function extremeOf(who: string, pick: (c: number) => boolean, greatest: boolean) {
+  return (items: readonly unknown[]): unknown => {
+    let best = requireNumber(items[0], who);
+    for (let i = 1; i < items.length; i++) {
+      const next = items[i];
+      if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
       // Two plain numbers (the usual case, (apply max amounts)): compared in place.
       if (typeof next === "number" && typeof best === "number") {
         if (Number.isNaN(next) || Number.isNaN(best)) return Number.NaN;
@@ -108,6 +138,24 @@ function extreme(who: string, pick: (c: number) => boolean, greatest: boolean) {
     }
     return best;
   };
+}
+
+const maxOf = extremeOf("max", (c) => c > 0, true);
+const minOf = extremeOf("min", (c) => c < 0, false);
+const max = (...args: unknown[]): unknown => maxOf(args);
+const min = (...args: unknown[]): unknown => minOf(args);
+
+/**
+ * What `(apply fn items)` returns for `+`, `max` and `min` over an array, computed over the array
+ * itself (no spread into arguments, however many items); undefined for any other function, or
+ * for max/min of no items (an arity error, left to apply).
+ */
+export function overItems(fn: unknown, items: readonly unknown[]): ((items: readonly unknown[]) => unknown) | undefined {
+  if (fn === plus) return sumOf;
+  if (items.length === 0) return undefined;
+  if (fn === max) return maxOf;
+  if (fn === min) return minOf;
+  return undefined;
 }
 
 function numericEquals(...args: unknown[]): boolean {
@@ -222,7 +270,7 @@ export const arithmeticBuiltins: BuiltinDefinition[] = [
     ["[x & more]"],
     "Greatest of the numbers.",
     "Math",
-    extreme("max", (c) => c > 0, true),
+    max,
     [["(max 1 5 3)", "5"]],
   ),
   builtin(
@@ -231,7 +279,7 @@ export const arithmeticBuiltins: BuiltinDefinition[] = [
     ["[x & more]"],
     "Least of the numbers.",
     "Math",
-    extreme("min", (c) => c < 0, false),
+    min,
     [["(min 1 5 3)", "1"]],
   ),
   builtin(

@@ -16,6 +16,7 @@ import {
 } from "../values/lisp-function.js";
 import { LispSet } from "../values/lisp-set.js";
 import { isMap, mapEntries } from "../values/map-access.js";
+import { overItems } from "./arithmetic.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
 import { callbackOf, describeValue, drive, truthy, vectorBytes } from "./support/hof-common.js";
 
@@ -83,6 +84,11 @@ function spreadOf(last: unknown): readonly unknown[] {
 
 function apply(fn: unknown, ...rest: unknown[]): unknown {
   const spread = spreadOf(rest[rest.length - 1]);
+  if (rest.length === 1) {
+    // (apply + xs), (apply max xs): folded over the items in place, however many there are.
+    const fold = overItems(fn, spread);
+    if (fold !== undefined) return fold(spread);
+  }
   const args = rest.length === 1 ? spread : [...rest.slice(0, -1), ...spread];
   if (args.length > MAX_SPREAD) {
     const info = typeof fn === "function" ? (fn as Partial<LispFunction>)[FUNCTION_INFO] : undefined;

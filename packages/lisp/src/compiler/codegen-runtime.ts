@@ -5,6 +5,7 @@
  */
 
 import { Groups } from "../builtins/aggregation.js";
+import { overItems } from "../builtins/arithmetic.js";
 import {
   assocCharged,
   selectedPairs,
@@ -147,9 +148,13 @@ export const codegenRuntime = {
   updateSlot,
   updateFound,
   assocCharged,
-  /** `(apply f coll)` with f a builtin: a short vector as fixed arguments, else apply itself. */
+  /** `(apply f coll)` with f a builtin: + max min folded in place, a short vector as fixed arguments, else apply itself. */
   applyBuiltin(fn: LispFunction, coll: unknown, apply: LispFunction): unknown {
-    if (Array.isArray(coll) && coll.length <= 3) {
+    if (!Array.isArray(coll)) return apply(fn, coll);
+    // + max min: folded over the vector itself (what apply does for them too).
+    const fold = overItems(fn, coll);
+    if (fold !== undefined) return fold(coll);
+    if (coll.length <= 3) {
       const info = fn[FUNCTION_INFO];
       const n = coll.length;
       if (n >= info.minArity && n <= info.maxArity) {
