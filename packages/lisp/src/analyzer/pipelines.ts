@@ -1,10 +1,11 @@
 /**
- * Pipelines that stop early: `(take 10 (map f (partition 2 xs)))` or `(first (filter p xs))`.
- * Evaluated as written, every stage runs over the whole input before `take` keeps ten items; JS
- * would stop after ten. So a call of `take` or `first` whose collection is a call of a sequence
+ * Pipelines: `(take 10 (map f (partition 2 xs)))`, `(first (filter p xs))`, `(reduce + 0 (map :amount
+ * (filter p rows)))`. Evaluated as written, every stage runs over the whole input and builds a
+ * vector for the next: `take` would keep ten items of it, `reduce` reads each item once and drops
+ * it. JS would stop after ten, or make one pass with no vector in between. So a consumer (take,
+ * first, reduce, count, apply, into... see CONSUMERS) whose collection is a call of a sequence
  * stage (map, filter, remove, keep, map-indexed, partition, partition-all, interleave, distinct),
- * itself
- * fed by stages or any other expression, becomes one call of the internal `lazy-pipeline`
+ * itself fed by stages or any other expression, becomes one call of the internal `lazy-pipeline`
  * builtin, which pulls items through the stages one at a time (builtins/lazy-pipeline.ts).
  *
  * Every argument is still evaluated, once, in the order the program wrote it: the call carries
@@ -34,11 +35,34 @@ export function isPipelinePlan(value: unknown): value is PipelinePlan {
   return typeof value === "object" && value !== null && "op" in value && "args" in value && "fn" in value;
 }
 
-/** The consuming calls: argument counts accepted, and which argument is the collection. */
+/**
+ * The consuming calls: argument counts accepted (the collection is the last argument). `take` and
+ * `first` pull only the items they need; every other consumer takes the whole stream, collected
+ * into one vector (the stages' own vectors are never built), and is then called with it.
+ */
 const CONSUMERS: ReadonlyMap<string, { readonly arities: readonly number[] }> = new Map([
   ["take", { arities: [2] }],
   ["first", { arities: [1] }],
+  ["reduce", { arities: [2, 3] }],
+  ["count", { arities: [1] }],
+  ["apply", { arities: [2] }],
+  ["mapv", { arities: [2] }],
+  ["into", { arities: [2] }],
+  ["vec", { arities: [1] }],
+  ["set", { arities: [1] }],
+  ["frequencies", { arities: [1] }],
+  ["group-by", { arities: [2] }],
+  ["sum-by", { arities: [2] }],
+  ["sort", { arities: [1, 2] }],
+  ["sort-by", { arities: [2, 3] }],
+  ["last", { arities: [1] }],
+  ["some", { arities: [2] }],
 ]);
+
+/** Whether a consumer takes only the first items of its stream (else all of them). */
+export function pullsPrefix(op: string): boolean {
+  return op === "take" || op === "first";
+}
 
 /** Stages and their argument counts; the collection arguments are the last `inputs` ones. */
 const STAGES: ReadonlyMap<

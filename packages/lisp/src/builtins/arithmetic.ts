@@ -150,7 +150,10 @@ const min = (...args: unknown[]): unknown => minOf(args);
  * itself (no spread into arguments, however many items); undefined for any other function, or
  * for max/min of no items (an arity error, left to apply).
  */
-export function overItems(fn: unknown, items: readonly unknown[]): ((items: readonly unknown[]) => unknown) | undefined {
+export function overItems(
+  fn: unknown,
+  items: readonly unknown[],
+): ((items: readonly unknown[]) => unknown) | undefined {
   if (fn === plus) return sumOf;
   if (items.length === 0) return undefined;
   if (fn === max) return maxOf;
@@ -264,24 +267,10 @@ export const arithmeticBuiltins: BuiltinDefinition[] = [
     ["(mod -7 2)", "1"],
   ]),
   builtin("abs", [1, 1], ["[x]"], "Absolute value.", "Math", abs, [["(abs -5)", "5"]]),
-  builtin(
-    "max",
-    [1, Infinity],
-    ["[x & more]"],
-    "Greatest of the numbers.",
-    "Math",
-    max,
-    [["(max 1 5 3)", "5"]],
-  ),
-  builtin(
-    "min",
-    [1, Infinity],
-    ["[x & more]"],
-    "Least of the numbers.",
-    "Math",
-    min,
-    [["(min 1 5 3)", "1"]],
-  ),
+  builtin("max", [1, Infinity], ["[x & more]"], "Greatest of the numbers.", "Math", max, [
+    ["(max 1 5 3)", "5"],
+  ]),
+  builtin("min", [1, Infinity], ["[x & more]"], "Least of the numbers.", "Math", min, [["(min 1 5 3)", "1"]]),
   builtin(
     "==",
     [1, Infinity],

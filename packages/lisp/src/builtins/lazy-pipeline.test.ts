@@ -5,6 +5,8 @@
  */
 import { describe, expect, test } from "vitest";
 import { format, type RunOptions, type RunResult, run } from "../index.js";
+import { fastTierStats } from "../compiler/fast-tier.js";
+import { generatedSource } from "../test-support.js";
 import { lazyPipelineStats } from "./lazy-pipeline.js";
 
 const rows = Array.from({ length: 5000 }, (_, i) => ({
@@ -181,5 +183,131 @@ describe("take and first over stages", () => {
   test("the internal builtin refuses to be called by hand", async () => {
     const result = await run("(lazy-pipeline 1 2)");
     expect(!result.ok && result.error.message).toMatch(/lazy-pipeline is internal/);
+  });
+});
+
+describe("consumers of the whole stream", () => {
+  /** Consumers given a pipeline of stages; each is compared with the same pipeline bound by let. */
+  const consumers: ReadonlyArray<readonly [consumer: string, pipeline: string]> = [
+    ["reduce + 0", "(map :amount (filter #(> (:quantity %) 5) data/rows))"],
+    ["reduce max", "(map :amount (filter #(> (:quantity %) 5) data/rows))"],
+    ["reduce +", "(filter #(> % 100) data/xs)"],
+    ["reduce +", "(filter #(> % 5) data/xs)"],
+    ["reduce (fn [acc x] (+ acc (* x x))) 0", "(remove odd? data/xs)"],
+    ["reduce (fn [m x] (assoc m x (* x x))) {}", "(filter even? data/xs)"],
+    ["reduce conj []", "(map inc data/xs)"],
+    ["count", "(filter #(> (:amount %) 500) data/rows)"],
+    ["count", "(distinct (map :quantity data/rows))"],
+    ["apply +", "(map :quantity (filter #(odd? (:id %)) data/rows))"],
+    ["apply max", "(map :amount (remove #(> (:quantity %) 2) data/rows))"],
+    ["apply max", "(filter #(> % 100) data/xs)"],
+    ["apply str", "(map inc data/xs)"],
+    ["mapv :id", "(filter #(> (:amount %) 990) data/rows)"],
+    ["mapv #(* % 2)", "(keep #(when (odd? %) %) data/xs)"],
+    ["mapv inc", "(map inc data/xs)"],
+    ["into {}", "(map (juxt :id :amount) (filter #(> (:amount %) 995) data/rows))"],
+    ["into []", '(map str "héllo")'],
+    ["vec", "(map first {:a 1 :b 2})"],
+    ["set", "(map :quantity data/rows)"],
+    ["frequencies", "(map :quantity (filter #(> (:amount %) 500) data/rows))"],
+    ["group-by odd?", "(map :quantity (take 20 data/rows))"],
+    ["sum-by :amount", "(filter #(= 3 (:quantity %)) data/rows)"],
+    ["sort >", "(map :amount (filter #(> (:amount %) 980) data/rows))"],
+    ["sort-by :amount", "(filter #(> (:amount %) 985) data/rows)"],
+    ["last", "(map inc data/xs)"],
+    ["some #(when (> % 5) %)", "(map inc data/xs)"],
+    ["count", "(map :amount #{{:amount 1} {:amount 2}})"],
+    ["count", "(distinct #{1 2})"],
+    ["count", "(map inc 5)"],
+    ["reduce + 0", '(map inc [1 "two" 3])'],
+    ["reduce + 0", "(map :amount [{:amount 1} {:amount nil}])"],
+    ["count", '(filter #(if (= % 7) (fail "seven") true) data/xs)'],
+  ];
+
+  // The eager text places its forms at other columns: errors are compared without positions here
+  // (the test after this one checks a position).
+  const placeless = (result: RunResult): unknown => {
+    const seen = outcome(result) as { error?: Record<string, unknown> };
+    if (seen.error === undefined) return seen;
+    const { line: _line, column: _column, ...error } = seen.error;
+    return { ...seen, error };
+  };
+
+  test.each(consumers)("(%s %s) gives the eager answer", async (consumer, pipeline) => {
+    for (const engine of ["adaptive", "fast", "general"] as const) {
+      const fused = await counted(`(${consumer} ${pipeline})`, { engine });
+      const eager = await run(eagerly(consumer, pipeline), { context, engine });
+      expect(placeless(fused.result), engine).toEqual(placeless(eager));
+    }
+  });
+
+  test("an error in a stage is reported where the eager stage reports it", async () => {
+    for (const engine of ["adaptive", "fast", "general"] as const) {
+      const { result } = await counted('(reduce + 0 (map inc [1 "two" 3]))', { engine });
+      expect(!result.ok && result.error, engine).toEqual({
+        reason: "type_error",
+        message: 'inc expects numbers, got string "two"',
+        line: 1,
+        column: 13,
+      });
+    }
+  });
+
+  test("the stages run lazily, into one vector, and the consumer is called with it", async () => {
+    const source = "(reduce + 0 (map :amount (filter #(> (:quantity %) 5) data/rows)))";
+    const { lazy, fallbacks } = await counted(source, { engine: "general" });
+    expect(lazy).toBe(1);
+    expect(fallbacks).toBe(0);
+  });
+
+  test("generated code folds in the loop, with no rerun on the general evaluator", async () => {
+    for (const [source, fold] of [
+      ["(reduce + 0 (map :amount (filter #(> (:quantity %) 5) data/rows)))", /acc\d+ = /],
+      ["(count (filter #(> (:amount %) 500) data/rows))", /n\d+\+\+;/],
+      ["(mapv :id (filter #(> (:amount %) 990) data/rows))", /out\d+\.push\(/],
+    ] as const) {
+      const generated = generatedSource(source);
+      expect(generated, source).toMatch(fold);
+      expect(generated, source).not.toContain("$.vec(new Array(");
+      const reruns = fastTierStats.errorReruns;
+      const { lazy } = await counted(source, { engine: "fast" });
+      expect(lazy, source).toBe(0);
+      expect(fastTierStats.errorReruns, source).toBe(reruns);
+    }
+  });
+
+  test("the consumer's own effects happen once each, in order, without a rerun of the stages", async () => {
+    const { result, fallbacks } = await counted(
+      "(reduce (fn [acc x] (println x) (+ acc x)) 0 (map inc (filter odd? [1 2 3 4 5])))",
+      { engine: "general" },
+    );
+    expect(result.ok && result.prints).toEqual(["2", "4", "6"]);
+    expect(result.ok && format(result.value)).toBe("12");
+    expect(fallbacks).toBe(0);
+  });
+
+  test("a tool called in a stage runs the pipeline eagerly, each call once", async () => {
+    let calls = 0;
+    const tools = {
+      double: (args: Record<string, unknown>) => {
+        calls++;
+        return (args.x as number) * 2;
+      },
+    };
+    const { result } = await counted("(reduce + 0 (map #(tool/double {:x %}) (filter odd? data/xs)))", {
+      tools,
+    });
+    expect(result.ok && format(result.value)).toBe("50");
+    expect(calls).toBe(5);
+  });
+
+  test("the stages' own vectors are not charged to the memory budget", async () => {
+    const fused = "(reduce + 0 (map inc (map inc (map inc (range 20000)))))";
+    const eager = "(let [a (map inc (range 20000)) b (map inc a) c (map inc b)] (reduce + 0 c))";
+    const fits = async (source: string, maxMemoryBytes: number) =>
+      (await run(source, { limits: { maxMemoryBytes } })).ok;
+    // Three vectors of 20,000 (the range, a, b, c: four) against two (the range and the collected one).
+    expect(await fits(fused, 500_000)).toBe(true);
+    expect(await fits(eager, 500_000)).toBe(false);
   });
 });

@@ -1,18 +1,22 @@
 /**
  * The internal `lazy-pipeline` builtin: runs `(take n (map f (partition 2 xs)))`, `(first (filter
- * p xs))` and their kin (analyzer/pipelines.ts) pulling one item at a time through the stages,
- * so that `take 10` does the work of ten items, not of the whole input.
+ * p xs))`, `(reduce + 0 (map :amount (filter p rows)))` and their kin (analyzer/pipelines.ts)
+ * pulling one item at a time through the stages, so that `take 10` does the work of ten items, not
+ * of the whole input, and a consumer of the whole stream gets one vector, not one per stage.
  *
- * The lazy run covers the ordinary case only: collections that are vectors (or nil), callbacks
- * that answer at once, well-formed counts. It runs in pure mode, so a callback that would have
- * an effect stops it before acting (runtime/pure-mode.ts). Whenever it cannot go on exactly (an
- * effect, an error, a `return` or `fail`, a collection of another kind), the pipeline runs again
- * on the eager builtins, which is what the program wrote: the same values, effects, errors and
- * positions. What laziness changes is only what Clojure's laziness changes: items past the last
- * one taken are never computed, so an error one of them would have raised does not happen.
+ * The lazy run covers the ordinary case only: collections the stages read as their builtins do,
+ * callbacks that answer at once, well-formed counts. It runs in pure mode, so a callback that
+ * would have an effect stops it before acting (runtime/pure-mode.ts). Whenever it cannot go on
+ * exactly (an effect, an error, a `return` or `fail`, a collection of another kind), the
+ * pipeline runs again on the eager builtins, which is what the program wrote: the same values,
+ * effects, errors and positions. What laziness changes is only what Clojure's laziness changes:
+ * items past the last one taken are never computed, so an error one of them would have raised
+ * does not happen; and the stages' vectors that a consumer never sees are not built (nor charged
+ * to the memory budget). A consumer of the whole stream (reduce, count, into...) is then called
+ * as written, outside pure mode, with the collected vector.
  * Limits (time, memory) are not retried: they stop the run.
  */
-import { isPipelinePlan, type PipelinePlan } from "../analyzer/pipelines.js";
+import { isPipelinePlan, type PipelinePlan, pullsPrefix } from "../analyzer/pipelines.js";
 import { isLimitError, LispError } from "../errors.js";
 import { vectorBytes } from "../runtime/allocation.js";
 import { after, type MaybePromise } from "../runtime/async.js";
@@ -20,7 +24,9 @@ import { type Callable, callValue } from "../runtime/call.js";
 import { callSite } from "../runtime/call-site.js";
 import { active } from "../runtime/context.js";
 import { NOT_PURE, pureMode } from "../runtime/pure-mode.js";
+import { itemsOf } from "../runtime/sequences.js";
 import { hashKey } from "../values/hash-key.js";
+import { LispSet } from "../values/lisp-set.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
 import { callbackOf, truthy } from "./support/hof-common.js";
 
@@ -35,10 +41,15 @@ type Pull = () => unknown;
 
 // ---------------------------------------------------------------- lazy stages
 
-function vectorInput(value: unknown): Pull {
-  if (value === null || value === undefined) return () => DONE;
-  if (!Array.isArray(value)) throw GIVE_UP;
-  const items = value;
+/**
+ * The items a stage reads from a value, as its eager builtin reads them (runtime/sequences.ts,
+ * itemsOf): a vector, nil, a string's characters, a map's entries, a set's members. The one
+ * exception is distinct, which refuses a set (its order is not the program's to rely on).
+ */
+function sourceInput(value: unknown, op: string): Pull {
+  if (op === "distinct" && value instanceof LispSet) throw GIVE_UP;
+  const items = itemsOf(value);
+  if (items === undefined) throw GIVE_UP;
   let index = 0;
   return () => {
     if (index >= items.length) return DONE;
@@ -189,7 +200,7 @@ function stream(plan: PipelinePlan, values: readonly unknown[]): Pull {
   const arg = (index: number): unknown => values[plan.args[index] as number];
   const input = (index: number): Pull => {
     const source = plan.args[index] as number | PipelinePlan;
-    return typeof source === "number" ? vectorInput(values[source]) : stream(source, values);
+    return typeof source === "number" ? sourceInput(values[source], plan.op) : stream(source, values);
   };
   const n = plan.args.length;
   switch (plan.op) {
@@ -226,8 +237,8 @@ function stream(plan: PipelinePlan, values: readonly unknown[]): Pull {
   }
 }
 
-/** The consumer over its stream: the lazy answer. */
-function consume(plan: PipelinePlan, values: readonly unknown[]): unknown {
+/** The answer of `take` or `first` over its stream. */
+function consumePrefix(plan: PipelinePlan, values: readonly unknown[]): unknown {
   const source = plan.args[plan.args.length - 1] as PipelinePlan;
   switch (plan.op) {
     case "take": {
@@ -250,6 +261,24 @@ function consume(plan: PipelinePlan, values: readonly unknown[]): unknown {
     default:
       throw GIVE_UP;
   }
+}
+
+/** Every item of the consumer's stream, in one vector (charged as one). */
+function collectAll(plan: PipelinePlan, values: readonly unknown[]): unknown[] {
+  const pull = stream(plan.args[plan.args.length - 1] as PipelinePlan, values);
+  const out: unknown[] = [];
+  for (let item = pull(); item !== DONE; item = pull()) out.push(item);
+  active.allocate(vectorBytes(out.length));
+  return out;
+}
+
+/** The consumer called as written, with the collected stream in place of its last argument. */
+function consumeAll(plan: PipelinePlan, values: readonly unknown[], items: unknown[]): MaybePromise<unknown> {
+  const args = plan.args.map((arg, index) =>
+    index === plan.args.length - 1 ? items : values[arg as number],
+  );
+  callSite.current = plan.position;
+  return callValue(values[plan.fn], args);
 }
 
 // ---------------------------------------------------------------- the eager way
@@ -290,10 +319,15 @@ function lazyPipeline(plan: unknown, ...values: unknown[]): MaybePromise<unknown
   const wasPure = pureMode.on;
   pureMode.on = true;
   const depth = active.depth;
+  let collected: unknown[] | undefined;
   try {
-    const value = consume(plan, values);
+    if (pullsPrefix(plan.op)) {
+      const value = consumePrefix(plan, values);
+      lazyPipelineStats.lazyRuns++;
+      return value;
+    }
+    collected = collectAll(plan, values);
     lazyPipelineStats.lazyRuns++;
-    return value;
   } catch (error) {
     // Inside generated code an effect belongs to the enclosing unit, which runs again itself.
     if (error === NOT_PURE && wasPure) throw error;
@@ -305,6 +339,9 @@ function lazyPipeline(plan: unknown, ...values: unknown[]): MaybePromise<unknown
   } finally {
     pureMode.on = wasPure;
   }
+  // The consumer runs outside pure mode, as written: its own effects (a println in a reduce fn,
+  // a tool call) happen once, in order, over the vector the eager stages would have made.
+  if (collected !== undefined) return consumeAll(plan, values, collected);
   lazyPipelineStats.eagerFallbacks++;
   return eager(plan, values);
 }
@@ -314,7 +351,7 @@ export const lazyPipelineBuiltins: BuiltinDefinition[] = [
     "lazy-pipeline",
     [1, Number.POSITIVE_INFINITY],
     ["[plan & values]"],
-    "Runs (take n (stage ... coll)) and (first (stage ... coll)) one item at a time (inserted by the analyzer).",
+    "Runs (take n (stage ... coll)), (reduce f init (stage ... coll)) and their kin one item at a time (inserted by the analyzer).",
     "Internal",
     lazyPipeline,
   ),

@@ -54,8 +54,6 @@ export interface SlowFunctionSpec {
   readonly outerSlots: readonly number[];
 }
 
-const EMPTY_ITEMS: readonly unknown[] = Object.freeze([]);
-
 export const codegenRuntime = {
   ctx: (): RunContext => active,
   site: callSite,
@@ -197,10 +195,12 @@ export const codegenRuntime = {
 
   // Fused lazy pipelines (codegen-loops.ts): the happy path only; anything else raises an error, and
   // the unit runs again on the general evaluator, where the lazy-pipeline builtin handles it.
-  lazySource(value: unknown): readonly unknown[] {
+  /** A stage's items as its builtin reads them (itemsOf); distinct refuses a set (`sets` false). */
+  stageSource(value: unknown, sets: boolean): readonly unknown[] {
     if (Array.isArray(value)) return value;
-    if (value === null || value === undefined) return EMPTY_ITEMS;
-    throw new LispError("type_error", "not a vector");
+    const items = sets || !(value instanceof LispSet) ? itemsOf(value) : undefined;
+    if (items === undefined) throw new LispError("type_error", "not a collection a stage reads");
+    return items;
   },
   positive(value: unknown): number {
     if (typeof value === "number" && Number.isInteger(value) && value > 0) return value;

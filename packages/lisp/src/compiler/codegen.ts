@@ -15,6 +15,7 @@
  * happened.
  */
 import type { Binding, ForClause, Node, Pattern, RecurTarget } from "../analyzer/ast.js";
+import { LAZY_PIPELINE } from "../analyzer/pipelines.js";
 import type { Position } from "../reader/form.js";
 import { varSpec } from "../runtime/var-cell.js";
 import { Keyword } from "../values/keyword.js";
@@ -24,6 +25,7 @@ import { ownedAccumulator } from "./accumulator-use.js";
 import { inlineHigherOrder, type LoopEmitter } from "./codegen-loops.js";
 import type { SlowFunctionSpec } from "./codegen-runtime.js";
 import { GenerationGap } from "./fast-tier.js";
+import { fusedPipeline } from "./fused-pipelines.js";
 import { integralLoopSlots } from "./integral.js";
 import { binaryIntrinsic } from "./intrinsics.js";
 import { specializedCall } from "./specialized-calls.js";
@@ -438,7 +440,10 @@ export class Generator implements LoopEmitter {
   private call(node: Extract<Node, { kind: "call" }>): string {
     const callee = node.callee;
     if (callee.kind === "builtin") {
-      const inlined = inlineHigherOrder(this, callee.name, node.args);
+      const inlined =
+        callee.name === LAZY_PIPELINE
+          ? fusedPipeline(this, node.args)
+          : inlineHigherOrder(this, callee.name, node.args);
       if (inlined !== undefined) return inlined;
       const special = specializedCall(this, callee.name, node.args, node.position);
       if (special !== undefined) return special;

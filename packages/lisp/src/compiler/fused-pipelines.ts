@@ -1,0 +1,363 @@
+/**
+ * Pipelines (analyzer/pipelines.ts) fused into one loop over their source, each stage inline:
+ * `(take n (map f (partition 2 (interleave xs ys))))` leaves the loop as soon as it has n items,
+ * `(reduce + 0 (map :amount (filter p rows)))` folds each item as it comes, with no vector between
+ * the stages: what a JS programmer writes by hand. Only the common shapes (a chain of one-input
+ * stages, interleave of two one-to-one chains, partition without padding); anything else calls the
+ * lazy-pipeline builtin. The happy path only: a source the stages cannot read, a count that is
+ * not an integer, an error, raise an error, and the unit runs again on the general evaluator,
+ * where the builtin does exactly what the program says.
+ */
+import type { Node } from "../analyzer/ast.js";
+import { isPipelinePlan, type PipelinePlan, pullsPrefix } from "../analyzer/pipelines.js";
+import { ownedAccumulator } from "./accumulator-use.js";
+import { fieldCallback, inlinable, keywordJuxt, type LoopEmitter } from "./codegen-loops.js";
+import { GenerationGap } from "./fast-tier.js";
+
+export function fusedPipeline(g: LoopEmitter, args: readonly Node[]): string | undefined {
+  const planNode = args[0];
+  // A program naming the internal builtin itself gets the builtin, and its error.
+  if (planNode?.kind !== "const" || !isPipelinePlan(planNode.value)) return undefined;
+  const plan = planNode.value;
+  const valueNodes = args.slice(1);
+  const source = plan.args[plan.args.length - 1];
+  if (typeof source !== "object" || !fusable(source)) return undefined;
+  // Every value in program order, except literal fns that will be inlined (making one has no
+  // effect) and the builtins of the stages (not needed here).
+  const builtinIndexes = new Set<number>();
+  const collectBuiltins = (stage: PipelinePlan): void => {
+    builtinIndexes.add(stage.fn);
+    for (const arg of stage.args) if (typeof arg === "object") collectBuiltins(arg);
+  };
+  collectBuiltins(plan);
+  const names = valueNodes.map((node, index) =>
+    builtinIndexes.has(index) || inlinableCallback(node) ? undefined : g.value(node),
+  );
+  if (!pullsPrefix(plan.op)) return consumeStream(g, plan, source, valueNodes, names);
+  const label = g.temp("P");
+  if (plan.op === "take") {
+    const count = names[plan.args[0] as number] as string;
+    const out = g.temp("out");
+    g.emit(`if (typeof ${count} !== "number" || !Number.isInteger(${count})) throw $.notFused();`);
+    g.emit(`const ${out} = [];`);
+    const body = g.block(() =>
+      stream(g, source, valueNodes, names, (item) => {
+        g.emit(`${out}.push(${item});`);
+        g.emit(`if (${out}.length >= ${count}) break ${label};`);
+      }),
+    );
+    g.emit(`${label}: if (${count} > 0) {`);
+    g.emitAll(body);
+    g.emit("}");
+    return g.bind(`$.vec(${out})`);
+  }
+  const first = g.temp("first");
+  g.emit(`let ${first} = null;`);
+  const body = g.block(() =>
+    stream(g, source, valueNodes, names, (item) => {
+      g.emit(`${first} = ${item};`);
+      g.emit(`break ${label};`);
+    }),
+  );
+  g.emit(`${label}: {`);
+  g.emitAll(body);
+  g.emit("}");
+  return first;
+}
+
+/**
+ * A callback of a stage (or of a consumer) written in place where it can be: a literal fn's body,
+ * a keyword's field read; else the callback's value, called.
+ */
+function stageCallback(
+  g: LoopEmitter,
+  valueNodes: readonly Node[],
+  names: ReadonlyArray<string | undefined>,
+  index: number,
+  arity: number,
+): (items: string[]) => string {
+  const node = valueNodes[index] as Node;
+  const fn = inlinable(node, arity);
+  if (fn !== undefined) return (items) => g.inlineBody(fn, items);
+  if (arity === 1) {
+    const read = fieldCallback(g, node);
+    if (read !== undefined) return ([item]) => read(item as string);
+  }
+  // A callback left unevaluated above (it was expected to be inlined) has no effect: make it here.
+  const f = g.bind(`$.callback(${names[index] ?? g.value(node)})`);
+  return (items) => g.bind(`$.answer(${f}(${items.join(", ")}))`);
+}
+
+/**
+ * A consumer of the whole stream (reduce, count, apply, into...). The lazy-pipeline builtin
+ * collects the stream into one vector, charges it, and calls the consumer with it; this does the
+ * same, except that a fold (count, reduce with a builtin or a literal fn, mapv with a callback
+ * written in place) is done item by item in the loop, charging the vector it never builds.
+ */
+function consumeStream(
+  g: LoopEmitter,
+  plan: PipelinePlan,
+  source: PipelinePlan,
+  valueNodes: readonly Node[],
+  names: ReadonlyArray<string | undefined>,
+): string {
+  const last = plan.args.length - 1;
+  const nodeAt = (position: number): Node => valueNodes[plan.args[position] as number] as Node;
+  const valueAt = (position: number): string =>
+    names[plan.args[position] as number] ?? g.value(nodeAt(position));
+  const count = g.temp("n");
+  g.emit(`let ${count} = 0;`);
+  g.markDefined(count);
+  const fold = (step: (item: string) => void): void =>
+    stream(g, source, valueNodes, names, (item) => {
+      step(item);
+      g.emit(`${count}++;`);
+    });
+  switch (plan.op) {
+    case "count":
+      fold(() => {});
+      g.emit(`$.chargeVector(${count});`);
+      return count;
+    case "reduce": {
+      const f = nodeAt(0);
+      const acc = g.temp("acc");
+      if (f.kind === "builtin" && f.name !== "conj" && g.builtinAccepts(f.name, 2)) {
+        // (reduce + 0 ...), (reduce max ...): without an initial value the first item starts the
+        // fold and an empty stream gives nil, as the builtin has it.
+        if (last === 2) g.emit(`let ${acc} = $.detach(${valueAt(1)});`);
+        else g.emit(`let ${acc} = null;`);
+        fold((item) => {
+          const step = g.block(() => g.emit(`${acc} = ${g.normalized(g.builtinWith(f.name, [acc, item]))};`));
+          if (last === 2) g.emitAll(step);
+          else {
+            g.emit(`if (${count} === 0) ${acc} = ${item};`);
+            g.emit("else {");
+            g.emitAll(step);
+            g.emit("}");
+          }
+        });
+        g.emit(`$.chargeVector(${count});`);
+        return g.bind(`${acc} === undefined ? null : ${acc}`);
+      }
+      const fn = last === 2 ? inlinable(f, 2) : undefined;
+      // A function that derives its accumulator in place is left to the builtin (reduceOwning).
+      if (fn === undefined || ownedAccumulator(fn)) break;
+      g.emit(`let ${acc} = $.detach(${valueAt(1)});`);
+      g.emit(`if (${acc} === undefined) ${acc} = null;`);
+      g.markDefined(acc);
+      fold((item) => g.emit(`${acc} = ${g.normalized(g.inlineBody(fn, [acc, item]))};`));
+      g.emit(`$.chargeVector(${count});`);
+      return acc;
+    }
+    case "mapv": {
+      const f = nodeAt(0);
+      if (inlinable(f, 1) === undefined && fieldCallback(g, f) === undefined) break;
+      const callback = stageCallback(g, valueNodes, names, plan.args[0] as number, 1);
+      const out = g.temp("out");
+      g.emit(`const ${out} = [];`);
+      fold((item) => {
+        const value = callback([item]);
+        g.emit(`${out}.push(${g.normalized(value)});`);
+      });
+      // The collected vector, then mapv's own.
+      g.emit(`$.chargeVector(${count});`);
+      return g.bind(`$.vec(${out})`);
+    }
+    default:
+      break;
+  }
+  const out = g.temp("out");
+  g.emit(`const ${out} = [];`);
+  fold((item) => g.emit(`${out}.push(${item});`));
+  const items = g.bind(`$.vec(${out})`);
+  const consumer = g.value(valueNodes[plan.fn] as Node);
+  if (plan.op === "apply" && nodeAt(0).kind === "builtin")
+    return g.bind(`$.applyBuiltin(${valueAt(0)}, ${items}, ${consumer})`);
+  const args = plan.args.map((_, position) => (position === last ? items : valueAt(position)));
+  return g.bind(`$.answer(${consumer}(${args.join(", ")}))`);
+}
+
+/** Emits a loop producing the items of `stage`, handing each (a name) to `sink`. */
+function stream(
+  g: LoopEmitter,
+  stage: PipelinePlan,
+  valueNodes: readonly Node[],
+  names: ReadonlyArray<string | undefined>,
+  sink: (item: string) => void,
+): void {
+  const callback = (index: number, arity: number) => stageCallback(g, valueNodes, names, index, arity);
+  const input = stage.args[stage.args.length - 1] as number | PipelinePlan;
+  const upstream = (inner: (item: string) => void): void => {
+    if (typeof input === "number") sourceLoop(g, names[input] as string, stage.op !== "distinct", inner);
+    else stream(g, input, valueNodes, names, inner);
+  };
+  switch (stage.op) {
+    case "map": {
+      const f = callback(stage.args[0] as number, 1);
+      upstream((item) => sink(f([item])));
+      return;
+    }
+    case "filter":
+    case "remove": {
+      const pred = callback(stage.args[0] as number, 1);
+      upstream((item) => {
+        const test = pred([item]);
+        const body = g.block(() => sink(item));
+        g.emit(`if (${stage.op === "filter" ? "" : "!"}${g.truthy(test)}) {`);
+        g.emitAll(body);
+        g.emit("}");
+      });
+      return;
+    }
+    case "keep": {
+      const f = callback(stage.args[0] as number, 1);
+      upstream((item) => {
+        const result = f([item]);
+        const body = g.block(() => sink(result));
+        g.emit(`if (${result} !== null && ${result} !== undefined) {`);
+        g.emitAll(body);
+        g.emit("}");
+      });
+      return;
+    }
+    case "map-indexed": {
+      const index = g.temp("k");
+      g.emit(`let ${index} = 0;`);
+      const f = callback(stage.args[0] as number, 2);
+      upstream((item) => sink(f([g.bind(`${index}++`), item])));
+      return;
+    }
+    case "partition": {
+      const size = g.bind(`$.positive(${names[stage.args[0] as number]})`);
+      const step = stage.args.length === 3 ? g.bind(`$.positive(${names[stage.args[1] as number]})`) : size;
+      const window = g.temp("w");
+      const filled = g.temp("filled");
+      const skip = g.temp("skip");
+      // The window is allocated at its final size and filled by index: a chunk of two pushed
+      // onto [] would allocate a backing store for sixteen.
+      g.emit(`let ${window} = new Array(${size});`);
+      g.emit(`let ${filled} = 0;`);
+      g.emit(`let ${skip} = 0;`);
+      upstream((item) => {
+        const chunk = g.temp("chunk");
+        const k = g.temp("k");
+        const body = g.block(() => sink(chunk));
+        g.emit(`if (${skip} > 0) ${skip}--;`);
+        g.emit(`else {`);
+        g.emit(`${window}[${filled}++] = ${item};`);
+        g.emit(`if (${filled} === ${size}) {`);
+        g.emit(`$.chargeVector(${size});`);
+        g.emit(`const ${chunk} = ${window};`);
+        g.emit(`${window} = new Array(${size});`);
+        g.emit(`if (${step} >= ${size}) { ${filled} = 0; ${skip} = ${step} - ${size}; }`);
+        // Overlapping chunks: the next window starts as the last size - step items.
+        g.emit(
+          `else { for (let ${k} = ${step}; ${k} < ${size}; ${k}++) ${window}[${k} - ${step}] = ${chunk}[${k}]; ${filled} = ${size} - ${step}; }`,
+        );
+        g.emitAll(body);
+        g.emit("}");
+        g.emit("}");
+      });
+      return;
+    }
+    case "interleave": {
+      // Two one-to-one chains (maps only) over vectors, in lockstep.
+      const sides = [stage.args[0], stage.args[1]] as [number | PipelinePlan, number | PipelinePlan];
+      const chains = sides.map((side) => oneToOne(side));
+      const sources = chains.map((chain) => g.bind(`$.stageSource(${names[chain.source]}, true)`));
+      // The maps of each chain, innermost first, prepared before the loop.
+      const maps = chains.map((chain) => chain.maps.map((mapIndex) => callback(mapIndex, 1)));
+      const j = g.temp("j");
+      const body = g.block(() => {
+        g.emit(`if (--${g.contextName}.fuel <= 0) ${g.contextName}.refuel();`);
+        sources.forEach((source, side) => {
+          const raw = g.bind(`${source}[${j}]`);
+          let item = g.bind(`${raw} === undefined ? null : ${raw}`);
+          for (const apply of maps[side] as Array<(items: string[]) => string>) item = apply([item]);
+          sink(item);
+        });
+      });
+      g.emit(
+        `for (let ${j} = 0, n = Math.min(${sources[0]}.length, ${sources[1]}.length); ${j} < n; ${j}++) {`,
+      );
+      g.emitAll(body);
+      g.emit("}");
+      return;
+    }
+    case "distinct": {
+      const seen = g.temp("seen");
+      g.emit(`const ${seen} = new Set();`);
+      upstream((item) => {
+        const key = g.bind(`$.hash(${item})`);
+        const body = g.block(() => sink(item));
+        g.emit(`if (!${seen}.has(${key})) {`);
+        g.emit(`${seen}.add(${key});`);
+        g.emitAll(body);
+        g.emit("}");
+      });
+      return;
+    }
+    default:
+      throw new GenerationGap(`no fused code for ${stage.op}`);
+  }
+}
+
+/**
+ * A loop over a stage's source (read as the stage's builtin reads it: a set is refused where
+ * `sets` is false), one fuel unit per item.
+ */
+function sourceLoop(g: LoopEmitter, value: string, sets: boolean, sink: (item: string) => void): void {
+  const items = g.bind(`$.stageSource(${value}, ${sets})`);
+  const i = g.temp("i");
+  const body = g.block(() => {
+    g.emit(`if (--${g.contextName}.fuel <= 0) ${g.contextName}.refuel();`);
+    const raw = g.bind(`${items}[${i}]`);
+    sink(g.bind(`${raw} === undefined ? null : ${raw}`));
+  });
+  g.emit(`for (let ${i} = 0; ${i} < ${items}.length; ${i}++) {`);
+  g.emitAll(body);
+  g.emit("}");
+}
+
+/** A callback value that a fused pipeline inlines instead of evaluating (a literal fn). */
+function inlinableCallback(node: Node): boolean {
+  if (keywordJuxt(node) !== undefined) return true;
+  return node.kind === "fn" && (inlinable(node, 1) !== undefined || inlinable(node, 2) !== undefined);
+}
+
+/** A stream of maps over a vector source: its source index and its maps, innermost first. */
+function oneToOne(stage: number | PipelinePlan): { source: number; maps: number[] } {
+  if (typeof stage === "number") return { source: stage, maps: [] };
+  const inner = oneToOne(stage.args[1] as number | PipelinePlan);
+  return { source: inner.source, maps: [...inner.maps, stage.args[0] as number] };
+}
+
+function isOneToOne(stage: number | PipelinePlan): boolean {
+  if (typeof stage === "number") return true;
+  return stage.op === "map" && stage.args.length === 2 && isOneToOne(stage.args[1] as number | PipelinePlan);
+}
+
+/**
+ * Whether the fused code covers a stage and everything below it: one-input stages, partition
+ * without padding, interleave of one-to-one chains. The callbacks themselves may be anything.
+ */
+function fusable(stage: PipelinePlan): boolean {
+  const input = stage.args[stage.args.length - 1] as number | PipelinePlan;
+  const below = typeof input === "number" || fusable(input);
+  switch (stage.op) {
+    case "map":
+      return stage.args.length === 2 && below;
+    case "filter":
+    case "remove":
+    case "keep":
+    case "map-indexed":
+    case "distinct":
+      return below;
+    case "partition":
+      return stage.args.length <= 3 && below;
+    case "interleave":
+      return isOneToOne(stage.args[0] as number | PipelinePlan) && isOneToOne(input);
+    default:
+      return false;
+  }
+}
