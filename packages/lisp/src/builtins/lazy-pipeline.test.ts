@@ -4,8 +4,8 @@
  * hands every case it cannot do exactly back to the eager builtins.
  */
 import { describe, expect, test } from "vitest";
-import { format, type RunOptions, type RunResult, run } from "../index.js";
 import { fastTierStats } from "../compiler/fast-tier.js";
+import { format, type RunOptions, type RunResult, run } from "../index.js";
 import { generatedSource } from "../test-support.js";
 import { lazyPipelineStats } from "./lazy-pipeline.js";
 
