@@ -284,8 +284,9 @@ export const codegenRuntime = {
     return new ReturnSignal(value);
   },
   fail: (value: unknown): FailSignal => new FailSignal(value),
-  loopLimit(context: RunContext, position: Position): never {
-    throw loopLimitError(context.limits.maxIterations).at(position);
+  /** A generated loop's step passed the context's loopCheckAt (see RunContext.loopCheck). */
+  loopCheck(context: RunContext, position: Position): void {
+    if (!context.loopCheck()) throw loopLimitError(context.limits.maxIterations).at(position);
   },
 };
 

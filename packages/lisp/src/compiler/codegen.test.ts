@@ -240,3 +240,39 @@ describe("generated source", () => {
     );
   });
 });
+
+describe("the iteration limit in generated loops", () => {
+  test("a step is one counter against the next check, and the limit holds to the step", async () => {
+    const loop = (n: number) => `(loop [i 0] (if (< i ${n}) (recur (inc i)) i))`;
+    expect(generatedSource(loop(10))).toMatch(
+      /\+\+ctx\d*\.iterations > ctx\d*\.loopCheckAt\) \$\.loopCheck\(/,
+    );
+    for (const maxIterations of [1, 5, 2047, 2048, 2049, 5000]) {
+      for (const engine of ["fast", "general"] as const) {
+        const fits = await run(loop(maxIterations), { engine, limits: { maxIterations } });
+        expect(fits.ok && fits.value, `${engine} ${maxIterations}`).toBe(maxIterations);
+        const over = await run(loop(maxIterations + 1), { engine, limits: { maxIterations } });
+        expect(!over.ok && over.error.reason, `${engine} ${maxIterations}`).toBe("loop_limit_exceeded");
+      }
+    }
+  });
+
+  test("iterations add up across loops, fns and the general evaluator", async () => {
+    // Three loops of 1,500 steps: 4,500 in all, whichever tier runs each.
+    const source =
+      "(defn spin [n] (loop [i 0] (if (< i n) (recur (inc i)) i))) (+ (spin 1500) (spin 1500) (loop [j 0] (if (< j 1500) (recur (inc j)) j)))";
+    for (const engine of ["fast", "general", "adaptive"] as const) {
+      expect((await run(source, { engine, limits: { maxIterations: 4500 } })).ok, engine).toBe(true);
+      const over = await run(source, { engine, limits: { maxIterations: 4499 } });
+      expect(!over.ok && over.error.reason, engine).toBe("loop_limit_exceeded");
+    }
+  });
+
+  test("a generated loop with no iteration limit still reads the clock", async () => {
+    const result = await run("(loop [i 0] (recur (inc i)))", {
+      engine: "fast",
+      limits: { maxIterations: Number.POSITIVE_INFINITY, timeoutMs: 50 },
+    });
+    expect(!result.ok && result.error.reason).toBe("timeout");
+  });
+});

@@ -48,8 +48,6 @@ interface LoopInfo {
   readonly label: string;
   readonly raw: readonly string[];
   readonly context: string;
-  /** A name holding the run's maxIterations, read once before the loop (limits never change in a run). */
-  readonly limit?: string;
   /** The loop or fn form: where a loop-limit error points. */
   readonly position: Position;
 }
@@ -693,9 +691,11 @@ export class Generator implements LoopEmitter {
 
   // ------------------------------------------------------------------ loops
 
-  private iterate(context: string, position: Position, limit = `${context}.limits.maxIterations`): void {
-    this.emit(`if (++${context}.iterations > ${limit}) $.loopLimit(${context}, ${this.position(position)});`);
-    this.emit(`if (--${context}.fuel <= 0) ${context}.refuel();`);
+  /** One step of a loop: one counter, tested against the next check (RunContext.loopCheckAt). */
+  private iterate(context: string, position: Position): void {
+    this.emit(
+      `if (++${context}.iterations > ${context}.loopCheckAt) $.loopCheck(${context}, ${this.position(position)});`,
+    );
   }
 
   private loop(node: Extract<Node, { kind: "loop" }>, sink: Sink): void {
@@ -717,8 +717,7 @@ export class Generator implements LoopEmitter {
         if (binding.pattern.kind === "bind" && integralSlots.has(binding.pattern.slot))
           this.integral.add(this.nameOf(binding.pattern.slot));
       });
-      const limit = this.bind(`${this.contextName}.limits.maxIterations`);
-      this.loops.set(node.target, { label, raw, context: this.contextName, limit, position: node.position });
+      this.loops.set(node.target, { label, raw, context: this.contextName, position: node.position });
       const body = this.block(() => {
         node.bindings.forEach((binding, index) => {
           this.pattern(binding.pattern, raw[index] as string);
@@ -752,7 +751,7 @@ export class Generator implements LoopEmitter {
     values.forEach((value, index) => {
       this.emit(`${loop.raw[index]} = ${this.normalized(value)};`);
     });
-    this.iterate(loop.context, loop.position, loop.limit);
+    this.iterate(loop.context, loop.position);
     this.emit(`continue ${loop.label};`);
   }
 

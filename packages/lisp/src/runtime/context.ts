@@ -101,6 +101,12 @@ export class RunContext implements WalkTarget {
 
   fuel = FUEL_PER_CHECK;
   iterations = 0;
+  /**
+   * Generated loops test one counter per step: past this count of iterations they call
+   * `loopCheck`, which applies the iteration limit and reads the clock (at most every
+   * FUEL_PER_CHECK steps). It never exceeds maxIterations, so the limit holds to the step.
+   */
+  loopCheckAt: number;
   memory = 0;
   /** Bytes of vector copies (see COPY_ALLOWANCE_FACTOR). */
   copied = 0;
@@ -141,6 +147,7 @@ export class RunContext implements WalkTarget {
     this.history = init.history;
     this.budget = init.budget;
     this.journal = init.journal;
+    this.loopCheckAt = Math.min(init.limits.maxIterations, FUEL_PER_CHECK);
     this.startedAt = now();
     this.deadline = this.startedAt + init.limits.timeoutMs;
     this.root = this;
@@ -198,6 +205,17 @@ export class RunContext implements WalkTarget {
         "timeout",
         `parallel operation exceeded its ${this.limits.parallelTimeoutMs}ms deadline`,
       );
+  }
+
+  /**
+   * A generated loop's step passed `loopCheckAt`: false when the iteration limit is exceeded (the
+   * caller raises the error, at its position), else reads the clock and sets the next check.
+   */
+  loopCheck(): boolean {
+    if (this.iterations > this.limits.maxIterations) return false;
+    this.loopCheckAt = Math.min(this.limits.maxIterations, this.iterations + FUEL_PER_CHECK);
+    this.refuel();
+    return true;
   }
 
   /** Charges work proportional to `units` elements, reading the clock when due. */
