@@ -107,12 +107,12 @@ function reduceOwning<T extends object>(
 }
 
 /** A copy of a reduce's initial collection that the reduce may own. */
-function ownedVectorCopy(initial: readonly unknown[]): unknown[] {
+export function ownedVectorCopy(initial: readonly unknown[]): unknown[] {
   active.copy(initial.length);
   return initial.slice();
 }
 
-function ownedMapCopy(initial: AnyMap): LispMap {
+export function ownedMapCopy(initial: AnyMap): LispMap {
   return initial instanceof LispMap ? initial.ownableCopy() : toLispMap(initial);
 }
 

@@ -83,12 +83,11 @@ export function inlineHigherOrder(g: LoopEmitter, name: string, args: readonly N
         return inlineReduceBuiltin(g, f.name, init, items);
       }
       const fn = args.length === 3 ? inlinable(f, 2) : undefined;
-      // A function that only conjes onto its accumulator is left to the builtin, which lets
-      // conj append in place (runtime/owned-vector.ts).
-      if (fn === undefined || ownedAccumulator(fn)) return undefined;
+      if (fn === undefined) return undefined;
       const init = g.value(args[1] as Node);
       const items = g.bind(`$.collection(${g.value(args[2] as Node)})`);
-      return inlineReduce(g, fn, init, items);
+      g.emit(`${g.contextName}.work(${items}.length);`);
+      return inlineFold(g, fn, init, (step) => eachItem(g, items, step));
     }
     case "group-by":
     case "sum-by": {
@@ -196,23 +195,47 @@ function inlineSelect(
   return g.bind(`$.vec(${out})`);
 }
 
-function inlineReduce(
+/**
+ * `(reduce (fn [acc x] ...) init coll)` with the fn's body inline, `loop` emitting the iteration
+ * (each item handed to the step). The accumulator is detached, as the builtin has it: the caller's
+ * hold on an initial map keeps no history alive. A fn that only derives its accumulator
+ * (accumulator-use.ts) folds as the builtin's reduceOwning does (aggregation.ts): from a copy
+ * nobody else holds, named in its ownership token while each step runs, so that conj, assoc,
+ * update, merge-with... change it in place; once a step hands back anything else, nothing is
+ * owned. The token is restored however the loop ends.
+ */
+export function inlineFold(
   g: LoopEmitter,
   fn: Extract<Node, { kind: "fn" }>,
   init: string,
-  items: string,
+  loop: (step: (item: string) => void) => void,
 ): string {
   const acc = g.temp("acc");
-  // Detached, as the builtin does: the caller's hold on an initial map keeps no history alive.
   // Normalized once here and at every step, so the body binds it as it is.
   g.emit(`let ${acc} = $.detach(${init});`);
   g.emit(`if (${acc} === undefined) ${acc} = null;`);
   g.markDefined(acc);
-  g.emit(`${g.contextName}.work(${items}.length);`);
-  eachItem(g, items, (item) => {
-    const value = g.inlineBody(fn, [acc, item]);
-    g.emit(`${acc} = ${g.normalized(value)};`);
-  });
+  if (!ownedAccumulator(fn)) {
+    loop((item) => g.emit(`${acc} = ${g.normalized(g.inlineBody(fn, [acc, item]))};`));
+    return acc;
+  }
+  const token = g.temp("token");
+  const owned = g.temp("owned");
+  const previous = g.temp("previous");
+  g.emit(`const ${token} = $.ownerToken(${acc});`);
+  g.emit(`if (${token} !== null) ${acc} = $.ownedCopy(${acc});`);
+  g.emit(`let ${owned} = ${token} === null ? undefined : ${acc};`);
+  g.emit(`const ${previous} = ${token} === null ? undefined : ${token}.current;`);
+  const body = g.block(() =>
+    loop((item) => {
+      g.emit(`if (${token} !== null) ${token}.current = ${owned};`);
+      g.emit(`${acc} = ${g.normalized(g.inlineBody(fn, [acc, item]))};`);
+      g.emit(`if (${acc} !== ${owned}) ${owned} = undefined;`);
+    }),
+  );
+  g.emit("try {");
+  g.emitAll(body);
+  g.emit(`} finally { if (${token} !== null) ${token}.current = ${previous}; }`);
   return acc;
 }
 

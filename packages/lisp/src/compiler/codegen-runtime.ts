@@ -4,7 +4,7 @@
  * generated code contains no text taken from a program (see codegen.ts).
  */
 
-import { Groups } from "../builtins/aggregation.js";
+import { Groups, ownedMapCopy, ownedVectorCopy } from "../builtins/aggregation.js";
 import { overItems } from "../builtins/arithmetic.js";
 import {
   assocCharged,
@@ -24,6 +24,7 @@ import { callSite } from "../runtime/call-site.js";
 import { active, loopLimitError, type RunContext } from "../runtime/context.js";
 import { typeName } from "../runtime/describe.js";
 import { add, divide, multiply, subtract } from "../runtime/numeric.js";
+import { ownedVector } from "../runtime/owned-vector.js";
 import { NOT_PURE, pureMode } from "../runtime/pure-mode.js";
 import { itemsOf } from "../runtime/sequences.js";
 import { FailSignal, ReturnSignal } from "../runtime/signals.js";
@@ -39,7 +40,8 @@ import {
 } from "../values/lisp-function.js";
 import { LispMap, MapBuilder } from "../values/lisp-map.js";
 import { LispSet } from "../values/lisp-set.js";
-import { getField, isMap, lookup } from "../values/map-access.js";
+import { type AnyMap, getField, isMap, lookup } from "../values/map-access.js";
+import { ownedTable } from "../values/owned-table.js";
 import { detachAccumulator } from "../values/pin.js";
 import { restToMap } from "./closures.js";
 import { sequentialItems } from "./destructure.js";
@@ -192,6 +194,19 @@ export const codegenRuntime = {
     return items;
   },
   detach: detachAccumulator,
+  /**
+   * For a reduce whose fn only derives its accumulator: the ownership token the accumulator's kind
+   * uses (a vector's or a map's), or null when it is neither (then nothing is owned).
+   */
+  ownerToken(acc: unknown): { current: unknown } | null {
+    if (Array.isArray(acc)) return ownedVector;
+    if (acc !== null && typeof acc === "object" && isMap(acc)) return ownedTable;
+    return null;
+  },
+  /** The copy of a reduce's initial vector or map that the reduce owns (as the builtin makes it). */
+  ownedCopy(acc: unknown[] | AnyMap): unknown {
+    return Array.isArray(acc) ? ownedVectorCopy(acc) : ownedMapCopy(acc as AnyMap);
+  },
 
   // Fused lazy pipelines (codegen-loops.ts): the happy path only; anything else raises an error, and
   // the unit runs again on the general evaluator, where the lazy-pipeline builtin handles it.

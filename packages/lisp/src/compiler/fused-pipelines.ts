@@ -10,8 +10,7 @@
  */
 import type { Node } from "../analyzer/ast.js";
 import { isPipelinePlan, type PipelinePlan, pullsPrefix } from "../analyzer/pipelines.js";
-import { ownedAccumulator } from "./accumulator-use.js";
-import { fieldCallback, inlinable, keywordJuxt, type LoopEmitter } from "./codegen-loops.js";
+import { fieldCallback, inlinable, inlineFold, keywordJuxt, type LoopEmitter } from "./codegen-loops.js";
 import { GenerationGap } from "./fast-tier.js";
 
 export function fusedPipeline(g: LoopEmitter, args: readonly Node[]): string | undefined {
@@ -140,14 +139,10 @@ function consumeStream(
         return g.bind(`${acc} === undefined ? null : ${acc}`);
       }
       const fn = last === 2 ? inlinable(f, 2) : undefined;
-      // A function that derives its accumulator in place is left to the builtin (reduceOwning).
-      if (fn === undefined || ownedAccumulator(fn)) break;
-      g.emit(`let ${acc} = $.detach(${valueAt(1)});`);
-      g.emit(`if (${acc} === undefined) ${acc} = null;`);
-      g.markDefined(acc);
-      fold((item) => g.emit(`${acc} = ${g.normalized(g.inlineBody(fn, [acc, item]))};`));
+      if (fn === undefined) break;
+      const folded = inlineFold(g, fn, valueAt(1), fold);
       g.emit(`$.chargeVector(${count});`);
-      return acc;
+      return folded;
     }
     case "mapv": {
       const f = nodeAt(0);
