@@ -202,6 +202,12 @@ describe("consumers of the whole stream", () => {
     ["apply max", "(map :amount (remove #(> (:quantity %) 2) data/rows))"],
     ["apply max", "(filter #(> % 100) data/xs)"],
     ["apply str", "(map inc data/xs)"],
+    ["apply min", "(map :x [{:x 3} {:x 2.5} {:x 7}])"],
+    ["apply max", '(map :x [{:x 1} {:x ##NaN} {:x "s"}])'],
+    ["apply max", '(map identity [##NaN "s"])'],
+    ["apply max", "(map identity [1 9007199254740993 2.0])"],
+    ["apply min", "(filter neg? data/xs)"],
+    ["apply max", '(map identity [1 "s"])'],
     ["mapv :id", "(filter #(> (:amount %) 990) data/rows)"],
     ["mapv #(* % 2)", "(keep #(when (odd? %) %) data/xs)"],
     ["mapv inc", "(map inc data/xs)"],
@@ -265,6 +271,7 @@ describe("consumers of the whole stream", () => {
       ["(reduce + 0 (map :amount (filter #(> (:quantity %) 5) data/rows)))", /acc\d+ = /],
       ["(count (filter #(> (:amount %) 500) data/rows))", /n\d+\+\+;/],
       ["(mapv :id (filter #(> (:amount %) 990) data/rows))", /out\d+\.push\(/],
+      ["(apply max (map :amount (filter #(> (:quantity %) 5) data/rows)))", /best\d+ = /],
     ] as const) {
       const generated = generatedSource(source);
       expect(generated, source).toMatch(fold);

@@ -144,6 +144,28 @@ function consumeStream(
       g.emit(`$.chargeVector(${count});`);
       return folded;
     }
+    case "apply": {
+      // (apply max (map :amount rows)): max and min of plain numbers kept as the items come, as
+      // max itself compares them (the first NaN decides, and nothing after it is looked at).
+      // Anything else (no items: the arity error; another kind of number) reruns the unit.
+      const f = nodeAt(0);
+      if (f.kind !== "builtin" || (f.name !== "max" && f.name !== "min")) break;
+      const best = g.temp("best");
+      const nan = g.temp("nan");
+      g.emit(`let ${best} = null;`);
+      g.emit(`let ${nan} = false;`);
+      fold((item) => {
+        g.emit(`if (typeof ${item} !== "number") { if (!${nan}) throw $.notFused(); }`);
+        g.emit(`else if (${count} === 0) ${best} = ${item};`);
+        g.emit(`else if (!${nan}) {`);
+        g.emit(`if (${item} !== ${item} || ${best} !== ${best}) { ${best} = NaN; ${nan} = true; }`);
+        g.emit(`else if (${item} ${f.name === "max" ? ">" : "<"} ${best}) ${best} = ${item};`);
+        g.emit("}");
+      });
+      g.emit(`$.chargeVector(${count});`);
+      g.emit(`if (${count} === 0) throw $.notFused();`);
+      return best;
+    }
     case "mapv": {
       const f = nodeAt(0);
       if (inlinable(f, 1) === undefined && fieldCallback(g, f) === undefined) break;
@@ -264,7 +286,7 @@ function stream(
       const maps = chains.map((chain) => chain.maps.map((mapIndex) => callback(mapIndex, 1)));
       const j = g.temp("j");
       const body = g.block(() => {
-        g.emit(`if (--${g.contextName}.fuel <= 0) ${g.contextName}.refuel();`);
+        g.emit(`if ((${j} & 1023) === 1023) ${g.contextName}.work(1024);`);
         sources.forEach((source, side) => {
           const raw = g.bind(`${source}[${j}]`);
           let item = g.bind(`${raw} === undefined ? null : ${raw}`);
@@ -299,13 +321,14 @@ function stream(
 
 /**
  * A loop over a stage's source (read as the stage's builtin reads it: a set is refused where
- * `sets` is false), one fuel unit per item.
+ * `sets` is false), charging its work every 1,024 items as the inlined builtins do (a counter in
+ * memory touched per item would cost more than a short stage does).
  */
 function sourceLoop(g: LoopEmitter, value: string, sets: boolean, sink: (item: string) => void): void {
   const items = g.bind(`$.stageSource(${value}, ${sets})`);
   const i = g.temp("i");
   const body = g.block(() => {
-    g.emit(`if (--${g.contextName}.fuel <= 0) ${g.contextName}.refuel();`);
+    g.emit(`if ((${i} & 1023) === 1023) ${g.contextName}.work(1024);`);
     const raw = g.bind(`${items}[${i}]`);
     sink(g.bind(`${raw} === undefined ? null : ${raw}`));
   });
