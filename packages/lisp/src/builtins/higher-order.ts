@@ -21,7 +21,7 @@ import { itemsOf } from "../runtime/sequences.js";
 import { equals } from "../values/equality.js";
 import { Keyword } from "../values/keyword.js";
 import { FUNCTION_INFO, type LispFunction } from "../values/lisp-function.js";
-import { compareTerms } from "../values/term-order.js";
+import { compareTerms, tupleOrder } from "../values/term-order.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
 import {
   callbackOf,
@@ -432,12 +432,14 @@ function sortBy(...args: unknown[]): unknown[] {
   if (n > 1) active.work(n * Math.ceil(Math.log2(n)));
   // Array.prototype.sort is stable: items with equal keys keep their order.
   // Sorted in slices, so the run's deadline holds inside a huge sort (runtime/interruptible.ts).
-  if (direction === "asc") {
-    if (numeric) sortInSlices(order, (x, y) => (keys[x] as number) - (keys[y] as number));
-    else sortInSlices(order, (x, y) => compareTerms(keys[x], keys[y]));
-  } else if (direction === "desc") {
-    if (numeric) sortInSlices(order, (x, y) => (keys[y] as number) - (keys[x] as number));
-    else sortInSlices(order, (x, y) => compareTerms(keys[y], keys[x]));
+  if (direction === "asc" || direction === "desc") {
+    // Keys made by (juxt :a :b) compare position by position, each position of one kind.
+    const terms = numeric ? undefined : (tupleOrder(keys) ?? compareTerms);
+    if (direction === "asc") {
+      if (terms === undefined) sortInSlices(order, (x, y) => (keys[x] as number) - (keys[y] as number));
+      else sortInSlices(order, (x, y) => terms(keys[x], keys[y]));
+    } else if (terms === undefined) sortInSlices(order, (x, y) => (keys[y] as number) - (keys[x] as number));
+    else sortInSlices(order, (x, y) => terms(keys[y], keys[x]));
   } else {
     sortInSlices(order, (x, y) => compare(keys[x], keys[y]));
   }
