@@ -241,6 +241,23 @@ describe("generated source", () => {
   });
 });
 
+describe("partition with literal counts in a fused pipeline", () => {
+  test("keeps its window in variables and makes each chunk as an array literal", async () => {
+    for (const source of [
+      "(let [xs (range 20)] (take 4 (partition 3 1 xs)))",
+      "(let [xs (range 20)] (take 4 (partition 2 5 xs)))",
+      "(let [xs (range 20)] (vec (partition 4 xs)))",
+    ]) {
+      const generated = generatedSource(source);
+      expect(generated, source).toMatch(/const chunk\d+ = \[s\d+, s\d+/);
+      expect(generated, source).not.toContain("new Array(");
+      await bothEngines(source);
+    }
+    // A count that is not a literal keeps the window buffer.
+    expect(generatedSource("(let [n 3 xs (range 20)] (take 4 (partition n 1 xs)))")).toContain("new Array(");
+  });
+});
+
 describe("the iteration limit in generated loops", () => {
   test("a step is one counter against the next check, and the limit holds to the step", async () => {
     const loop = (n: number) => `(loop [i 0] (if (< i ${n}) (recur (inc i)) i))`;

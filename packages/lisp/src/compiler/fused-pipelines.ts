@@ -245,6 +245,13 @@ function stream(
       return;
     }
     case "partition": {
+      const literalSize = literalCount(valueNodes[stage.args[0] as number] as Node);
+      const literalStep =
+        stage.args.length === 3 ? literalCount(valueNodes[stage.args[1] as number] as Node) : literalSize;
+      if (literalSize !== undefined && literalStep !== undefined && literalSize <= 8) {
+        literalWindows(g, literalSize, literalStep, upstream, sink);
+        return;
+      }
       const size = g.bind(`$.positive(${names[stage.args[0] as number]})`);
       const step = stage.args.length === 3 ? g.bind(`$.positive(${names[stage.args[1] as number]})`) : size;
       const window = g.temp("w");
@@ -317,6 +324,53 @@ function stream(
     default:
       throw new GenerationGap(`no fused code for ${stage.op}`);
   }
+}
+
+/** A count written as a positive integer literal (`(partition 3 1 xs)`), else undefined. */
+function literalCount(node: Node): number | undefined {
+  if (node.kind !== "const") return undefined;
+  const value = node.value;
+  return typeof value === "number" && Number.isInteger(value) && value > 0 ? value : undefined;
+}
+
+/**
+ * `(partition 3 1 xs)` with literal counts: the window is a shift register of `size` variables
+ * holding the last items, and each chunk is an array literal of them (V8 allocates it at its size
+ * with the right element kind; no buffer filled by index and copied for the next window). A chunk
+ * is due when `size` items have come in since the start or `step` since the last chunk; with a
+ * step larger than the size, the items between chunks are skipped.
+ */
+function literalWindows(
+  g: LoopEmitter,
+  size: number,
+  step: number,
+  upstream: (inner: (item: string) => void) => void,
+  sink: (item: string) => void,
+): void {
+  const slots = Array.from({ length: size }, () => g.temp("s"));
+  const count = g.temp("count");
+  const skip = g.temp("skip");
+  for (const slot of slots) g.emit(`let ${slot} = null;`);
+  g.emit(`let ${count} = 0;`);
+  if (step > size) g.emit(`let ${skip} = 0;`);
+  upstream((item) => {
+    const chunk = g.temp("chunk");
+    const body = g.block(() => {
+      g.emit(`$.chargeVector(${size});`);
+      g.emit(`const ${chunk} = [${slots.join(", ")}];`);
+      // Overlapping windows: the next is due `step` items later; else the next starts afresh.
+      g.emit(`${count} = ${step < size ? size - step : 0};`);
+      if (step > size) g.emit(`${skip} = ${step - size};`);
+      sink(chunk);
+    });
+    if (step > size) g.emit(`if (${skip} > 0) ${skip}--; else {`);
+    for (let k = 0; k + 1 < size; k++) g.emit(`${slots[k]} = ${slots[k + 1]};`);
+    g.emit(`${slots[size - 1]} = ${item};`);
+    g.emit(`if (++${count} === ${size}) {`);
+    g.emitAll(body);
+    g.emit("}");
+    if (step > size) g.emit("}");
+  });
 }
 
 /**
