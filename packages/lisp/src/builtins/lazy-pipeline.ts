@@ -25,8 +25,8 @@ import { callSite } from "../runtime/call-site.js";
 import { active } from "../runtime/context.js";
 import { NOT_PURE, pureMode } from "../runtime/pure-mode.js";
 import { itemsOf } from "../runtime/sequences.js";
-import { hashKey } from "../values/hash-key.js";
 import { LispSet } from "../values/lisp-set.js";
+import { SeenItems } from "../values/seen-items.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
 import { callbackOf, truthy } from "./support/hof-common.js";
 
@@ -161,15 +161,12 @@ function partitionStage(size: number, step: number, pad: readonly unknown[] | "d
 
 /** Items not seen before (by `=`, through their hash keys, as the eager distinct compares them). */
 function distinctStage(input: Pull): Pull {
-  const seen = new Set<unknown>();
+  const seen = new SeenItems();
   return () => {
     for (;;) {
       const item = input();
       if (item === DONE) return DONE;
-      const key = hashKey(item);
-      if (seen.has(key)) continue;
-      seen.add(key);
-      return item;
+      if (seen.add(item)) return item;
     }
   };
 }

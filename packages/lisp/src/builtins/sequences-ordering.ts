@@ -13,6 +13,7 @@ import { equals } from "../values/equality.js";
 import { hashKey } from "../values/hash-key.js";
 import { LispSet } from "../values/lisp-set.js";
 import { isMap, mapEntries } from "../values/map-access.js";
+import { SeenItems } from "../values/seen-items.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
 import {
   chargeVector,
@@ -40,15 +41,12 @@ function reverse(coll: unknown): unknown[] {
 /** Items in first-seen order with later duplicates (by `=`) removed. */
 function uniqueItems(items: readonly unknown[]): unknown[] {
   active.work(items.length);
-  const seen = new Set<unknown>();
+  const seen = new SeenItems();
   const out: unknown[] = [];
   for (let i = 0; i < items.length; i++) {
     if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
     const item = items[i];
-    const key = hashKey(item);
-    if (seen.has(key)) continue;
-    seen.add(key);
-    out.push(nil(item));
+    if (seen.add(item)) out.push(nil(item));
   }
   chargeVector(out.length);
   return out;

@@ -43,6 +43,7 @@ import { LispSet } from "../values/lisp-set.js";
 import { type AnyMap, getField, isMap, lookup } from "../values/map-access.js";
 import { ownedTable } from "../values/owned-table.js";
 import { detachAccumulator } from "../values/pin.js";
+import { SeenItems } from "../values/seen-items.js";
 import { restToMap } from "./closures.js";
 import { sequentialItems } from "./destructure.js";
 import { fastTierStats } from "./fast-tier.js";
@@ -72,6 +73,7 @@ export const codegenRuntime = {
   ge: (a: unknown, b: unknown): boolean => order(a, b) >= 0,
   eq: equals,
   hash: hashKey,
+  seen: (): SeenItems => new SeenItems(),
 
   /** `(:k x)` when the inline fast path found nothing: flexible lookup, nil for non-maps. */
   field: (value: unknown, keyword: Keyword): unknown => getField(value, keyword),

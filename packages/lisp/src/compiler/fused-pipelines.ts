@@ -310,12 +310,10 @@ function stream(
     }
     case "distinct": {
       const seen = g.temp("seen");
-      g.emit(`const ${seen} = new Set();`);
+      g.emit(`const ${seen} = $.seen();`);
       upstream((item) => {
-        const key = g.bind(`$.hash(${item})`);
         const body = g.block(() => sink(item));
-        g.emit(`if (!${seen}.has(${key})) {`);
-        g.emit(`${seen}.add(${key});`);
+        g.emit(`if (${seen}.add(${item})) {`);
         g.emitAll(body);
         g.emit("}");
       });
