@@ -125,6 +125,26 @@ describe("a hot function moves to generated code", () => {
     expect(small.stats.promotions).toBe(0);
   });
 
+  test("a pipeline consumed whole over a large collection runs as one fused loop, at once", async () => {
+    for (const source of [
+      "(reduce + 0 (map :amount (filter (fn [r] (> (:amount r) 500)) data/rows)))",
+      "(count (filter #(= (:tag %) 1) data/rows))",
+      "(apply max (map :amount (remove #(= (:tag %) 1) data/rows)))",
+    ]) {
+      const text = unique(source);
+      const { result, stats } = await adaptive(text, { context: { rows } });
+      const general = await run(text, { context: { rows }, engine: "general" });
+      expect(outcome(result), source).toEqual(outcome(general));
+      // One unit for the whole call, generated before any callback ran: no fn reached 1,000 calls.
+      expect(stats, source).toMatchObject({ promotions: 1, unitsGenerated: 1, fastRuns: 1, effectFallbacks: 0 });
+    }
+    // take does the work of the items it takes: it stays on the general evaluator's lazy pipeline.
+    const prefix = await adaptive(unique("(take 3 (filter (fn [r] (> (:amount r) 500)) data/rows))"), {
+      context: { rows },
+    });
+    expect(prefix.stats.promotions).toBe(0);
+  });
+
   test("each closure of a hot fn form keeps its own captured values", async () => {
     promotionPolicy.threshold = 5;
     const source = unique("(mapv (fn [k] (count (filter #(= (:tag %) k) data/rows))) [0 1 2 7])");

@@ -35,6 +35,7 @@ import { compileComprehension } from "./comprehension.js";
 import { type Binder, compilePattern } from "./destructure.js";
 import { evaluateAll, iterateAt, located, resume } from "./evaluation.js";
 import { fastTierStats, GenerationGap, generationPolicy } from "./fast-tier.js";
+import { fusesIntoOneLoop } from "./fused-pipelines.js";
 import { promotionPolicy } from "./promotion.js";
 import { isPure, isTrivial, recursOutward } from "./purity.js";
 import { largeCallNode, largeForNode, resumedLoopNode } from "./resume-nodes.js";
@@ -159,7 +160,10 @@ export class Compiler {
       case "recur":
         return this.compileRecur(node.target, node.args, node.position);
       case "call":
-        if (this.adaptive(node) && loopsOverItsLastArgument(node)) return this.compileLargeCall(node);
+        if (this.adaptive(node)) {
+          if (loopsOverItsLastArgument(node)) return this.compileLargeCall(node, (_, index) => index === 0);
+          if (fusesIntoOneLoop(node)) return this.compileLargeCall(node, keptInPipeline);
+        }
         return compileCall(
           (child) => this.compile(child),
           (name, at) => this.requireBuiltin(name, at),
@@ -305,25 +309,35 @@ export class Compiler {
   }
 
   /**
-   * `(map (fn ...) coll)`, `(filter ...)`, `(remove ...)`, `(reduce (fn ...) init coll)` under the
+   * `(map (fn ...) coll)`, `(filter ...)`, `(remove ...)`, `(reduce (fn ...) init coll)`, and
+   * pipelines the generator fuses (`(reduce + 0 (map :amount (filter p rows)))`), under the
    * adaptive tier: over a large collection the whole call runs as generated code, where the
-   * literal function is inlined into one loop (codegen-loops.ts), instead of the builtin calling a
-   * closure per item. The arguments are evaluated here first, once, in order; the generated call
-   * reads them from slots past the end of a copy of the frame (resume-nodes.ts).
+   * literal functions are inlined into one loop (codegen-loops.ts, fused-pipelines.ts), instead of
+   * the builtin calling a closure per item. The arguments are evaluated here first, once, in
+   * order; the generated call keeps the `kept` ones as written (literal functions, constants,
+   * builtins: nothing to evaluate) and reads the others from slots past the end of a copy of the
+   * frame (resume-nodes.ts).
    */
-  private compileLargeCall(node: Extract<Node, { kind: "call" }>): Code {
+  private compileLargeCall(
+    node: Extract<Node, { kind: "call" }>,
+    kept: (arg: Node, index: number) => boolean,
+  ): Code {
     const callee = node.callee as Extract<Node, { kind: "builtin" }>;
     const fn = this.requireBuiltin(callee.name, callee.position);
     const args = node.args.map((arg) => this.compile(arg));
+    const read = node.args.map((arg, index) => !kept(arg, index));
     const position = node.position;
     let unit: Code | null | undefined;
     const call = (frame: unknown[], values: unknown[]): unknown => {
-      const items = values[values.length - 1];
-      if (Array.isArray(items) && items.length >= promotionPolicy.threshold) {
-        unit ??= this.promote(largeCallNode(node, frame.length)) ?? null;
+      if (
+        values.some(
+          (value, index) => read[index] && Array.isArray(value) && value.length >= promotionPolicy.threshold,
+        )
+      ) {
+        unit ??= this.promote(largeCallNode(node, frame.length, read)) ?? null;
         if (unit !== null) {
           const extended = frame.slice();
-          for (let i = 1; i < values.length; i++) extended.push(values[i]);
+          for (let i = 0; i < values.length; i++) if (read[i]) extended.push(values[i]);
           return unit(extended);
         }
       }
@@ -690,6 +704,11 @@ const LOOPING_CALLS: ReadonlyMap<string, { readonly args: number; readonly arity
   ["remove", { args: 2, arity: 1 }],
   ["reduce", { args: 3, arity: 2 }],
 ]);
+
+/** Arguments of a fused pipeline's call that its generated code takes as written. */
+function keptInPipeline(arg: Node, index: number): boolean {
+  return index === 0 || arg.kind === "const" || arg.kind === "builtin" || arg.kind === "fn";
+}
 
 /** A call generated code would turn into one loop: a looping builtin with a literal function. */
 function loopsOverItsLastArgument(node: Extract<Node, { kind: "call" }>): boolean {

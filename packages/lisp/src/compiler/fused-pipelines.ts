@@ -9,9 +9,23 @@
  * where the builtin does exactly what the program says.
  */
 import type { Node } from "../analyzer/ast.js";
-import { isPipelinePlan, type PipelinePlan, pullsPrefix } from "../analyzer/pipelines.js";
+import { isPipelinePlan, LAZY_PIPELINE, type PipelinePlan, pullsPrefix } from "../analyzer/pipelines.js";
 import { fieldCallback, inlinable, inlineFold, keywordJuxt, type LoopEmitter } from "./codegen-loops.js";
 import { GenerationGap } from "./fast-tier.js";
+
+/**
+ * Whether a call is a pipeline consumed whole that fusedPipeline writes as one loop: the adaptive
+ * tier moves it to generated code when its input is large. (`take` and `first` stay: they do the
+ * work of the items they take, however large the input.)
+ */
+export function fusesIntoOneLoop(node: Extract<Node, { kind: "call" }>): boolean {
+  if (node.callee.kind !== "builtin" || node.callee.name !== LAZY_PIPELINE) return false;
+  const planNode = node.args[0];
+  if (planNode?.kind !== "const" || !isPipelinePlan(planNode.value)) return false;
+  const plan = planNode.value;
+  const source = plan.args[plan.args.length - 1];
+  return !pullsPrefix(plan.op) && typeof source === "object" && fusable(source);
+}
 
 export function fusedPipeline(g: LoopEmitter, args: readonly Node[]): string | undefined {
   const planNode = args[0];

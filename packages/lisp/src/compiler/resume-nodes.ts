@@ -36,18 +36,19 @@ export function largeForNode(node: Extract<Node, { kind: "for" }>, itemsSlot: nu
 }
 
 /**
- * The call `(map f coll)`, `(reduce f init coll)`... with every argument after the function
- * already evaluated: they are read from slots past the end of the frame, from `firstSlot` on.
+ * The call `(map f coll)`, `(reduce f init coll)`... with the arguments marked in `read` already
+ * evaluated: they are read from slots past the end of the frame, from `firstSlot` on, in order;
+ * the others stay as written.
  */
-export function largeCallNode(node: Extract<Node, { kind: "call" }>, firstSlot: number): Node {
-  const [fn, ...rest] = node.args as [Node, ...Node[]];
-  const read = rest.map(
-    (arg, index): Node => ({
-      kind: "local",
-      slot: firstSlot + index,
-      name: "argument",
-      position: arg.position,
-    }),
+export function largeCallNode(
+  node: Extract<Node, { kind: "call" }>,
+  firstSlot: number,
+  read: readonly boolean[],
+): Node {
+  let slot = firstSlot;
+  const args = node.args.map(
+    (arg, index): Node =>
+      read[index] ? { kind: "local", slot: slot++, name: "argument", position: arg.position } : arg,
   );
-  return { ...node, args: [fn, ...read] };
+  return { ...node, args };
 }
