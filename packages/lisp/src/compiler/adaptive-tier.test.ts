@@ -136,7 +136,12 @@ describe("a hot function moves to generated code", () => {
       const general = await run(text, { context: { rows }, engine: "general" });
       expect(outcome(result), source).toEqual(outcome(general));
       // One unit for the whole call, generated before any callback ran: no fn reached 1,000 calls.
-      expect(stats, source).toMatchObject({ promotions: 1, unitsGenerated: 1, fastRuns: 1, effectFallbacks: 0 });
+      expect(stats, source).toMatchObject({
+        promotions: 1,
+        unitsGenerated: 1,
+        fastRuns: 1,
+        effectFallbacks: 0,
+      });
     }
     // take does the work of the items it takes: it stays on the general evaluator's lazy pipeline.
     const prefix = await adaptive(unique("(take 3 (filter (fn [r] (> (:amount r) 500)) data/rows))"), {
