@@ -260,27 +260,36 @@ describe("partition with literal counts in a fused pipeline", () => {
 
 describe("the iteration limit in generated loops", () => {
   test("a step is one counter against the next check, and the limit holds to the step", async () => {
-    const loop = (n: number) => `(loop [i 0] (if (< i ${n}) (recur (inc i)) i))`;
-    expect(generatedSource(loop(10))).toMatch(
+    // A leaf loop (leaf-loops.ts) counts in a local; a loop that calls a fn counts in the context.
+    const leafLoop = (n: number) => `(loop [i 0] (if (< i ${n}) (recur (inc i)) i))`;
+    const callingLoop = (n: number) =>
+      `(let [f (fn [x] (inc x))] (loop [i 0] (if (< i ${n}) (recur (f i)) i)))`;
+    expect(generatedSource(leafLoop(10))).toMatch(
+      /if \(\+\+steps\d+ > steps\d+At\) \{ ctx\d*\.iterations = steps\d+; \$\.loopCheck\(/,
+    );
+    expect(generatedSource(callingLoop(10))).toMatch(
       /\+\+ctx\d*\.iterations > ctx\d*\.loopCheckAt\) \$\.loopCheck\(/,
     );
-    for (const maxIterations of [1, 5, 2047, 2048, 2049, 5000]) {
-      for (const engine of ["fast", "general"] as const) {
-        const fits = await run(loop(maxIterations), { engine, limits: { maxIterations } });
-        expect(fits.ok && fits.value, `${engine} ${maxIterations}`).toBe(maxIterations);
-        const over = await run(loop(maxIterations + 1), { engine, limits: { maxIterations } });
-        expect(!over.ok && over.error.reason, `${engine} ${maxIterations}`).toBe("loop_limit_exceeded");
+    for (const loop of [leafLoop, callingLoop]) {
+      for (const maxIterations of [1, 5, 2047, 2048, 2049, 5000]) {
+        for (const engine of ["fast", "general"] as const) {
+          const fits = await run(loop(maxIterations), { engine, limits: { maxIterations } });
+          expect(fits.ok && fits.value, `${engine} ${maxIterations}`).toBe(maxIterations);
+          const over = await run(loop(maxIterations + 1), { engine, limits: { maxIterations } });
+          expect(!over.ok && over.error.reason, `${engine} ${maxIterations}`).toBe("loop_limit_exceeded");
+        }
       }
     }
   });
 
   test("iterations add up across loops, fns and the general evaluator", async () => {
-    // Three loops of 1,500 steps: 4,500 in all, whichever tier runs each.
+    // Leaf loops in a fn and at the top level, and a loop that calls the fn (each call a step of
+    // its own loop and one of the caller's): 1,500 + 1,000 + 500 + 1,000 * 2 = 5,000 steps.
     const source =
-      "(defn spin [n] (loop [i 0] (if (< i n) (recur (inc i)) i))) (+ (spin 1500) (spin 1500) (loop [j 0] (if (< j 1500) (recur (inc j)) j)))";
+      "(defn spin [n] (loop [i 0] (if (< i n) (recur (inc i)) i))) (+ (spin 1500) (spin 1000) (loop [j 0] (if (< j 500) (recur (inc j)) j)) (loop [k 0] (if (< k 1000) (recur (+ k (spin 1))) k)))";
     for (const engine of ["fast", "general", "adaptive"] as const) {
-      expect((await run(source, { engine, limits: { maxIterations: 4500 } })).ok, engine).toBe(true);
-      const over = await run(source, { engine, limits: { maxIterations: 4499 } });
+      expect((await run(source, { engine, limits: { maxIterations: 5000 } })).ok, engine).toBe(true);
+      const over = await run(source, { engine, limits: { maxIterations: 4999 } });
       expect(!over.ok && over.error.reason, engine).toBe("loop_limit_exceeded");
     }
   });

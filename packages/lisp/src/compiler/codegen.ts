@@ -28,6 +28,7 @@ import { GenerationGap } from "./fast-tier.js";
 import { fusedPipeline } from "./fused-pipelines.js";
 import { integralLoopSlots } from "./integral.js";
 import { binaryIntrinsic } from "./intrinsics.js";
+import { isLeafLoop } from "./leaf-loops.js";
 import { specializedCall } from "./specialized-calls.js";
 
 export interface CodegenEnvironment {
@@ -50,6 +51,8 @@ interface LoopInfo {
   readonly context: string;
   /** The loop or fn form: where a loop-limit error points. */
   readonly position: Position;
+  /** A leaf loop's local count of iterations (leaf-loops.ts), stored into the context on exit. */
+  readonly counter?: string | undefined;
 }
 
 /** One generated function scope: the analyzer frame it stands for and its slot names. */
@@ -717,7 +720,14 @@ export class Generator implements LoopEmitter {
         if (binding.pattern.kind === "bind" && integralSlots.has(binding.pattern.slot))
           this.integral.add(this.nameOf(binding.pattern.slot));
       });
-      this.loops.set(node.target, { label, raw, context: this.contextName, position: node.position });
+      const counter = isLeafLoop(node) ? this.temp("steps") : undefined;
+      this.loops.set(node.target, {
+        label,
+        raw,
+        context: this.contextName,
+        position: node.position,
+        counter,
+      });
       const body = this.block(() => {
         node.bindings.forEach((binding, index) => {
           this.pattern(binding.pattern, raw[index] as string);
@@ -727,10 +737,16 @@ export class Generator implements LoopEmitter {
           sink.label === undefined && sink.target !== undefined ? { target: sink.target, label } : sink,
         );
       });
+      if (counter !== undefined) {
+        this.emit(`let ${counter} = ${this.contextName}.iterations;`);
+        this.emit(`let ${counter}At = ${this.contextName}.loopCheckAt;`);
+        this.emit("try {");
+      }
       this.emit(`${label}: while (true) {`);
       this.lines.push(...body);
       if (sink.target !== undefined) this.emit(`break ${label};`);
       this.emit("}");
+      if (counter !== undefined) this.emit(`} finally { ${this.contextName}.iterations = ${counter}; }`);
     });
     this.emit("{");
     this.lines.push(...inner);
@@ -751,7 +767,13 @@ export class Generator implements LoopEmitter {
     values.forEach((value, index) => {
       this.emit(`${loop.raw[index]} = ${this.normalized(value)};`);
     });
-    this.iterate(loop.context, loop.position);
+    if (loop.counter === undefined) this.iterate(loop.context, loop.position);
+    else {
+      const context = loop.context;
+      this.emit(
+        `if (++${loop.counter} > ${loop.counter}At) { ${context}.iterations = ${loop.counter}; $.loopCheck(${context}, ${this.position(loop.position)}); ${loop.counter}At = ${context}.loopCheckAt; }`,
+      );
+    }
     this.emit(`continue ${loop.label};`);
   }
 
