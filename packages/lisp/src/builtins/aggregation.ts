@@ -120,10 +120,13 @@ function conjAll(vector: readonly unknown[], items: readonly unknown[], start: n
   active.copy(vector.length);
   active.allocate(vectorBytes(items.length - start));
   active.work(items.length);
-  const out = vector.slice();
+  // Made at its final length and filled by index: pushing onto a copy grows it step by step.
+  const out = new Array<unknown>(vector.length + items.length - start);
+  for (let i = 0; i < vector.length; i++) out[i] = vector[i];
+  let at = vector.length;
   for (let i = start; i < items.length; i++) {
     const item = items[i];
-    out.push(item === undefined ? null : item);
+    out[at++] = item === undefined ? null : item;
     if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
   }
   return out;
