@@ -8,6 +8,7 @@ import type { Node } from "../analyzer/ast.js";
 import { Keyword } from "../values/keyword.js";
 import { ownedAccumulator } from "./accumulator-use.js";
 import { recursOutward } from "./purity.js";
+import { addToSum, startSum, sumValue } from "./running-sum.js";
 
 /** What the loops need of the generator (codegen.ts). */
 export interface LoopEmitter {
@@ -255,17 +256,16 @@ function inlineGroupBy(g: LoopEmitter, keyword: Keyword, items: string): string 
  * else is an error, which reruns the unit on the general evaluator, where sum-by reports it.
  */
 function inlineSumBy(g: LoopEmitter, keyword: Keyword, items: string): string {
-  const sum = g.temp("sum");
   g.emit(`${g.contextName}.work(${items}.length);`);
-  g.emit(`let ${sum} = 0;`);
+  const running = startSum(g, undefined);
   eachItem(g, items, (item) => {
     const value = g.field(item, keyword);
-    const add = g.block(() => g.emit(`${sum} = ${g.builtinWith("+", [sum, value])};`));
+    const add = g.block(() => addToSum(g, running, value));
     g.emit(`if (${value} !== null) {`);
     g.emitAll(add);
     g.emit("}");
   });
-  return sum;
+  return sumValue(g, running);
 }
 
 /**
@@ -274,6 +274,15 @@ function inlineSumBy(g: LoopEmitter, keyword: Keyword, items: string): string {
  * nil and the first item starts the fold.
  */
 function inlineReduceBuiltin(g: LoopEmitter, name: string, init: string | undefined, items: string): string {
+  if (name === "+") {
+    // A running sum (running-sum.ts); an empty collection without an initial value is nil.
+    g.emit(`${g.contextName}.work(${items}.length);`);
+    const first = init ?? g.bind(`${items}.length === 0 ? 0 : ${items}[0]`);
+    const running = startSum(g, first);
+    eachItem(g, items, (item) => addToSum(g, running, item), init === undefined ? 1 : 0);
+    const sum = sumValue(g, running);
+    return init === undefined ? g.bind(`${items}.length === 0 ? null : ${sum}`) : sum;
+  }
   const acc = g.temp("acc");
   if (init === undefined) g.emit(`let ${acc} = ${items}.length === 0 ? null : ${items}[0];`);
   else g.emit(`let ${acc} = $.detach(${init});`);

@@ -41,6 +41,7 @@ import {
 import { LispMap, MapBuilder } from "../values/lisp-map.js";
 import { LispSet } from "../values/lisp-set.js";
 import { type AnyMap, getField, isMap, lookup } from "../values/map-access.js";
+import { makeFloat, WholeFloat } from "../values/numbers.js";
 import { ownedTable } from "../values/owned-table.js";
 import { detachAccumulator } from "../values/pin.js";
 import { SeenItems } from "../values/seen-items.js";
@@ -73,6 +74,8 @@ export const codegenRuntime = {
   ge: (a: unknown, b: unknown): boolean => order(a, b) >= 0,
   eq: equals,
   hash: hashKey,
+  WholeFloat,
+  makeFloat,
   seen: (): SeenItems => new SeenItems(),
 
   /** `(:k x)` when the inline fast path found nothing: flexible lookup, nil for non-maps. */

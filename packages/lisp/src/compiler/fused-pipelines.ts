@@ -12,6 +12,7 @@ import type { Node } from "../analyzer/ast.js";
 import { isPipelinePlan, LAZY_PIPELINE, type PipelinePlan, pullsPrefix } from "../analyzer/pipelines.js";
 import { fieldCallback, inlinable, inlineFold, keywordJuxt, type LoopEmitter } from "./codegen-loops.js";
 import { GenerationGap } from "./fast-tier.js";
+import { addToSum, setSum, startSum, sumValue } from "./running-sum.js";
 
 /**
  * Whether a call is a pipeline consumed whole that fusedPipeline writes as one loop: the adaptive
@@ -134,6 +135,24 @@ function consumeStream(
     case "reduce": {
       const f = nodeAt(0);
       const acc = g.temp("acc");
+      if (f.kind === "builtin" && f.name === "+") {
+        // A running sum (running-sum.ts): from the initial value, or from the first item (none: nil).
+        const running = startSum(g, last === 2 ? valueAt(1) : undefined);
+        fold((item) => {
+          if (last === 2) addToSum(g, running, item);
+          else {
+            const first = g.block(() => setSum(g, running, item));
+            g.emit(`if (${count} === 0) {`);
+            g.emitAll(first);
+            g.emit("} else {");
+            addToSum(g, running, item);
+            g.emit("}");
+          }
+        });
+        g.emit(`$.chargeVector(${count});`);
+        const sum = sumValue(g, running);
+        return last === 2 ? sum : g.bind(`${count} === 0 ? null : ${sum}`);
+      }
       if (f.kind === "builtin" && f.name !== "conj" && g.builtinAccepts(f.name, 2)) {
         // (reduce + 0 ...), (reduce max ...): without an initial value the first item starts the
         // fold and an empty stream gives nil, as the builtin has it.
