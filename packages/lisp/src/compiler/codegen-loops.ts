@@ -8,7 +8,7 @@ import type { Node } from "../analyzer/ast.js";
 import { Keyword } from "../values/keyword.js";
 import { ownedAccumulator } from "./accumulator-use.js";
 import { recursOutward } from "./purity.js";
-import { addToSum, startSum, sumValue } from "./running-sum.js";
+import { addTerm, addToSum, startSum, summedTerm, sumValue } from "./running-sum.js";
 
 /** What the loops need of the generator (codegen.ts). */
 export interface LoopEmitter {
@@ -46,6 +46,8 @@ export interface LoopEmitter {
    * (parts of the fn's body, with `value`).
    */
   inlineWith(fn: Extract<Node, { kind: "fn" }>, argumentNames: readonly string[], emitBody: () => void): void;
+  /** Emits the bindings of nested lets, then `inner` for the innermost body, in their scope. */
+  withLets(node: Node, inner: (body: Node) => void): void;
   /** The body of a literal fn for these argument names, inline; returns the name of its value. */
   inlineBody(fn: Extract<Node, { kind: "fn" }>, argumentNames: readonly string[]): string;
 }
@@ -216,6 +218,15 @@ export function inlineFold(
   g.emit(`let ${acc} = $.detach(${init});`);
   g.emit(`if (${acc} === undefined) ${acc} = null;`);
   g.markDefined(acc);
+  const term = summedTerm(fn);
+  if (term !== undefined) {
+    // (fn [acc x] (+ acc T)): a running sum of the terms (running-sum.ts), from the initial value.
+    const running = startSum(g, acc);
+    loop((item) =>
+      g.inlineWith(fn, ["null", item], () => g.withLets(term, (body) => addTerm(g, running, body))),
+    );
+    return sumValue(g, running);
+  }
   if (!ownedAccumulator(fn)) {
     loop((item) => g.emit(`${acc} = ${g.normalized(g.inlineBody(fn, [acc, item]))};`));
     return acc;

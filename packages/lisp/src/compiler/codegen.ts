@@ -856,6 +856,24 @@ export class Generator implements LoopEmitter {
     return result;
   }
 
+  /**
+   * The bindings of `node` and of each `let` directly inside it, emitted in a block of their own,
+   * with `inner` emitting code for the innermost body there; `node` itself when it is no let.
+   */
+  withLets(node: Node, inner: (body: Node) => void): void {
+    if (node.kind !== "let") {
+      inner(node);
+      return;
+    }
+    const lines = this.block(() => {
+      this.bindings(node.bindings);
+      this.withLets(node.body, inner);
+    });
+    this.emit("{");
+    this.lines.push(...lines);
+    this.emit("}");
+  }
+
   inlineWith(
     fn: Extract<Node, { kind: "fn" }>,
     argumentNames: readonly string[],

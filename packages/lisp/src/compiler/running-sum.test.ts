@@ -27,9 +27,24 @@ const shapes = [
   (xs: string, init: string) => `(reduce + ${init} (map identity ${xs}))`,
   (xs: string, _init: string) => `(reduce + (filter some? ${xs}))`,
   (xs: string, _init: string) => `(sum-by :v (map (fn [x] {:v x}) ${xs}))`,
+  (xs: string, init: string) => `(reduce (fn [acc x] (+ acc (* x 2))) ${init} ${xs})`,
+  (xs: string, init: string) => `(reduce (fn [acc x] (+ (* x x) acc)) ${init} ${xs})`,
+  (xs: string, init: string) =>
+    `(reduce (fn [acc {:keys [a b]}] (+ acc (* a b))) ${init} (map (fn [x] {:a x :b 1.5}) ${xs}))`,
+  (xs: string, init: string) => `(reduce (fn [acc x] (let [y (* x 3)] (+ acc y))) ${init} ${xs})`,
+  (xs: string, init: string) => `(reduce (fn [acc x] (+ acc x)) ${init} ${xs})`,
+  (xs: string, init: string) => `(reduce (fn [acc x] (+ acc (* acc x))) ${init} ${xs})`,
 ];
 
 describe("running sums", () => {
+  test("a reduce fn that reads its accumulator otherwise keeps the accumulator", () => {
+    expect(generatedSource("(reduce (fn [acc x] (+ acc (* x 2))) 0 [1 2])")).toContain("$.makeFloat(");
+    expect(generatedSource("(reduce (fn [acc x] (+ acc (* acc x))) 0 [1 2])")).not.toContain("$.makeFloat(");
+    expect(
+      generatedSource("(reduce (fn [acc x] (+ acc (count (filter #(= % acc) [x])))) 0 [1 2])"),
+    ).not.toContain("$.makeFloat(");
+  });
+
   test("agree with the general evaluator on every kind of term", async () => {
     await fc.assert(
       fc.asyncProperty(
@@ -54,6 +69,8 @@ describe("running sums", () => {
       "(reduce + (map :a (filter #(> (:b %) 10) data/rows)))",
       "(sum-by :a data/rows)",
       "(let [xs (mapv :a data/rows)] (reduce + 0 xs))",
+      "(reduce (fn [acc {:keys [a b]}] (+ acc (* a b))) 0 data/rows)",
+      "(reduce (fn [acc r] (+ acc (:a r))) 0 data/rows)",
     ]) {
       expect(generatedSource(source), source).toContain("$.makeFloat(");
       const reruns = fastTierStats.errorReruns;

@@ -10,6 +10,7 @@
  * range, raises an error: the unit runs again on the general evaluator, which folds with add
  * (big integers, and the error a term of another kind deserves).
  */
+import type { Node } from "../analyzer/ast.js";
 import type { LoopEmitter } from "./codegen-loops.js";
 
 export interface RunningSum {
@@ -51,4 +52,75 @@ export function addToSum(g: LoopEmitter, { sum, float }: RunningSum, value: stri
 /** The sum as a value: a float that is whole boxed, as add would have returned it. */
 export function sumValue(g: LoopEmitter, { sum, float }: RunningSum): string {
   return g.bind(`${float} ? $.makeFloat(${sum}) : ${sum}`);
+}
+
+/**
+ * The term of a reduce fn that only adds to its accumulator: `(fn [acc x] (+ acc T))` or
+ * `(+ T acc)`, through the lets the analyzer wraps around destructured parameters
+ * (`(fn [acc {:keys [a b]}] (+ acc (* a b)))`), where nothing but that `+` reads the accumulator.
+ * The body with the `+` replaced by T is returned: each step adds its value to a running sum.
+ */
+export function summedTerm(fn: Extract<Node, { kind: "fn" }>): Node | undefined {
+  const first = fn.params[0];
+  if (fn.params.length !== 2 || first?.kind !== "bind") return undefined;
+  const slot = first.slot;
+  const isAcc = (node: Node | undefined): boolean => node?.kind === "local" && node.slot === slot;
+  const term = (node: Node): Node | undefined => {
+    if (node.kind === "let") {
+      if (node.bindings.some((binding) => mentions(binding, slot))) return undefined;
+      const body = term(node.body);
+      return body === undefined ? undefined : { ...node, body };
+    }
+    if (node.kind !== "call" || node.callee.kind !== "builtin" || node.callee.name !== "+") return undefined;
+    if (node.args.length !== 2) return undefined;
+    const [a, b] = node.args as [Node, Node];
+    const other = isAcc(a) ? b : isAcc(b) ? a : undefined;
+    return other === undefined || mentions(other, slot) ? undefined : other;
+  };
+  return term(fn.body);
+}
+
+/**
+ * Whether a local slot is read anywhere inside a node (a nested fn counts as reading everything:
+ * its captures would name it).
+ */
+function mentions(node: unknown, slot: number): boolean {
+  if (Array.isArray(node)) return node.some((item) => mentions(item, slot));
+  if (node === null || typeof node !== "object") return false;
+  const record = node as { kind?: string; slot?: number };
+  if (record.kind === "const") return false;
+  if (record.kind === "fn") return true;
+  if (record.kind === "local" && record.slot === slot) return true;
+  return Object.values(node).some((value) => mentions(value, slot));
+}
+
+/**
+ * `sum = (+ sum term)` for a term node: a product `(* a b)` is added as a double with its own
+ * float flag (a float factor makes a float product, as multiply has it), so that the product of
+ * two plain numbers is never boxed either; any other term is computed and added.
+ */
+export function addTerm(g: LoopEmitter, running: RunningSum, term: Node): void {
+  if (
+    term.kind !== "call" ||
+    term.callee.kind !== "builtin" ||
+    term.callee.name !== "*" ||
+    term.args.length !== 2
+  ) {
+    addToSum(g, running, g.value(term));
+    return;
+  }
+  const a = g.named(g.value(term.args[0] as Node));
+  const b = g.named(g.value(term.args[1] as Node));
+  const { sum, float } = running;
+  g.emit(`if (typeof ${a} === "number" && typeof ${b} === "number") {`);
+  g.emit(`if (Number.isInteger(${a}) && Number.isInteger(${b})) {`);
+  // An integer product: exact while safe (else a big integer: the general evaluator's), no -0.
+  g.emit(`const p = ${a} * ${b};`);
+  g.emit("if (!(Math.abs(p) <= 9007199254740991)) throw $.notFused();");
+  g.emit(`${sum} += p === 0 ? 0 : p;`);
+  g.emit(`if (!${float} && !(Math.abs(${sum}) <= 9007199254740991)) throw $.notFused();`);
+  g.emit(`} else { ${sum} += ${a} * ${b}; ${float} = true; }`);
+  g.emit("} else {");
+  addToSum(g, running, g.bind(`$.multiply(${a}, ${b})`));
+  g.emit("}");
 }
