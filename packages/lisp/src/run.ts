@@ -172,6 +172,9 @@ function checkContext(context: unknown): PlainObject {
 }
 
 /** Stops leftovers of a finished run; made once, since an error captures a stack when made. */
+/** The tool names of a run without tools (never changed: prepare only reads them). */
+const NO_TOOLS: ReadonlySet<string> = new Set();
+
 const FINISHED = new LispError("timeout", "the program already finished");
 
 /** Turns anything thrown while running into a RunError. */
@@ -378,7 +381,7 @@ export async function run(source: string, options: RunOptions = {}): Promise<Run
     }
     const defined = namespace.commit();
     session?.remember(outcome.value);
-    const summaries = Object.fromEntries(context.stepSummaries);
+    const summaries = context.stepSummaries.size === 0 ? {} : Object.fromEntries(context.stepSummaries);
     return successResult(outcome.value, outcome.returned, defined, summaries, output);
   };
 
@@ -388,7 +391,13 @@ export async function run(source: string, options: RunOptions = {}): Promise<Run
     let value: unknown;
     try {
       if (context.abortReason !== undefined) throw context.abortReason;
-      compiled = prepare(source, limits, namespace, new Set(tools.keys()), options.engine);
+      compiled = prepare(
+        source,
+        limits,
+        namespace,
+        tools.size === 0 ? NO_TOOLS : new Set(tools.keys()),
+        options.engine,
+      );
       value = compiled.code(new Array(compiled.frameSize));
       if (value instanceof Promise) value = await settle(value);
     } catch (thrown) {

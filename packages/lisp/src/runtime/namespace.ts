@@ -33,6 +33,8 @@ export class Namespace {
 
   /** Names currently bound, sorted. */
   names(): string[] {
+    // A new run's namespace is usually empty: no copies and sorts for nothing.
+    if (this.cells.size === 0) return [];
     return [...this.cells.values()]
       .filter((cell) => cell.bound)
       .map((cell) => cell.name)
@@ -62,7 +64,11 @@ export class Namespace {
 
   /** Keeps the changes made since `begin`; returns the names that changed. */
   commit(): string[] {
-    const changed = new Set((this.undoLog ?? []).map((entry) => entry.cell.name));
+    if (this.undoLog === null || this.undoLog.length === 0) {
+      this.undoLog = null;
+      return [];
+    }
+    const changed = new Set(this.undoLog.map((entry) => entry.cell.name));
     this.undoLog = null;
     return [...changed].sort();
   }
