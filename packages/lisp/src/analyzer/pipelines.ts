@@ -4,7 +4,8 @@
  * vector for the next: `take` would keep ten items of it, `reduce` reads each item once and drops
  * it. JS would stop after ten, or make one pass with no vector in between. So a consumer (take,
  * first, reduce, count, apply, into... see CONSUMERS) whose collection is a call of a sequence
- * stage (map, filter, remove, keep, map-indexed, partition, partition-all, interleave, distinct),
+ * stage (map, filter, remove, keep, map-indexed, partition, partition-all, interleave, distinct, and
+ * take inside another consumer),
  * itself fed by stages or any other expression, becomes one call of the internal `lazy-pipeline`
  * builtin, which pulls items through the stages one at a time (builtins/lazy-pipeline.ts).
  *
@@ -78,6 +79,8 @@ const STAGES: ReadonlyMap<
   ["partition-all", { arities: [2, 3], inputs: () => 1 }],
   ["interleave", { arities: [2], inputs: () => 2 }],
   ["distinct", { arities: [1], inputs: () => 1 }],
+  // Inside another consumer: (reduce + 0 (take 100 (map f xs))) stops the stream after 100 items.
+  ["take", { arities: [2], inputs: () => 1 }],
 ]);
 
 type CallNode = Extract<Node, { kind: "call" }>;
@@ -91,19 +94,32 @@ function builtinCall(
   return entry?.arities.includes(node.args.length) === true;
 }
 
+/**
+ * The `take` calls that were made lazy pipelines, by their lazy form: calls are analyzed inside
+ * out, so in `(reduce + 0 (take 100 (map f xs)))` the take is a pipeline of its own by the time
+ * the reduce is seen; the reduce takes it back as a stage of its pipeline.
+ */
+const lazyTakes = new WeakMap<Node, CallNode>();
+
 /** The lazy form of a call, or undefined when it is not a consumer fed by a stage. */
 export function fusePipeline(call: CallNode): Node | undefined {
   if (!builtinCall(call, CONSUMERS)) return undefined;
-  const input = call.args[call.args.length - 1] as Node;
+  const last = call.args.length - 1;
+  const taken = lazyTakes.get(call.args[last] as Node);
+  const consumer: CallNode =
+    taken === undefined ? call : { ...call, args: [...call.args.slice(0, last), taken] };
+  const input = consumer.args[last] as Node;
   if (!builtinCall(input, STAGES)) return undefined;
   const values: Node[] = [];
-  const plan = flatten(call, values, true);
-  return {
+  const plan = flatten(consumer, values, true);
+  const lazy: Node = {
     kind: "call",
     callee: { kind: "builtin", name: LAZY_PIPELINE, position: call.position },
     args: [{ kind: "const", value: plan, position: call.position }, ...values],
     position: call.position,
   };
+  if (plan.op === "take") lazyTakes.set(lazy, consumer);
+  return lazy;
 }
 
 /** The plan of `call`, pushing its builtin and its plain arguments onto `values` in program order. */

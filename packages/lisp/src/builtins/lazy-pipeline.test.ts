@@ -222,6 +222,20 @@ describe("consumers of the whole stream", () => {
     ["sort-by :amount", "(filter #(> (:amount %) 985) data/rows)"],
     ["last", "(map inc data/xs)"],
     ["count", "(partition 3 1 data/xs)"],
+    ["reduce + 0", "(take 3 (map inc data/xs))"],
+    ["reduce +", "(take 4 (filter odd? data/xs))"],
+    ["count", "(take 5 (filter odd? data/xs))"],
+    ["vec", "(take -1 (map inc data/xs))"],
+    ["vec", "(take 0 (map inc data/xs))"],
+    ["vec", "(take 2.5 (map inc data/xs))"],
+    ["reduce + 0", '(take 2 (map #(if (= % 3) (fail "too far") %) data/xs))'],
+    ["count", "(filter odd? (take 7 (partition 2 1 data/xs)))"],
+    ["reduce + 0", "(take 3 (take 5 (map inc data/xs)))"],
+    ["reduce + 0", "(map (fn [[a b]] (* a b)) (partition 2 data/xs))"],
+    ["reduce + 1.5", "(map #(* % 0.5) data/xs)"],
+    ["reduce + 0", "(map #(* % 9007199254740991) data/xs)"],
+    ["reduce + 0", '(map #(* % "x") data/xs)'],
+    ["reduce + 0", "(map (fn [x] (let [y (inc x)] (* y 2))) (filter even? data/xs))"],
     ["vec", "(partition 2 3 data/xs)"],
     ["vec", "(partition 3 3 (range 10))"],
     ["vec", "(partition 1 (range 4))"],
@@ -279,6 +293,7 @@ describe("consumers of the whole stream", () => {
       ["(count (filter #(> (:amount %) 500) data/rows))", /n\d+\+\+;/],
       ["(mapv :id (filter #(> (:amount %) 990) data/rows))", /out\d+\.push\(/],
       ["(apply max (map :amount (filter #(> (:quantity %) 5) data/rows)))", /best\d+ = /],
+      ["(reduce + 0 (take 100 (map (fn [r] (* (:amount r) 1.5)) data/rows)))", /if \(\+\+taken\d+ >= /],
     ] as const) {
       const generated = generatedSource(source);
       expect(generated, source).toMatch(fold);

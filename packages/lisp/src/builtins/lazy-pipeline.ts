@@ -171,6 +171,18 @@ function distinctStage(input: Pull): Pull {
   };
 }
 
+/** The first `count` items, pulling none past them. */
+function takeStage(count: number, input: Pull): Pull {
+  let taken = 0;
+  return () => {
+    if (taken >= count) return DONE;
+    const item = input();
+    if (item === DONE) return DONE;
+    taken++;
+    return item;
+  };
+}
+
 function interleaveStage(left: Pull, right: Pull): Pull {
   let pending: unknown = DONE;
   let ended = false;
@@ -229,6 +241,11 @@ function stream(plan: PipelinePlan, values: readonly unknown[]): Pull {
       return interleaveStage(input(0), input(1));
     case "distinct":
       return distinctStage(input(0));
+    case "take": {
+      const count = arg(0);
+      if (typeof count !== "number" || !Number.isInteger(count)) throw GIVE_UP;
+      return takeStage(count, input(1));
+    }
     default:
       throw GIVE_UP;
   }

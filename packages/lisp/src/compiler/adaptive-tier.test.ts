@@ -148,6 +148,13 @@ describe("a hot function moves to generated code", () => {
       context: { rows },
     });
     expect(prefix.stats.promotions).toBe(0);
+    const inner = await adaptive(
+      unique("(reduce + 0 (take 3 (filter (fn [r] (> (:amount r) 500)) data/rows)))"),
+      {
+        context: { rows },
+      },
+    );
+    expect(inner.stats.promotions).toBe(0);
   });
 
   test("each closure of a hot fn form keeps its own captured values", async () => {

@@ -12,7 +12,7 @@ import type { Node } from "../analyzer/ast.js";
 import { isPipelinePlan, LAZY_PIPELINE, type PipelinePlan, pullsPrefix } from "../analyzer/pipelines.js";
 import { fieldCallback, inlinable, inlineFold, keywordJuxt, type LoopEmitter } from "./codegen-loops.js";
 import { GenerationGap } from "./fast-tier.js";
-import { addToSum, setSum, startSum, sumValue } from "./running-sum.js";
+import { addTerm, addToSum, setSum, startSum, sumValue } from "./running-sum.js";
 
 /**
  * Whether a call is a pipeline consumed whole that fusedPipeline writes as one loop: the adaptive
@@ -25,7 +25,13 @@ export function fusesIntoOneLoop(node: Extract<Node, { kind: "call" }>): boolean
   if (planNode?.kind !== "const" || !isPipelinePlan(planNode.value)) return false;
   const plan = planNode.value;
   const source = plan.args[plan.args.length - 1];
-  return !pullsPrefix(plan.op) && typeof source === "object" && fusable(source);
+  return !pullsPrefix(plan.op) && typeof source === "object" && fusable(source) && !takes(source);
+}
+
+/** Whether a stage or one below it is a `take` (its work is bounded by what it takes). */
+function takes(stage: number | PipelinePlan): boolean {
+  if (typeof stage === "number") return false;
+  return stage.op === "take" || stage.args.some((arg) => typeof arg === "object" && takes(arg));
 }
 
 export function fusedPipeline(g: LoopEmitter, args: readonly Node[]): string | undefined {
@@ -55,10 +61,17 @@ export function fusedPipeline(g: LoopEmitter, args: readonly Node[]): string | u
     g.emit(`if (typeof ${count} !== "number" || !Number.isInteger(${count})) throw $.notFused();`);
     g.emit(`const ${out} = [];`);
     const body = g.block(() =>
-      stream(g, source, valueNodes, names, (item) => {
-        g.emit(`${out}.push(${item});`);
-        g.emit(`if (${out}.length >= ${count}) break ${label};`);
-      }),
+      stream(
+        g,
+        source,
+        valueNodes,
+        names,
+        (item) => {
+          g.emit(`${out}.push(${item});`);
+          g.emit(`if (${out}.length >= ${count}) break ${label};`);
+        },
+        label,
+      ),
     );
     g.emit(`${label}: if (${count} > 0) {`);
     g.emitAll(body);
@@ -68,10 +81,17 @@ export function fusedPipeline(g: LoopEmitter, args: readonly Node[]): string | u
   const first = g.temp("first");
   g.emit(`let ${first} = null;`);
   const body = g.block(() =>
-    stream(g, source, valueNodes, names, (item) => {
-      g.emit(`${first} = ${item};`);
-      g.emit(`break ${label};`);
-    }),
+    stream(
+      g,
+      source,
+      valueNodes,
+      names,
+      (item) => {
+        g.emit(`${first} = ${item};`);
+        g.emit(`break ${label};`);
+      },
+      label,
+    ),
   );
   g.emit(`${label}: {`);
   g.emitAll(body);
@@ -122,11 +142,28 @@ function consumeStream(
   const count = g.temp("n");
   g.emit(`let ${count} = 0;`);
   g.markDefined(count);
-  const fold = (step: (item: string) => void): void =>
-    stream(g, source, valueNodes, names, (item) => {
-      step(item);
-      g.emit(`${count}++;`);
-    });
+  // The loop, in a labeled block that a take stage leaves early. `from` streams another stage's
+  // items instead (the input of a map whose callback the fold writes in place).
+  const fold = (step: (item: string) => void, from: number | PipelinePlan = source): void => {
+    const label = g.temp("P");
+    const body = g.block(() =>
+      streamOf(
+        g,
+        from,
+        true,
+        valueNodes,
+        names,
+        (item) => {
+          step(item);
+          g.emit(`${count}++;`);
+        },
+        label,
+      ),
+    );
+    g.emit(`${label}: {`);
+    g.emitAll(body);
+    g.emit("}");
+  };
   switch (plan.op) {
     case "count":
       fold(() => {});
@@ -138,6 +175,21 @@ function consumeStream(
       if (f.kind === "builtin" && f.name === "+") {
         // A running sum (running-sum.ts): from the initial value, or from the first item (none: nil).
         const running = startSum(g, last === 2 ? valueAt(1) : undefined);
+        const mapFn =
+          last === 2 && source.op === "map" && source.args.length === 2
+            ? inlinable(valueNodes[source.args[0] as number] as Node, 1)
+            : undefined;
+        if (mapFn !== undefined) {
+          // (reduce + 0 (map (fn [x] (* a b)) ...)): the callback's body is the term, added in
+          // place (a product as a double with its float flag): no value per item to box.
+          fold(
+            (item) =>
+              g.inlineWith(mapFn, [item], () => g.withLets(mapFn.body, (body) => addTerm(g, running, body))),
+            source.args[1] as number | PipelinePlan,
+          );
+          g.emit(`$.chargeVector(${count});`);
+          return sumValue(g, running);
+        }
         fold((item) => {
           if (last === 2) addToSum(g, running, item);
           else {
@@ -234,14 +286,27 @@ function stream(
   valueNodes: readonly Node[],
   names: ReadonlyArray<string | undefined>,
   sink: (item: string) => void,
+  stop: string,
 ): void {
   const callback = (index: number, arity: number) => stageCallback(g, valueNodes, names, index, arity);
   const input = stage.args[stage.args.length - 1] as number | PipelinePlan;
-  const upstream = (inner: (item: string) => void): void => {
-    if (typeof input === "number") sourceLoop(g, names[input] as string, stage.op !== "distinct", inner);
-    else stream(g, input, valueNodes, names, inner);
-  };
+  const upstream = (inner: (item: string) => void): void =>
+    streamOf(g, input, stage.op !== "distinct", valueNodes, names, inner, stop);
   switch (stage.op) {
+    case "take": {
+      // Ends the whole stream (`break` to the label around the loop) once it has passed n items,
+      // before anything upstream computes another one.
+      const n = names[stage.args[0] as number] as string;
+      const taken = g.temp("taken");
+      g.emit(`if (typeof ${n} !== "number" || !Number.isInteger(${n})) throw $.notFused();`);
+      g.emit(`let ${taken} = 0;`);
+      g.emit(`if (${n} <= 0) break ${stop};`);
+      upstream((item) => {
+        sink(item);
+        g.emit(`if (++${taken} >= ${n}) break ${stop};`);
+      });
+      return;
+    }
     case "map": {
       const f = callback(stage.args[0] as number, 1);
       upstream((item) => sink(f([item])));
@@ -404,6 +469,20 @@ function literalWindows(
   });
 }
 
+/** The items of a stage's input: a stage's stream, or a loop over a source value. */
+function streamOf(
+  g: LoopEmitter,
+  input: number | PipelinePlan,
+  sets: boolean,
+  valueNodes: readonly Node[],
+  names: ReadonlyArray<string | undefined>,
+  sink: (item: string) => void,
+  stop: string,
+): void {
+  if (typeof input === "number") sourceLoop(g, names[input] as string, sets, sink);
+  else stream(g, input, valueNodes, names, sink, stop);
+}
+
 /**
  * A loop over a stage's source (read as the stage's builtin reads it: a set is refused where
  * `sets` is false), charging its work every 1,024 items as the inlined builtins do (a counter in
@@ -458,6 +537,8 @@ function fusable(stage: PipelinePlan): boolean {
       return below;
     case "partition":
       return stage.args.length <= 3 && below;
+    case "take":
+      return stage.args.length === 2 && below;
     case "interleave":
       return isOneToOne(stage.args[0] as number | PipelinePlan) && isOneToOne(input);
     default:
