@@ -32,6 +32,7 @@ import {
   toLispMap,
   writeKey,
 } from "../values/map-access.js";
+import { either } from "../values/versioned-table.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
 import { mergeArgument, mergeWith } from "./merge-with.js";
 import {
@@ -341,17 +342,19 @@ export function updateSlot(map: AnyMap, key: unknown): unknown {
   if (key instanceof Keyword) {
     const name = key.name;
     if (map instanceof LispMap) {
-      const exact = map.getHashed(key);
-      if (exact !== undefined) {
-        found = exact;
-        return key;
-      }
-      // The string of the same name, its own hash key unless it starts with NUL.
+      // The keyword, else the string of the same name (its own hash key unless it starts with
+      // NUL), in one lookup.
       if (name.charCodeAt(0) !== 0) {
-        const asString = map.getHashed(name);
-        if (asString !== undefined) {
-          found = asString;
-          return name;
+        const which = map.findEither(key, name);
+        if (which !== 0) {
+          found = either.slot;
+          return which === 1 ? key : name;
+        }
+      } else {
+        const exact = map.getHashed(key);
+        if (exact !== undefined) {
+          found = exact;
+          return key;
         }
       }
     } else if (hasOwnKey.call(map, name)) {

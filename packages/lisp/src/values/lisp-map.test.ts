@@ -5,6 +5,7 @@ import { LispMap } from "./lisp-map.js";
 import { LispSet } from "./lisp-set.js";
 import { mapAssoc, toLispMap } from "./map-access.js";
 import { WholeFloat } from "./numbers.js";
+import { either } from "./versioned-table.js";
 
 /**
  * Every version of a LispMap must behave as an immutable value, however versions are derived
@@ -258,5 +259,41 @@ describe("mapAssoc on a host object", () => {
     }
     // The object itself is never written.
     expect(plain).toEqual({ a: 1, b: null, c: "x" });
+  });
+});
+
+describe("findEither: a keyword, else the string of its name, in one lookup", () => {
+  const a = Keyword.of("a");
+  const keys: unknown[] = [a, "a", Keyword.of("b"), "b", "c", 1];
+  const op = fc.oneof(
+    fc.record({ kind: fc.constant("assoc" as const), key: fc.nat(keys.length - 1), value: fc.integer() }),
+    fc.record({ kind: fc.constant("dissoc" as const), key: fc.nat(keys.length - 1) }),
+  );
+
+  test("answers as getHashed of the keyword, then of the name, would", () => {
+    fc.assert(
+      fc.property(
+        fc.boolean(),
+        fc.array(op, { maxLength: 14 }),
+        fc.array(fc.constantFrom("a", "b", "c", "d", "e", "f", "g", "h", "i"), { maxLength: 9 }),
+        (overRow, ops, fields) => {
+          // Over a host row (its fields read through) or from scratch; small maps and, past eight
+          // entries, store-backed ones.
+          const row = Object.fromEntries(fields.map((field, index) => [field, index]));
+          let map = overRow ? toLispMap(row) : LispMap.empty();
+          for (const step of ops) {
+            const key = keys[step.key];
+            map = step.kind === "assoc" ? map.assoc(key, step.value) : map.dissoc(key);
+          }
+          const which = map.findEither(a, "a");
+          const found = either.slot;
+          const exact = map.getHashed(a);
+          const named = map.getHashed("a");
+          expect(which).toBe(exact !== undefined ? 1 : named !== undefined ? 2 : 0);
+          if (which !== 0) expect(found).toBe(which === 1 ? exact : named);
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });

@@ -15,9 +15,10 @@ import {
   jsonKey,
   jsonValue,
 } from "./host-view.js";
+import type { Keyword } from "./keyword.js";
 import { TABLE_KIND } from "./table-kind.js";
 import { compareTerms } from "./term-order.js";
-import { FLAT_LIMIT, sameKey, TableVersion } from "./versioned-table.js";
+import { either, FLAT_LIMIT, sameKey, TableVersion } from "./versioned-table.js";
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
@@ -125,6 +126,16 @@ export class LispMap extends TableVersion<unknown> {
   getHashed(hash: unknown): unknown {
     const slot = this.tableGet(hash);
     return slot instanceof KeyedEntry ? slot.value : slot;
+  }
+
+  /**
+   * Internal: the value under keyword `first`, else under the string `second` (its own hash key),
+   * in one lookup: which answered (1, 2; 0 for neither), the value then in `either.slot`.
+   */
+  findEither(first: Keyword, second: string): 0 | 1 | 2 {
+    const found = this.tableEither(first, second);
+    if (found !== 0 && either.slot instanceof KeyedEntry) either.slot = either.slot.value;
+    return found;
   }
 
   has(key: unknown): boolean {

@@ -11,6 +11,7 @@ import { readerOf } from "./field-reader.js";
 import { Keyword } from "./keyword.js";
 import { LispMap, MapBuilder } from "./lisp-map.js";
 import { isPlainObject, ownGet, ownHas, type PlainObject } from "./plain-object.js";
+import { either } from "./versioned-table.js";
 import { chargeWalk } from "./walk-meter.js";
 
 export type AnyMap = LispMap | PlainObject;
@@ -224,16 +225,17 @@ export function getField(item: unknown, key: unknown): unknown {
 function slowField(item: unknown, keyword: Keyword): unknown {
   if (typeof item !== "object" || item === null) return null;
   if (item instanceof LispMap) {
-    const found = item.getHashed(keyword);
-    if (found !== undefined) return found;
-    // Next, as lookup goes on: the string of the same name (a host row's field under a map
-    // derived from the row), which is its own hash key unless it starts with NUL.
+    // The keyword, then, as lookup goes on, the string of the same name (a host row's field under
+    // a map derived from the row), which is its own hash key unless it starts with NUL: both in
+    // one lookup.
     const name = keyword.name;
     if (name.charCodeAt(0) !== 0) {
-      const asString = item.getHashed(name);
-      if (asString !== undefined) return asString;
+      if (item.findEither(keyword, name) !== 0) return either.slot;
       // Without a hyphen there is no other spelling to try (lookup, underscored).
       if (!name.includes("-")) return null;
+    } else {
+      const found = item.getHashed(keyword);
+      if (found !== undefined) return found;
     }
   }
   if (!isMap(item)) return null;

@@ -51,6 +51,9 @@ type Slot<V> = V | typeof DELETED | typeof ABSENT;
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
+/** Where tableEither leaves the slot it found (read at once by the caller). */
+export const either: { slot: unknown } = { slot: undefined };
+
 /** Beyond this many undo steps a read reroots instead of walking. */
 const WALK_LIMIT = 16;
 
@@ -140,6 +143,41 @@ export abstract class TableVersion<V> {
       }
     }
     return this.currentGet(hashKey);
+  }
+
+  /**
+   * tableGet of `first`, or when that finds nothing, of `second`, in one pass over a small version's
+   * pairs: 1 or 2 for the key that answered (its slot then in `either.slot`), 0 for neither.
+   * `first` must not be a string (a keyword: no base holds it); `second` is also read from the base.
+   */
+  protected tableEither(first: unknown, second: string): 0 | 1 | 2 {
+    const flat = this.flat;
+    if (flat === undefined) {
+      let slot = this.tableGet(first);
+      if (slot !== undefined) {
+        either.slot = slot;
+        return 1;
+      }
+      slot = this.tableGet(second);
+      if (slot === undefined) return 0;
+      either.slot = slot;
+      return 2;
+    }
+    let atSecond = -1;
+    for (let i = 0; i < flat.length; i += 2) {
+      const key = flat[i];
+      if (key === first) {
+        const slot = flat[i + 1];
+        if (slot !== DELETED) {
+          either.slot = slot;
+          return 1;
+        }
+      } else if (key === second) atSecond = i;
+    }
+    const slot = atSecond >= 0 ? flat[atSecond + 1] : this.baseGet(second);
+    if (slot === undefined || slot === DELETED) return 0;
+    either.slot = slot;
+    return 2;
   }
 
   protected tableHas(hashKey: unknown): boolean {
