@@ -43,6 +43,8 @@ const DELETED: unique symbol = Symbol("deleted");
 interface Store<V> {
   map: Map<unknown, V | typeof DELETED>;
   current: TableVersion<V>;
+  /** The store of a pinned version, never derived in place (see above); it has it to itself. */
+  pinned: boolean;
 }
 
 const ABSENT: unique symbol = Symbol("absent");
@@ -94,9 +96,6 @@ export abstract class TableVersion<V> {
   private next: TableVersion<V> | null = null;
   private undoKey: unknown = undefined;
   private undoSlot: Slot<V> = ABSENT;
-  private cachedSnapshot: Array<[unknown, V]> | undefined;
-  /** Pinned versions are never derived in place (see above). */
-  private isPinned = false;
 
   /**
    * `entries` starts a new lineage that owns that Map from now on; `flat` makes a small version
@@ -112,7 +111,7 @@ export abstract class TableVersion<V> {
     this.size = size;
     this.base = base;
     this.flat = flat;
-    if (entries !== null) this.store = { map: entries, current: this };
+    if (entries !== null) this.store = { map: entries, current: this, pinned: false };
   }
 
   /** A sibling version of the same subclass, of the given size, not yet attached to a store. */
@@ -209,7 +208,7 @@ export abstract class TableVersion<V> {
     if (this.flat !== undefined) return this;
     this.reroot();
     const copy = this.successor(this.size);
-    copy.store = { map: new Map(this.store.map), current: copy };
+    copy.store = { map: new Map(this.store.map), current: copy, pinned: false };
     return copy;
   }
 
@@ -223,9 +222,9 @@ export abstract class TableVersion<V> {
 
   /** Like tableDetached, and the copy is never derived in place: for values that outlive a run. */
   protected tablePinned(): this {
-    if (this.isPinned || this.flat !== undefined) return this;
+    if (this.flat !== undefined || this.store.pinned) return this;
     const copy = this.tableDetached();
-    copy.isPinned = true;
+    copy.store.pinned = true;
     return copy;
   }
 
@@ -236,19 +235,19 @@ export abstract class TableVersion<V> {
       derived.flat = pairs;
       return derived;
     }
-    derived.store = { map: pairsMap<V>(pairs), current: derived };
+    derived.store = { map: pairsMap<V>(pairs), current: derived, pinned: false };
     return derived;
   }
 
   /** Whether this version is the owned accumulator of a running reduce (values/owned-table.ts). */
   private owned(): boolean {
-    return this === ownedTable.current && this.next === null && !this.isPinned;
+    return (
+      this === ownedTable.current && this.next === null && (this.flat !== undefined || !this.store.pinned)
+    );
   }
 
   /** Caches of entries are out of date after a change in place. */
-  protected changed(): void {
-    this.cachedSnapshot = undefined;
-  }
+  protected changed(): void {}
 
   /** tableSet on the owned accumulator: the same contents, in this version itself. */
   private setInPlace(hashKey: unknown, value: V): this {
@@ -269,7 +268,7 @@ export abstract class TableVersion<V> {
       else {
         const map = pairsMap<V>(flat);
         map.set(hashKey, value);
-        this.store = { map, current: this };
+        this.store = { map, current: this, pinned: false };
         this.flat = undefined;
       }
       if (inBase === undefined) this.size++;
@@ -331,7 +330,7 @@ export abstract class TableVersion<V> {
       pairs.push(hashKey, value);
       return this.withPairs(inBase !== undefined ? this.size : this.size + 1, pairs);
     }
-    if (this.isPinned) return this.tableDetached().tableSet(hashKey, value);
+    if (this.store.pinned) return this.tableDetached().tableSet(hashKey, value);
     this.reroot();
     const map = this.store.map;
     const stored = map.get(hashKey);
@@ -372,7 +371,7 @@ export abstract class TableVersion<V> {
       pairs.push(hashKey, DELETED);
       return this.withPairs(this.size - 1, pairs);
     }
-    if (this.isPinned) return this.tableDetached().tableDelete(hashKey);
+    if (this.store.pinned) return this.tableDetached().tableDelete(hashKey);
     this.reroot();
     const map = this.store.map;
     const stored = map.get(hashKey);
@@ -401,37 +400,34 @@ export abstract class TableVersion<V> {
 
   /** All entries of this version in store order, as a fresh array owned by the caller's cache. */
   protected tableSnapshot(): ReadonlyArray<[unknown, V]> {
-    if (this.cachedSnapshot === undefined) {
-      const entries = new Array<[unknown, V]>(this.size);
-      let index = 0;
-      const flat = this.flat;
-      // Which keys the base must not supply (set or deleted by the program).
-      let overridden: (key: string) => boolean;
-      if (flat !== undefined) {
-        for (let i = 0; i < flat.length; i += 2)
-          if (flat[i + 1] !== DELETED) entries[index++] = [flat[i], flat[i + 1] as V];
-        overridden = (key) => {
-          for (let i = 0; i < flat.length; i += 2) if (flat[i] === key) return true;
-          return false;
-        };
-      } else {
-        this.reroot();
-        // A for-of loop: Array.from over a Map takes V8's generic iterator path, ten times slower.
-        const map = this.store.map;
-        for (const entry of map) if (entry[1] !== DELETED) entries[index++] = entry as [unknown, V];
-        overridden = (key) => map.has(key);
-      }
-      const base = this.base;
-      if (base !== undefined) {
-        for (const key of Object.keys(base)) {
-          if (overridden(key)) continue;
-          const value = base[key];
-          entries[index++] = [key, (value === undefined ? null : value) as V];
-        }
-      }
-      this.cachedSnapshot = entries;
+    const entries = new Array<[unknown, V]>(this.size);
+    let index = 0;
+    const flat = this.flat;
+    // Which keys the base must not supply (set or deleted by the program).
+    let overridden: (key: string) => boolean;
+    if (flat !== undefined) {
+      for (let i = 0; i < flat.length; i += 2)
+        if (flat[i + 1] !== DELETED) entries[index++] = [flat[i], flat[i + 1] as V];
+      overridden = (key) => {
+        for (let i = 0; i < flat.length; i += 2) if (flat[i] === key) return true;
+        return false;
+      };
+    } else {
+      this.reroot();
+      // A for-of loop: Array.from over a Map takes V8's generic iterator path, ten times slower.
+      const map = this.store.map;
+      for (const entry of map) if (entry[1] !== DELETED) entries[index++] = entry as [unknown, V];
+      overridden = (key) => map.has(key);
     }
-    return this.cachedSnapshot;
+    const base = this.base;
+    if (base !== undefined) {
+      for (const key of Object.keys(base)) {
+        if (overridden(key)) continue;
+        const value = base[key];
+        entries[index++] = [key, (value === undefined ? null : value) as V];
+      }
+    }
+    return entries;
   }
 
   /** Makes this version the current one by replaying undo records from the current version back. */
