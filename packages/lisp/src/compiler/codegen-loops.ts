@@ -120,8 +120,10 @@ export function eachItem(
 ): void {
   const i = g.temp("i");
   const lines = g.block(() => {
-    const raw = g.bind(`${items}[${i}]`);
-    body(g.bind(`${raw} === undefined ? null : ${raw}`), raw, i);
+    // $.collection hands over no undefined item: the item is read as it is.
+    const item = g.bind(`${items}[${i}]`);
+    g.markDefined(item);
+    body(item, item, i);
     g.emit(`if ((${i} & 1023) === 1023) ${g.contextName}.work(1024);`);
   });
   g.emit(`for (let ${i} = ${start}; ${i} < ${items}.length; ${i}++) {`);

@@ -302,3 +302,35 @@ describe("the iteration limit in generated loops", () => {
     expect(!result.ok && result.error.reason).toBe("timeout");
   });
 });
+
+describe("missing fields and undefined items in generated loops", () => {
+  const rows = [{ x: 1, y: 1 }, { x: 2 }, { y: 3 }, {}, { x: null, y: null }, { x: 5, y: 4 }];
+  // A host array with a hole and an undefined item: both read as nil.
+  // biome-ignore lint/suspicious/noSparseArray: the hole is the point
+  const xs = [1, , 3, undefined, 5];
+
+  test.each([
+    "(count (filter #(= (:x %) nil) data/rows))",
+    "(count (filter #(= nil (:y %)) data/rows))",
+    "(count (filter #(= (:x %) (:y %)) data/rows))",
+    "(count (filter #(not= (:x %) (:y %)) data/rows))",
+    "(count (filter #(= (:x %) 2) data/rows))",
+    '(count (filter #(= (:x %) "2") data/rows))',
+    "(count (filter #(> (:x %) 1) data/rows))",
+    "(count (filter #(< (:x %) (:y %)) (filter :y (filter :x data/rows))))",
+    "(mapv (fn [r] (= (:x r) (:y r))) data/rows)",
+    "(count (filter nil? data/xs))",
+    "(mapv identity data/xs)",
+    "(reduce (fn [acc x] (if x (+ acc x) acc)) 0 data/xs)",
+    "(reduce + (filter some? data/xs))",
+    "(count (take 3 (map nil? data/xs)))",
+  ])("%s agrees with the general evaluator", async (source) => {
+    await bothEngines(source, { context: { rows, xs } });
+  });
+
+  test("a comparison reads the field without normalizing it on its fast path", () => {
+    const generated = generatedSource("(count (filter #(> (:x %) 1) data/rows))");
+    expect(generated).not.toMatch(/= \w+\[K\[\d+\]\]; if \(\w+ === undefined\)/);
+    expect(generated).toMatch(/\$\.gt\(\w+ === undefined \? null : \w+, 1\)/);
+  });
+});

@@ -501,7 +501,12 @@ export class Generator implements LoopEmitter {
     return /^[A-Za-z_$][\w$]*$/.test(expression) ? expression : this.bind(expression);
   }
 
-  field(value: string, keyword: Keyword): string {
+  /**
+   * `raw`: a missing field of a plain object may be left undefined (the name is then not known
+   * to be defined, so a consumer that needs nil normalizes it): for comparisons, which treat
+   * undefined as nil on their fast path, and for which the test per row costs V8 the type it knew.
+   */
+  field(value: string, keyword: Keyword, raw = false): string {
     const target = this.named(value);
     const result = this.temp();
     const name = this.constant(keyword.name);
@@ -509,8 +514,9 @@ export class Generator implements LoopEmitter {
       // On a plain object such a keyword has no other spelling to try (map-access.ts, lookup):
       // a missing field is nil at once.
       this.emit(`let ${result};`);
+      const missing = raw ? "" : ` if (${result} === undefined) ${result} = null;`;
       this.emit(
-        `if (typeof ${target} === "object" && ${target} !== null && ${target}.constructor === Object) { ${result} = ${target}[${name}]; if (${result} === undefined) ${result} = null; }`,
+        `if (typeof ${target} === "object" && ${target} !== null && ${target}.constructor === Object) { ${result} = ${target}[${name}];${missing} }`,
       );
       this.emit(`else ${result} = $.field(${target}, ${this.constant(keyword)});`);
     } else if (keyword.direct) {
@@ -525,10 +531,33 @@ export class Generator implements LoopEmitter {
   }
 
   /** Two-argument arithmetic and comparison with inline number fast paths. */
+  /**
+   * An operand of a comparison: a field read `(:k x)` without its nil normalization (see field),
+   * anything else as usual. The comparisons below normalize it where it leaves their fast path.
+   */
+  private comparand(node: Node): string {
+    if (
+      node.kind === "call" &&
+      node.callee.kind === "const" &&
+      node.callee.value instanceof Keyword &&
+      node.args.length === 1
+    ) {
+      const keyword = node.callee.value;
+      const target = this.value(node.args[0] as Node);
+      this.site(node.position);
+      return this.field(target, keyword, true);
+    }
+    return this.value(node);
+  }
+
   private binary(name: string, left: Node, right: Node, position: Position): string | undefined {
     if (binaryIntrinsic(name) === undefined) return undefined;
-    const a = this.value(left);
-    const b = this.value(right);
+    const comparison = name === "<" || name === ">" || name === "<=" || name === ">=" || name === "=";
+    const a = comparison ? this.comparand(left) : this.value(left);
+    const b = comparison ? this.comparand(right) : this.value(right);
+    // What a comparison's slow path hands to the runtime: never undefined.
+    const na = this.normalized(a);
+    const nb = this.normalized(b);
     this.site(position);
     const numbers = `typeof ${a} === "number" && typeof ${b} === "number"`;
     switch (name) {
@@ -551,13 +580,13 @@ export class Generator implements LoopEmitter {
         return result;
       }
       case "<":
-        return this.bind(`(${numbers} ? ${a} < ${b} : $.lt(${a}, ${b}))`);
+        return this.bind(`(${numbers} ? ${a} < ${b} : $.lt(${na}, ${nb}))`);
       case ">":
-        return this.bind(`(${numbers} ? ${a} > ${b} : $.gt(${a}, ${b}))`);
+        return this.bind(`(${numbers} ? ${a} > ${b} : $.gt(${na}, ${nb}))`);
       case "<=":
-        return this.bind(`(${numbers} ? ${a} <= ${b} : $.le(${a}, ${b}))`);
+        return this.bind(`(${numbers} ? ${a} <= ${b} : $.le(${na}, ${nb}))`);
       case ">=":
-        return this.bind(`(${numbers} ? ${a} >= ${b} : $.ge(${a}, ${b}))`);
+        return this.bind(`(${numbers} ? ${a} >= ${b} : $.ge(${na}, ${nb}))`);
       case "=": {
         // Against a literal string, keyword, boolean or nil, = is identity (strings compare by
         // value in JS, keywords are interned); against a literal integer, only a boxed number
@@ -569,10 +598,11 @@ export class Generator implements LoopEmitter {
           if (typeof literal === "string" || literal instanceof Keyword || typeof literal === "boolean")
             return this.bind(`(${a} === ${b})`);
           if (typeof literal === "number" && Number.isSafeInteger(literal)) {
-            return this.bind(`(${a} === ${b} || (typeof ${other} !== "number" && $.eq(${a}, ${b})))`);
+            return this.bind(`(${a} === ${b} || (typeof ${other} !== "number" && $.eq(${na}, ${nb})))`);
           }
         }
-        return this.bind(`(${a} === ${b} || $.eq(${a}, ${b}))`);
+        // Two undefined (missing) fields are equal, as two nils are.
+        return this.bind(`(${a} === ${b} || $.eq(${na}, ${nb}))`);
       }
       case "not=":
         return this.bind(`!$.eq(${a}, ${b})`);

@@ -393,8 +393,9 @@ function stream(
       const body = g.block(() => {
         g.emit(`if ((${j} & 1023) === 1023) ${g.contextName}.work(1024);`);
         sources.forEach((source, side) => {
-          const raw = g.bind(`${source}[${j}]`);
-          let item = g.bind(`${raw} === undefined ? null : ${raw}`);
+          // stageSource hands over no undefined item.
+          let item = g.bind(`${source}[${j}]`);
+          g.markDefined(item);
           for (const apply of maps[side] as Array<(items: string[]) => string>) item = apply([item]);
           sink(item);
         });
@@ -493,8 +494,10 @@ function sourceLoop(g: LoopEmitter, value: string, sets: boolean, sink: (item: s
   const i = g.temp("i");
   const body = g.block(() => {
     g.emit(`if ((${i} & 1023) === 1023) ${g.contextName}.work(1024);`);
-    const raw = g.bind(`${items}[${i}]`);
-    sink(g.bind(`${raw} === undefined ? null : ${raw}`));
+    // stageSource hands over no undefined item.
+    const item = g.bind(`${items}[${i}]`);
+    g.markDefined(item);
+    sink(item);
   });
   g.emit(`for (let ${i} = 0; ${i} < ${items}.length; ${i}++) {`);
   g.emitAll(body);
