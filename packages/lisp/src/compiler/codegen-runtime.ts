@@ -58,6 +58,13 @@ export interface SlowFunctionSpec {
   readonly outerSlots: readonly number[];
 }
 
+/** A stage's items from a value that is not a vector, as its builtin reads them (itemsOf). */
+function stageItems(value: unknown, sets: boolean): readonly unknown[] {
+  const items = sets || !(value instanceof LispSet) ? itemsOf(value) : undefined;
+  if (items === undefined) throw new LispError("type_error", "not a collection a stage reads");
+  return items;
+}
+
 /**
  * The items of a vector with no undefined among them (a host's array may have holes, or undefined
  * items): a copy with nil in their place, else the vector itself. Generated loops read items as
@@ -229,9 +236,12 @@ export const codegenRuntime = {
   /** A stage's items as its builtin reads them (itemsOf); distinct refuses a set (`sets` false). */
   stageSource(value: unknown, sets: boolean): readonly unknown[] {
     if (Array.isArray(value)) return definedItems(value);
-    const items = sets || !(value instanceof LispSet) ? itemsOf(value) : undefined;
-    if (items === undefined) throw new LispError("type_error", "not a collection a stage reads");
-    return items;
+    return stageItems(value, sets);
+  },
+  /** stageSource for a pipeline that stops early: a vector as it is (no scan of it). */
+  lazySource(value: unknown, sets: boolean): readonly unknown[] {
+    if (Array.isArray(value)) return value;
+    return stageItems(value, sets);
   },
   positive(value: unknown): number {
     if (typeof value === "number" && Number.isInteger(value) && value > 0) return value;

@@ -15,6 +15,25 @@ import { GenerationGap } from "./fast-tier.js";
 import { addTerm, addToSum, setSum, startSum, sumValue } from "./running-sum.js";
 
 /**
+ * Whether the pipeline being written reads its sources whole. Then a source is checked for
+ * undefined items once, up front (`$.stageSource`, a copy when there are any), and items are read
+ * as they are; a pipeline that stops early (`take`, `first`, a take stage) must not scan its whole
+ * input, so it reads the source as it is (`$.lazySource`) and reads each item as nil when undefined.
+ */
+let wholeInput = true;
+
+/** Runs `write` with `wholeInput` set as given, restored after (pipelines nest in callbacks). */
+function readingWhole<T>(whole: boolean, write: () => T): T {
+  const saved = wholeInput;
+  wholeInput = whole;
+  try {
+    return write();
+  } finally {
+    wholeInput = saved;
+  }
+}
+
+/**
  * Whether a call is a pipeline consumed whole that fusedPipeline writes as one loop: the adaptive
  * tier moves it to generated code when its input is large. (`take` and `first` stay: they do the
  * work of the items they take, however large the input.)
@@ -53,7 +72,19 @@ export function fusedPipeline(g: LoopEmitter, args: readonly Node[]): string | u
   const names = valueNodes.map((node, index) =>
     builtinIndexes.has(index) || inlinableCallback(node) ? undefined : g.value(node),
   );
-  if (!pullsPrefix(plan.op)) return consumeStream(g, plan, source, valueNodes, names);
+  if (!pullsPrefix(plan.op))
+    return readingWhole(!takes(source), () => consumeStream(g, plan, source, valueNodes, names));
+  return readingWhole(false, () => prefix(g, plan, source, valueNodes, names));
+}
+
+/** `take` or `first` over the stream: a loop left as soon as it has its items. */
+function prefix(
+  g: LoopEmitter,
+  plan: PipelinePlan,
+  source: PipelinePlan,
+  valueNodes: readonly Node[],
+  names: ReadonlyArray<string | undefined>,
+): string {
   const label = g.temp("P");
   if (plan.op === "take") {
     const count = names[plan.args[0] as number] as string;
@@ -386,16 +417,17 @@ function stream(
       // Two one-to-one chains (maps only) over vectors, in lockstep.
       const sides = [stage.args[0], stage.args[1]] as [number | PipelinePlan, number | PipelinePlan];
       const chains = sides.map((side) => oneToOne(side));
-      const sources = chains.map((chain) => g.bind(`$.stageSource(${names[chain.source]}, true)`));
+      const whole = wholeInput;
+      const sources = chains.map((chain) =>
+        g.bind(`$.${whole ? "stageSource" : "lazySource"}(${names[chain.source]}, true)`),
+      );
       // The maps of each chain, innermost first, prepared before the loop.
       const maps = chains.map((chain) => chain.maps.map((mapIndex) => callback(mapIndex, 1)));
       const j = g.temp("j");
       const body = g.block(() => {
         g.emit(`if ((${j} & 1023) === 1023) ${g.contextName}.work(1024);`);
         sources.forEach((source, side) => {
-          // stageSource hands over no undefined item.
-          let item = g.bind(`${source}[${j}]`);
-          g.markDefined(item);
+          let item = sourceItem(g, `${source}[${j}]`, whole);
           for (const apply of maps[side] as Array<(items: string[]) => string>) item = apply([item]);
           sink(item);
         });
@@ -490,18 +522,24 @@ function streamOf(
  * memory touched per item would cost more than a short stage does).
  */
 function sourceLoop(g: LoopEmitter, value: string, sets: boolean, sink: (item: string) => void): void {
-  const items = g.bind(`$.stageSource(${value}, ${sets})`);
+  const whole = wholeInput;
+  const items = g.bind(`$.${whole ? "stageSource" : "lazySource"}(${value}, ${sets})`);
   const i = g.temp("i");
   const body = g.block(() => {
     g.emit(`if ((${i} & 1023) === 1023) ${g.contextName}.work(1024);`);
-    // stageSource hands over no undefined item.
-    const item = g.bind(`${items}[${i}]`);
-    g.markDefined(item);
-    sink(item);
+    sink(sourceItem(g, `${items}[${i}]`, whole));
   });
   g.emit(`for (let ${i} = 0; ${i} < ${items}.length; ${i}++) {`);
   g.emitAll(body);
   g.emit("}");
+}
+
+/** An item read from a source: as it is when the source was checked whole, else undefined as nil. */
+function sourceItem(g: LoopEmitter, read: string, whole: boolean): string {
+  if (!whole) return g.bind(`${g.bind(read)} ?? null`);
+  const item = g.bind(read);
+  g.markDefined(item);
+  return item;
 }
 
 /** A callback value that a fused pipeline inlines instead of evaluating (a literal fn). */
