@@ -25,8 +25,8 @@ export interface LoopEmitter {
   block(body: () => void): string[];
   temp(prefix?: string): string;
   truthy(expression: string): string;
-  /** `(:k value)`, with the generator's fast reads. */
-  field(value: string, keyword: Keyword): string;
+  /** `(:k value)`, with the generator's fast reads (`raw`: a missing field may stay undefined). */
+  field(value: string, keyword: Keyword, raw?: boolean): string;
   /** Whether `expression` is known never to be undefined. */
   isDefined(expression: string): boolean;
   /** Records that a name (assigned only defined values) is never undefined. */

@@ -23,11 +23,11 @@ import { FUNCTION_INFO, type LispFunction } from "../values/lisp-function.js";
 import { FLAT_LIMIT } from "../values/versioned-table.js";
 import { ownedAccumulator } from "./accumulator-use.js";
 import { inlineHigherOrder, type LoopEmitter } from "./codegen-loops.js";
+import { arithmetic, binaryCall } from "./codegen-numbers.js";
 import type { SlowFunctionSpec } from "./codegen-runtime.js";
 import { GenerationGap } from "./fast-tier.js";
 import { fusedPipeline } from "./fused-pipelines.js";
 import { integralLoopSlots } from "./integral.js";
-import { binaryIntrinsic } from "./intrinsics.js";
 import { isLeafLoop } from "./leaf-loops.js";
 import { specializedCall } from "./specialized-calls.js";
 
@@ -168,7 +168,6 @@ export class Generator implements LoopEmitter {
    */
   private site(_position: Position): void {}
 
-  /** An integer literal, or a name known to hold integers. */
   /** Whether `expression` is known never to be undefined (see `defined`). */
   isDefined(expression: string): boolean {
     return (
@@ -191,8 +190,14 @@ export class Generator implements LoopEmitter {
     return this.isDefined(expression) ? expression : `${expression} === undefined ? null : ${expression}`;
   }
 
-  private isIntegral(expression: string): boolean {
+  /** An integer literal, or a name known to hold integers. */
+  isIntegral(expression: string): boolean {
     return this.integral.has(expression) || /^-?\d+$/.test(expression);
+  }
+
+  /** Records that a name (assigned only integers) holds integers. */
+  markIntegral(name: string): void {
+    this.integral.add(name);
   }
 
   truthy(expression: string): string {
@@ -418,10 +423,11 @@ export class Generator implements LoopEmitter {
   builtinWith(name: string, args: readonly string[]): string {
     if (args.length === 2 && (name === "+" || name === "-" || name === "*")) {
       const full = name === "+" ? "add" : name === "-" ? "subtract" : "multiply";
-      return this.arithmetic(name, full, args[0] as string, args[1] as string);
+      return arithmetic(this, name, full, args[0] as string, args[1] as string);
     }
     if (args.length === 1 && (name === "inc" || name === "dec"))
-      return this.arithmetic(
+      return arithmetic(
+        this,
         name === "inc" ? "+" : "-",
         name === "inc" ? "add" : "subtract",
         args[0] as string,
@@ -450,7 +456,7 @@ export class Generator implements LoopEmitter {
       if (special !== undefined) return special;
     }
     if (callee.kind === "builtin" && node.args.length === 2) {
-      const fast = this.binary(callee.name, node.args[0] as Node, node.args[1] as Node, node.position);
+      const fast = binaryCall(this, callee.name, node.args[0] as Node, node.args[1] as Node);
       if (fast !== undefined) return fast;
     }
     if (callee.kind === "const" && callee.value instanceof Keyword && node.args.length === 1) {
@@ -461,7 +467,8 @@ export class Generator implements LoopEmitter {
       node.args.length === 1 &&
       (callee.name === "inc" || callee.name === "dec")
     ) {
-      return this.arithmetic(
+      return arithmetic(
+        this,
         callee.name === "inc" ? "+" : "-",
         callee.name === "inc" ? "add" : "subtract",
         this.value(node.args[0] as Node),
@@ -527,119 +534,6 @@ export class Generator implements LoopEmitter {
     } else {
       this.emit(`const ${result} = $.field(${target}, ${this.constant(keyword)});`);
     }
-    return result;
-  }
-
-  /** Two-argument arithmetic and comparison with inline number fast paths. */
-  /**
-   * An operand of a comparison: a field read `(:k x)` without its nil normalization (see field),
-   * anything else as usual. The comparisons below normalize it where it leaves their fast path.
-   */
-  private comparand(node: Node): string {
-    if (
-      node.kind === "call" &&
-      node.callee.kind === "const" &&
-      node.callee.value instanceof Keyword &&
-      node.args.length === 1
-    ) {
-      const keyword = node.callee.value;
-      const target = this.value(node.args[0] as Node);
-      this.site(node.position);
-      return this.field(target, keyword, true);
-    }
-    return this.value(node);
-  }
-
-  private binary(name: string, left: Node, right: Node, position: Position): string | undefined {
-    if (binaryIntrinsic(name) === undefined) return undefined;
-    const comparison = name === "<" || name === ">" || name === "<=" || name === ">=" || name === "=";
-    const a = comparison ? this.comparand(left) : this.value(left);
-    const b = comparison ? this.comparand(right) : this.value(right);
-    // What a comparison's slow path hands to the runtime: never undefined.
-    const na = this.normalized(a);
-    const nb = this.normalized(b);
-    this.site(position);
-    const numbers = `typeof ${a} === "number" && typeof ${b} === "number"`;
-    switch (name) {
-      case "+":
-        return this.arithmetic("+", "add", a, b);
-      case "-":
-        return this.arithmetic("-", "subtract", a, b);
-      case "*":
-        return this.arithmetic("*", "multiply", a, b);
-      case "/": {
-        // Floats that are not whole are themselves; a whole quotient (a boxed float), a zero
-        // divisor (an error for an integer 0) and anything not a number take the full division.
-        const result = this.temp();
-        this.emit(`let ${result};`);
-        this.emit(
-          `if (typeof ${a} === "number" && typeof ${b} === "number" && ${b} !== 0) { ${result} = ${a} / ${b}; if (Number.isInteger(${result})) ${result} = $.divide(${a}, ${b}); }`,
-        );
-        this.emit(`else ${result} = $.divide(${a}, ${b});`);
-        this.defined.add(result);
-        return result;
-      }
-      case "<":
-        return this.bind(`(${numbers} ? ${a} < ${b} : $.lt(${na}, ${nb}))`);
-      case ">":
-        return this.bind(`(${numbers} ? ${a} > ${b} : $.gt(${na}, ${nb}))`);
-      case "<=":
-        return this.bind(`(${numbers} ? ${a} <= ${b} : $.le(${na}, ${nb}))`);
-      case ">=":
-        return this.bind(`(${numbers} ? ${a} >= ${b} : $.ge(${na}, ${nb}))`);
-      case "=": {
-        // Against a literal string, keyword, boolean or nil, = is identity (strings compare by
-        // value in JS, keywords are interned); against a literal integer, only a boxed number
-        // (a whole float, a bigint) needs the general equality.
-        const literal = left.kind === "const" ? left.value : right.kind === "const" ? right.value : undefined;
-        if (left.kind === "const" || right.kind === "const") {
-          const other = left.kind === "const" ? b : a;
-          if (literal === null) return this.bind(`(${other} === null || ${other} === undefined)`);
-          if (typeof literal === "string" || literal instanceof Keyword || typeof literal === "boolean")
-            return this.bind(`(${a} === ${b})`);
-          if (typeof literal === "number" && Number.isSafeInteger(literal)) {
-            return this.bind(`(${a} === ${b} || (typeof ${other} !== "number" && $.eq(${na}, ${nb})))`);
-          }
-        }
-        // Two undefined (missing) fields are equal, as two nils are.
-        return this.bind(`(${a} === ${b} || $.eq(${na}, ${nb}))`);
-      }
-      case "not=":
-        return this.bind(`!$.eq(${a}, ${b})`);
-      default:
-        return undefined;
-    }
-  }
-
-  /**
-   * `+ - *` inline for plain numbers. The JS result is right unless it is a whole number that is
-   * either a float result (an operand was a float: 0.5 + 0.5 is 1.0) or past 2^53; those cases,
-   * and anything not a number, go to the full operation.
-   */
-  private arithmetic(operator: "+" | "-" | "*", full: string, a: string, b: string): string {
-    const result = this.temp();
-    this.emit(`let ${result};`);
-    this.emit(`if (typeof ${a} === "number" && typeof ${b} === "number") {`);
-    this.emit(`${result} = ${a} ${operator} ${b};`);
-    if (this.isIntegral(a) && this.isIntegral(b)) {
-      // Two integers: only an unsafe result needs the full operation (which makes a bigint), and
-      // a product can be -0 in JS, which Lisp integers do not have. The result is a whole number,
-      // so a bound on its magnitude says what Number.isSafeInteger would, and V8 compiles the
-      // bound to two instructions where it calls a builtin for Number.isSafeInteger (about 12%
-      // of a loop/recur over 10,000 steps, measured).
-      this.emit(`if (!(Math.abs(${result}) <= 9007199254740991)) ${result} = ${full}(${a}, ${b});`);
-      if (operator === "*") this.emit(`else if (${result} === 0) ${result} = 0;`);
-      this.emit(`} else ${result} = ${full}(${a}, ${b});`);
-      this.integral.add(result);
-      this.defined.add(result);
-      return result;
-    }
-    this.emit(
-      `if (Number.isInteger(${result}) && !(Math.abs(${result}) <= 9007199254740991 && Number.isInteger(${a}) && Number.isInteger(${b}))) ${result} = ${full}(${a}, ${b});`,
-    );
-    if (operator === "*") this.emit(`else if (${result} === 0) ${result} = 0;`);
-    this.emit(`} else ${result} = ${full}(${a}, ${b});`);
-    this.defined.add(result);
     return result;
   }
 

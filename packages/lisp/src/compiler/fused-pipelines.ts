@@ -85,49 +85,50 @@ function prefix(
   valueNodes: readonly Node[],
   names: ReadonlyArray<string | undefined>,
 ): string {
-  const label = g.temp("P");
   if (plan.op === "take") {
     const count = names[plan.args[0] as number] as string;
     const out = g.temp("out");
     g.emit(`if (typeof ${count} !== "number" || !Number.isInteger(${count})) throw $.notFused();`);
     g.emit(`const ${out} = [];`);
-    const body = g.block(() =>
-      stream(
-        g,
-        source,
-        valueNodes,
-        names,
-        (item) => {
-          g.emit(`${out}.push(${item});`);
-          g.emit(`if (${out}.length >= ${count}) break ${label};`);
-        },
-        label,
-      ),
-    );
-    g.emit(`${label}: if (${count} > 0) {`);
-    g.emitAll(body);
-    g.emit("}");
-    return g.bind(`$.vec(${out})`);
-  }
-  const first = g.temp("first");
-  g.emit(`let ${first} = null;`);
-  const body = g.block(() =>
-    stream(
+    labeledStream(
       g,
       source,
       valueNodes,
       names,
-      (item) => {
-        g.emit(`${first} = ${item};`);
-        g.emit(`break ${label};`);
+      (item, label) => {
+        g.emit(`${out}.push(${item});`);
+        g.emit(`if (${out}.length >= ${count}) break ${label};`);
       },
-      label,
-    ),
-  );
-  g.emit(`${label}: {`);
+      `${count} > 0`,
+    );
+    return g.bind(`$.vec(${out})`);
+  }
+  const first = g.temp("first");
+  g.emit(`let ${first} = null;`);
+  labeledStream(g, source, valueNodes, names, (item, label) => {
+    g.emit(`${first} = ${item};`);
+    g.emit(`break ${label};`);
+  });
+  return first;
+}
+
+/**
+ * The loop over `from`'s items in a block labeled for leaving it early (by the sink, or a take
+ * stage: `break label`), entered only when `guard` holds, if one is given.
+ */
+function labeledStream(
+  g: LoopEmitter,
+  from: number | PipelinePlan,
+  valueNodes: readonly Node[],
+  names: ReadonlyArray<string | undefined>,
+  sink: (item: string, label: string) => void,
+  guard?: string,
+): void {
+  const label = g.temp("P");
+  const body = g.block(() => streamOf(g, from, true, valueNodes, names, (item) => sink(item, label), label));
+  g.emit(guard === undefined ? `${label}: {` : `${label}: if (${guard}) {`);
   g.emitAll(body);
   g.emit("}");
-  return first;
 }
 
 /**
@@ -175,26 +176,11 @@ function consumeStream(
   g.markDefined(count);
   // The loop, in a labeled block that a take stage leaves early. `from` streams another stage's
   // items instead (the input of a map whose callback the fold writes in place).
-  const fold = (step: (item: string) => void, from: number | PipelinePlan = source): void => {
-    const label = g.temp("P");
-    const body = g.block(() =>
-      streamOf(
-        g,
-        from,
-        true,
-        valueNodes,
-        names,
-        (item) => {
-          step(item);
-          g.emit(`${count}++;`);
-        },
-        label,
-      ),
-    );
-    g.emit(`${label}: {`);
-    g.emitAll(body);
-    g.emit("}");
-  };
+  const fold = (step: (item: string) => void, from: number | PipelinePlan = source): void =>
+    labeledStream(g, from, valueNodes, names, (item) => {
+      step(item);
+      g.emit(`${count}++;`);
+    });
   switch (plan.op) {
     case "count":
       fold(() => {});
