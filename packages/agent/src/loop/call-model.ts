@@ -28,13 +28,10 @@ export function interruptible<T>(run: Run, promise: Promise<T>): Promise<T> {
   const racers: Promise<T>[] = [promise];
   const cleanups: (() => void)[] = [];
   if (run.signal !== undefined) {
-    const signal = run.signal;
     racers.push(
       new Promise<T>((_, reject) => {
-        if (signal.aborted) reject(new Interrupted("aborted"));
-        const onAbort = () => reject(new Interrupted("aborted"));
-        signal.addEventListener("abort", onAbort, { once: true });
-        cleanups.push(() => signal.removeEventListener("abort", onAbort));
+        if (run.abort.aborted) reject(new Interrupted("aborted"));
+        cleanups.push(run.abort.onAbort(() => reject(new Interrupted("aborted"))));
       }),
     );
   }

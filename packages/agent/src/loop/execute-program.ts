@@ -3,9 +3,15 @@
  * and journal; the context (plus `data/fail` after a failed turn); the tools the program may call,
  * each going through the run's tool cache when it is `cache: true`; the run's signal and limits.
  * The run's state is not touched here: the caller decides what of the outcome to keep.
+ *
+ * Each tool reaches @ptc/lisp with its own `validate` and `signature`, so a call whose arguments
+ * do not fit fails the program with `run`'s own `invalid_tool_args` error, before the agent's side
+ * of the call (the cache, `execute`) is reached; the agent's side receives the checked arguments.
  */
-import { createSession, type Limits, type RunResult, run as runProgram } from "@ptc/lisp";
-import { canonicalCacheKey, type Tool } from "@ptc/tool";
+import { createSession, type Limits, type RunResult, run as runProgram, type ToolObject } from "@ptc/lisp";
+import { canonicalCacheKey, type Tool, type ToolArgsValidation } from "@ptc/tool";
+import { errorMessage } from "../error-message.js";
+import { type AbortWatch, watchAbort } from "../model/abort-watch.js";
 import type { ToolCallRecord } from "../step/step-types.js";
 import { invokeTool, reportCacheHit } from "../tools/invoke-tool.js";
 import { budgetIntrospection } from "./budget-introspection.js";
@@ -63,15 +69,21 @@ export async function executeProgram(
   // A program that ends (a timeout, an error elsewhere) while a tool still runs stops that tool:
   // its signal aborts and its call is settled and recorded before the turn is.
   const programDone = new AbortController();
+  // Calls wait on this watch, not on the signal: a pmap has many calls waiting at once.
+  const stop = watchAbort(programDone.signal);
   const pending = new Set<Promise<unknown>>();
-  const tools: Record<string, (args: Record<string, unknown>) => Promise<unknown>> = {};
+  const tools: Record<string, ToolObject> = {};
   for (const tool of options.inventory) {
-    tools[tool.name] = (args) => {
-      const call = callFromProgram(run, state, tool, args, records, options, programDone.signal);
-      pending.add(call);
-      const settled = () => pending.delete(call);
-      call.then(settled, settled);
-      return call;
+    tools[tool.name] = {
+      execute: (args) => {
+        const call = callFromProgram(run, state, tool, args, records, options, stop);
+        pending.add(call);
+        const settled = () => pending.delete(call);
+        call.then(settled, settled);
+        return call;
+      },
+      validate: (args) => checkFromProgram(tool, args, records, options),
+      signature: tool.signature,
     };
   }
   const session = createSession({
@@ -106,6 +118,7 @@ export async function executeProgram(
     programDone.abort(new Error("the program ended before the tool answered"));
     await Promise.allSettled([...pending]);
   }
+  stop.dispose();
   return {
     result,
     memory: result.ok ? { ...session.bindings() } : state.memory,
@@ -117,6 +130,45 @@ export async function executeProgram(
   };
 }
 
+/**
+ * `tool.validate` for @ptc/lisp, which turns a rejection into the program's `invalid_tool_args`
+ * error; the rejected call is recorded here, since it never reaches `callFromProgram`.
+ */
+function checkFromProgram(
+  tool: Tool,
+  args: Record<string, unknown>,
+  records: ToolCallRecord[],
+  options: ProgramOptions,
+): ReturnType<Tool["validate"]> {
+  const reject = (error: string) =>
+    records.push({
+      name: tool.name,
+      args,
+      error,
+      durationMs: 0,
+      cached: false,
+      exposureLayer: "ptc_lisp",
+      turn: options.turn,
+    });
+  const note = (result: ToolArgsValidation) => {
+    if (!result.ok) reject(`invalid arguments: ${result.message}`);
+    return result;
+  };
+  try {
+    const result = tool.validate(args);
+    return result instanceof Promise
+      ? result.then(note, (error: unknown) => {
+          reject(errorMessage(error));
+          throw error;
+        })
+      : note(result);
+  } catch (error) {
+    reject(errorMessage(error));
+    throw error;
+  }
+}
+
+/** A program's call with arguments @ptc/lisp has checked: the run's cache, else the tool. */
 async function callFromProgram(
   run: Run,
   state: LoopState,
@@ -124,7 +176,7 @@ async function callFromProgram(
   args: Record<string, unknown>,
   records: ToolCallRecord[],
   options: ProgramOptions,
-  programDone: AbortSignal,
+  programDone: AbortWatch,
 ): Promise<unknown> {
   const key = tool.cache ? canonicalCacheKey(tool.name, args) : undefined;
   if (key !== undefined) {

@@ -1,8 +1,10 @@
 /**
  * Native app-tool calls of the text modes: the run-wide tool-call budget, unknown names, argument
- * errors, the tool itself, and in combined mode the cache bridge (a `both` + `cache` tool stores
- * its full result and the model reads a preview; a cached entry answers without calling the tool).
- * Each call gets exactly one result string, in call order.
+ * errors (text that is not a JSON object, then arguments the tool's schema or signature rejects),
+ * the tool itself, and in combined mode the cache bridge (a `both` + `cache` tool stores its full
+ * result and the model reads a preview; a cached entry answers without calling the tool). A call
+ * is checked before the cache is read, so arguments that do not fit are never answered from it
+ * nor stored in it. Each call gets exactly one result string, in call order.
  */
 import { renderProtocolError, unknownNativeToolMessage } from "@ptc/protocol";
 import { canonicalCacheKey, effectiveExpose, resolveToolName, type Tool } from "@ptc/tool";
@@ -10,6 +12,7 @@ import { newSpanId } from "../events/event-sink.js";
 import { buildNativePreview } from "../native-preview/index.js";
 import type { ToolCallRecord } from "../step/step-types.js";
 import { invokeTool, reportCacheHit } from "../tools/invoke-tool.js";
+import { checkToolArguments, invalidArgumentsJson } from "../tools/tool-arguments.js";
 import { toJsonText } from "./json-text.js";
 import type { LoopState, Run } from "./run-types.js";
 import type { IdentifiedCall } from "./tool-call-messages.js";
@@ -70,23 +73,34 @@ export async function executeNativeCalls(
       rejected(JSON.stringify({ error: message }), message);
       continue;
     }
+    const checked = await checkToolArguments(tool, call.args);
+    if (!checked.ok) {
+      rejected(
+        checked.kind === "invalid"
+          ? invalidArgumentsJson(tool, call.args, checked.message)
+          : toolErrorJson(tool.name, call.args, checked.message),
+        checked.message,
+      );
+      continue;
+    }
     const bridged = combined && tool.cache && effectiveExpose(tool, run.agent) === "both";
-    contents.push(await nativeCall(run, state, tool, call, spanId, records, bridged));
+    contents.push(await nativeCall(run, state, tool, call, checked.args, spanId, records, bridged));
   }
   state.nativeToolCalls += calls.length;
   return { contents, records };
 }
 
 /**
- * One native call. A bridged call (combined mode, `expose: "both"`, `cache: true`) is answered
- * from the cache when it can be, stores a fresh result, and shows the model a preview; any other
- * call shows the result itself as JSON.
+ * One native call, with `args` as its check returned them. A bridged call (combined mode,
+ * `expose: "both"`, `cache: true`) is answered from the cache when it can be, stores a fresh
+ * result, and shows the model a preview; any other call shows the result itself as JSON.
  */
 async function nativeCall(
   run: Run,
   state: LoopState,
   tool: Tool,
   call: IdentifiedCall,
+  args: Readonly<Record<string, unknown>>,
   spanId: string,
   records: ToolCallRecord[],
   bridged: boolean,
@@ -94,7 +108,7 @@ async function nativeCall(
   const record = (fields: { result: unknown } | { error: string }, durationMs: number, cached = false) =>
     records.push({
       name: tool.name,
-      args: call.args,
+      args,
       ...fields,
       durationMs,
       cached,
@@ -102,14 +116,15 @@ async function nativeCall(
       id: call.id,
       turn: state.turn,
     });
-  const key = bridged ? canonicalCacheKey(tool.name, call.args) : undefined;
+  // Keyed by the checked arguments: two calls that a schema reads the same way are the same call.
+  const key = bridged ? canonicalCacheKey(tool.name, args) : undefined;
   const hit = key === undefined ? undefined : state.toolCache.get(key);
   if (hit !== undefined) {
     reportCacheHit(run, spanId, tool.name, "native", state.turn);
     record({ result: hit.result }, 0, true);
     return preview(run, tool, hit.result, call.args, { cached: true });
   }
-  const outcome = await invokeTool(run, state, tool, call.args, {
+  const outcome = await invokeTool(run, state, tool, args, {
     layer: "native",
     turn: state.turn,
     parentSpanId: spanId,

@@ -6,6 +6,7 @@
 import type { Tool } from "@ptc/tool";
 import type { Agent } from "../agent/agent-types.js";
 import type { EventSink } from "../events/event-sink.js";
+import type { AbortWatch } from "../model/abort-watch.js";
 import type { ResolvedRetry } from "../model/model-retry.js";
 import type { Message, ModelFunction } from "../model/model-types.js";
 import type { RunOptions } from "../run/run-options.js";
@@ -33,6 +34,8 @@ export interface Run {
   /** Absolute time (ms since epoch) the mission must end by, if any. */
   readonly deadline: number | undefined;
   readonly signal: AbortSignal | undefined;
+  /** The run's one listener on `signal`: calls wait on it here, never on the signal itself. */
+  readonly abort: AbortWatch;
   readonly events: EventSink;
   readonly spanId: string;
   readonly parentSpanId: string | null;
@@ -49,7 +52,7 @@ export interface Run {
     state: LoopState,
     spanId: string,
     /** Aborts the child when the program that called it has ended. */
-    stop?: AbortSignal,
+    stop?: AbortWatch,
   ) => Promise<
     { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string }
   >;

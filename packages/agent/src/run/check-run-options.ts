@@ -41,7 +41,9 @@ export function checkRunOptions(options: RunOptions): void {
     signal !== undefined &&
     (typeof signal !== "object" ||
       signal === null ||
-      typeof (signal as { aborted?: unknown }).aborted !== "boolean")
+      typeof (signal as { aborted?: unknown }).aborted !== "boolean" ||
+      typeof (signal as { addEventListener?: unknown }).addEventListener !== "function" ||
+      typeof (signal as { removeEventListener?: unknown }).removeEventListener !== "function")
   ) {
     throw invalid("signal", `signal must be an AbortSignal, got ${describe(signal)}`);
   }

@@ -19,7 +19,7 @@ import type { LoopState, Run, RunMode } from "../loop/run-types.js";
 import { singleShotMode } from "../loop/single-shot.js";
 import { textMode, textVariant } from "../loop/text-mode.js";
 import { toolCallTurn } from "../loop/tool-call-turn.js";
-import { joinSignals } from "../model/join-signals.js";
+import { type AbortWatch, linkedSignal, watchAbort } from "../model/abort-watch.js";
 import { resolveRetry } from "../model/model-retry.js";
 import type { ModelFunction } from "../model/model-types.js";
 import { expandTemplate } from "../parsing/template.js";
@@ -54,6 +54,21 @@ const missingModel: ModelFunction = () => {
 
 export async function runAgent(agent: Agent, options: RunOptions, inherited?: Inherited): Promise<RunResult> {
   checkRunOptions(options);
+  // The run's only listener on the caller's signal; every call of the run waits on this watch.
+  const abort = watchAbort(options.signal);
+  try {
+    return await startRun(agent, options, inherited, abort);
+  } finally {
+    abort.dispose();
+  }
+}
+
+async function startRun(
+  agent: Agent,
+  options: RunOptions,
+  inherited: Inherited | undefined,
+  abort: AbortWatch,
+): Promise<RunResult> {
   const startedAt = Date.now();
   const agentId = agentIdOf(agent);
   const events =
@@ -83,6 +98,7 @@ export async function runAgent(agent: Agent, options: RunOptions, inherited?: In
     depth: inherited?.depth ?? 0,
     deadline,
     signal: options.signal,
+    abort,
     events,
     spanId: newSpanId(),
     parentSpanId: inherited?.parentSpanId ?? null,
@@ -311,7 +327,7 @@ async function runChild(
   args: Readonly<Record<string, unknown>>,
   state: LoopState,
   spanId: string,
-  stop: AbortSignal | undefined,
+  stop: AbortWatch | undefined,
 ): Promise<
   { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string }
 > {
@@ -334,9 +350,10 @@ async function runChild(
   }
   // The child stops with the run, and with the program that called it (a program that timed out
   // must not leave its child agents talking to the model).
-  const joined =
-    stop !== undefined && parent.signal !== undefined ? joinSignals([parent.signal, stop]) : undefined;
-  const signal = joined?.signal ?? stop ?? parent.signal;
+  // A signal of the child's own, even with a single source: children of one pmap run at once, and
+  // each attaches listeners to its signal (its run, its programs, its model calls).
+  const joined = linkedSignal([parent.abort, stop]);
+  const signal = joined?.signal;
   const result = await runAgent(
     child,
     {

@@ -3,11 +3,18 @@
  * run's signal, enforces the tool's timeout, runs agent tools as child agents, and reports the
  * call as `tool-call-start`/`tool-call-end` events. Never throws: a tool's failure comes back as
  * a value, with a message the model can act on.
+ *
+ * The arguments must already be checked and parsed by `tool.validate` (a native call through
+ * `checkToolArguments`, a program's call by @ptc/lisp before it reaches the agent's tool): this
+ * module never sees a call the tool's schema or signature rejects. Each call subscribes to the
+ * run's abort watch and the program's, and unsubscribes when it ends, so no call leaves a
+ * listener behind on a signal it shares with other calls.
  */
 import type { Tool } from "@ptc/tool";
 import { errorMessage } from "../error-message.js";
 import { newSpanId } from "../events/event-sink.js";
 import type { LoopState, Run } from "../loop/run-types.js";
+import type { AbortWatch } from "../model/abort-watch.js";
 import type { ExposureLayer } from "../step/step-types.js";
 import { nestedToolOf } from "./nested-tools.js";
 
@@ -49,7 +56,7 @@ export interface InvokeOptions {
   /** Span of the turn (or program) this call belongs to. */
   readonly parentSpanId: string;
   /** Ends the call like the run's signal does (the program that made the call has ended). */
-  readonly stop?: AbortSignal;
+  readonly stop?: AbortWatch;
 }
 
 export async function invokeTool(
@@ -95,10 +102,13 @@ async function execute(
   tool: Tool,
   args: Readonly<Record<string, unknown>>,
   spanId: string,
-  stop: AbortSignal | undefined,
+  stop: AbortWatch | undefined,
 ): Promise<Outcome> {
-  if (run.signal?.aborted === true) {
-    return { ok: false, error: run.signal.reason, message: "the run was aborted before the tool ran" };
+  if (run.abort.aborted) {
+    return { ok: false, error: run.abort.reason, message: "the run was aborted before the tool ran" };
+  }
+  if (stop?.aborted === true) {
+    return { ok: false, error: stop.reason, message: "the program ended before the tool ran" };
   }
   const nested = nestedToolOf(tool);
   if (nested !== undefined) {
@@ -109,10 +119,9 @@ async function execute(
   }
   const timeoutMs = tool.timeoutMs ?? run.toolTimeoutMs;
   const controller = new AbortController();
-  const onAbort = () => controller.abort(run.signal?.reason);
-  run.signal?.addEventListener("abort", onAbort, { once: true });
-  const onStop = () => controller.abort(stop?.reason);
-  stop?.addEventListener("abort", onStop, { once: true });
+  const abortCall = (reason: unknown) => controller.abort(reason);
+  const unsubscribes = [run.abort.onAbort(abortCall), ...(stop === undefined ? [] : [stop.onAbort(abortCall)])];
+  let onCallAbort: (() => void) | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let deadlineTimer: ReturnType<typeof setTimeout> | undefined;
   try {
@@ -154,7 +163,8 @@ async function execute(
     if (run.signal !== undefined || stop !== undefined) {
       racers.push(
         new Promise((_, reject) => {
-          controller.signal.addEventListener("abort", () => reject(controller.signal.reason), { once: true });
+          onCallAbort = () => reject(controller.signal.reason);
+          controller.signal.addEventListener("abort", onCallAbort, { once: true });
         }),
       );
     }
@@ -165,7 +175,7 @@ async function execute(
   } finally {
     if (timer !== undefined) clearTimeout(timer);
     if (deadlineTimer !== undefined) clearTimeout(deadlineTimer);
-    run.signal?.removeEventListener("abort", onAbort);
-    stop?.removeEventListener("abort", onStop);
+    for (const unsubscribe of unsubscribes) unsubscribe();
+    if (onCallAbort !== undefined) controller.signal.removeEventListener("abort", onCallAbort);
   }
 }
