@@ -307,11 +307,14 @@ describe("llm-query", () => {
     expect(result.step.return).toBe("Ada");
   });
 
-  it("is a tool error without :prompt", async () => {
+  it("rejects a call without :prompt as invalid arguments, naming the parameter and its type", async () => {
     const model = createScriptedModel([fenced('(tool/llm-query {:signature ":int"})'), fenced("(return 1)")]);
     const result = await run(createAgent({ prompt: "p", llmQuery: true }), { llm: model.llm });
     expect(result.ok).toBe(true);
-    expect(lastContent(model.calls[1])).toContain("llm-query requires :prompt");
+    expect(result.step.turns?.[0]?.result).toMatchObject({ error: { reason: "invalid_tool_args" } });
+    expect(lastContent(model.calls[1])).toContain("prompt: expected field, got nil");
+    expect(lastContent(model.calls[1])).toContain("(prompt :string, signature :string?)");
+    expect(result.step.childSteps).toEqual([]);
   });
 
   it("is a tool error when the answer does not parse", async () => {

@@ -120,7 +120,10 @@ async function execute(
   const timeoutMs = tool.timeoutMs ?? run.toolTimeoutMs;
   const controller = new AbortController();
   const abortCall = (reason: unknown) => controller.abort(reason);
-  const unsubscribes = [run.abort.onAbort(abortCall), ...(stop === undefined ? [] : [stop.onAbort(abortCall)])];
+  const unsubscribes = [
+    run.abort.onAbort(abortCall),
+    ...(stop === undefined ? [] : [stop.onAbort(abortCall)]),
+  ];
   let onCallAbort: (() => void) | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let deadlineTimer: ReturnType<typeof setTimeout> | undefined;
