@@ -312,6 +312,59 @@ describe("tools", () => {
     expect(error.message).toContain("(tool/echo {:key value})");
   });
 
+  describe("advice for positional arguments names the tool's parameters", () => {
+    const tool = (signature: string) => ({ execute: (args: Record<string, unknown>) => args, signature });
+
+    test("one value fills the tool's parameter", async () => {
+      const error = await failure("(tool/get_customer 9)", {
+        tools: { get_customer: tool("(id :int) -> {id :int, name :string}") },
+      });
+      expect(error.reason).toBe("invalid_tool_args");
+      expect(error.message).toContain("write (tool/get_customer {:id 9})");
+      expect(error.message).not.toContain(":url");
+    });
+
+    test("values fill the parameters in order, map-typed parameters included", async () => {
+      const error = await failure('(tool/search {:level "error"} "timeout" 10)', {
+        tools: {
+          search: tool("(filter {level :string, host :string?}, query :string, limit :int?) -> [:map]"),
+        },
+      });
+      expect(error.message).toContain(
+        'write (tool/search {:filter {:level "error"} :query "timeout" :limit 10})',
+      );
+    });
+
+    test("fewer values than parameters list them all; more values say which the tool takes", async () => {
+      const tools = { search: tool("(query :string, limit :int?) -> [:map]"), now: tool("-> :string") };
+      expect((await failure('(tool/search "timeout")', { tools })).message).toContain(
+        'write (tool/search {:query "timeout"}) (its parameters: query, limit)',
+      );
+      expect((await failure('(tool/search "timeout" 10 true)', { tools })).message).toContain(
+        'tool/search takes only query, limit: write (tool/search {:query "timeout" :limit 10})',
+      );
+      expect((await failure("(tool/now 1)", { tools })).message).toContain(
+        "tool/now takes no arguments: write (tool/now)",
+      );
+    });
+
+    test("a value known only when the program runs gets the same advice", async () => {
+      const error = await failure("(let [id 9] (tool/get_customer id))", {
+        tools: { get_customer: tool("(id :int) -> :map") },
+      });
+      expect(error.reason).toBe("invalid_tool_args");
+      expect(error.message).toContain("write (tool/get_customer {:id 9})");
+    });
+
+    test("a tool without a signature gets a placeholder, never a made-up name", async () => {
+      const error = await failure("(tool/get_customer 9)", { tools: { get_customer: (args) => args } });
+      expect(error.message).toContain(
+        "write (tool/get_customer {:<name> 9}), with the tool's parameter name for <name>",
+      );
+      expect(error.message).not.toContain(":url");
+    });
+  });
+
   test("async tools are awaited; calls are logged in order with results and durations", async () => {
     const result = await run("(let [a (tool/slow {:n 1}) b (tool/slow {:n 2})] (+ (:n a) (:n b)))", {
       tools: { slow: async (args) => ({ n: (args.n as number) * 10 }) },

@@ -23,12 +23,13 @@ import { readProgram, type StrayCloser } from "./reader/reader.js";
 import { successResult, withJson } from "./result-json.js";
 import { settle } from "./runtime/async.js";
 import { locate } from "./runtime/call-site.js";
-import { enter, type HostTool, RunContext, type ToolCallRecord } from "./runtime/context.js";
+import { enter, type HostTool, RunContext, type ToolCallRecord, type ToolObject } from "./runtime/context.js";
 import { type Limits, resolveLimits } from "./runtime/limits.js";
 import { Namespace } from "./runtime/namespace.js";
 import { checkSignal } from "./runtime/signal-option.js";
 import { FailSignal, RECUR, ReturnSignal } from "./runtime/signals.js";
 import { normalizeTools } from "./runtime/tool-options.js";
+import { parameterNames } from "./runtime/tool-parameters.js";
 import type { Session } from "./session.js";
 import { lookup } from "./values/map-access.js";
 import { isPlainObject, type PlainObject } from "./values/plain-object.js";
@@ -241,9 +242,10 @@ function prepare(
   source: string,
   limits: Limits,
   namespace: Namespace,
-  toolNames: ReadonlySet<string>,
+  tools: ReadonlyMap<string, ToolObject>,
   engine: RunOptions["engine"],
 ): CompiledProgram {
+  const toolNames = tools.size === 0 ? NO_TOOLS : new Set(tools.keys());
   // A UTF-8 byte count needs a pass over the text; only long texts can be too large.
   if (source.length * 3 > limits.maxProgramBytes) {
     const size = utf8Length(source);
@@ -280,6 +282,8 @@ function prepare(
     builtinNames,
     userNames: new Set(userNames),
     toolNames,
+    // Only errors depend on it, and errors are never cached: not part of the program's key.
+    toolParameters: (name) => parameterNames(tools.get(name)?.signature),
     checkRegex: (pattern) => Regex.problem(pattern),
     compileRegex: (pattern) => Regex.compile(pattern),
   });
@@ -391,13 +395,7 @@ export async function run(source: string, options: RunOptions = {}): Promise<Run
     let value: unknown;
     try {
       if (context.abortReason !== undefined) throw context.abortReason;
-      compiled = prepare(
-        source,
-        limits,
-        namespace,
-        tools.size === 0 ? NO_TOOLS : new Set(tools.keys()),
-        options.engine,
-      );
+      compiled = prepare(source, limits, namespace, tools, options.engine);
       value = compiled.code(new Array(compiled.frameSize));
       if (value instanceof Promise) value = await settle(value);
     } catch (thrown) {

@@ -162,6 +162,19 @@ describe.each(["schema", "signature"] as const)("arguments that do not fit a too
   });
 });
 
+describe.each(["schema", "signature"] as const)("a positional call of a tool with a %s", (kind) => {
+  it("is answered with the tool's own parameter name", async () => {
+    const { definition, executions } = customerTool(kind);
+    const { model } = await runScript({ prompt: "Find customer 9", tools: { get_customer: definition } }, [
+      fenced("(tool/get_customer 9)"),
+      fenced("(return 1)"),
+    ]);
+    expect(executions).toEqual([]);
+    expect(added(model.calls, 1)).toContain("write (tool/get_customer {:id 9})");
+    expect(added(model.calls, 1)).not.toContain(":url");
+  });
+});
+
 describe("agent tools", () => {
   const child = () =>
     createAgent({ prompt: "Describe customer {{id}}", signature: "(id :int) -> :string", output: "text" });

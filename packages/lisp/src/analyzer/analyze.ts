@@ -41,6 +41,8 @@ export interface AnalyzerEnvironment {
    * where the tool has `_` (or the other way round) resolves to it when only one tool matches.
    */
   readonly toolNames: ReadonlySet<string>;
+  /** A tool's parameter names, when known: advice about a call names them. */
+  readonly toolParameters?: (tool: string) => readonly string[] | undefined;
   /** Regex compilation check for literals; returns an error message or undefined. */
   readonly checkRegex?: (source: string) => string | undefined;
   /**
@@ -310,6 +312,10 @@ class Analyzer implements FormAnalyzer {
         return { kind: "builtin", name: resolved.name, position };
       }
     }
+  }
+
+  toolParameters(name: string): readonly string[] | undefined {
+    return this.environment.toolParameters?.(name);
   }
 
   resolveTool(name: string, position: Position): string {

@@ -5,6 +5,7 @@
  */
 import { LispError } from "../errors.js";
 import { type CollectionForm, describeForm, type Form, type Position } from "../reader/form.js";
+import { namedArgumentsAdvice } from "../runtime/tool-parameters.js";
 import type { Node } from "./ast.js";
 import type { FormAnalyzer } from "./form-analyzer.js";
 import type { Place } from "./scope.js";
@@ -61,7 +62,7 @@ function analyzeToolCall(
       only.type === "boolean" ||
       only.type === "set"
     ) {
-      throw positionalToolArgs(name, only, form);
+      throw positionalToolArgs(analyzer, name, args, form);
     }
     return { kind: "tool", name, args: analyzer.value(only, place), position: form };
   }
@@ -73,14 +74,21 @@ function analyzeToolCall(
     }
     return { kind: "tool", name, args: { kind: "map", entries, position: form }, position: form };
   }
-  throw positionalToolArgs(name, args[0] as Form, form);
+  throw positionalToolArgs(analyzer, name, args, form);
 }
 
-function positionalToolArgs(name: string, sample: Form, position: Position): LispError {
-  const kind = sample.type === "number" ? "number" : sample.type;
+/** The advice names the tool's own parameters when its host tool shows a signature. */
+function positionalToolArgs(
+  analyzer: FormAnalyzer,
+  name: string,
+  args: readonly Form[],
+  position: Position,
+): LispError {
+  const sample = args[0] as Form;
+  const advice = namedArgumentsAdvice(name, analyzer.toolParameters(name), args.map(describeForm));
   return new LispError(
     "invalid_tool_args",
-    `Tool calls require named arguments. Use (tool/${name} {:key value}), not positional args. Got ${kind} ${describeForm(sample)} — try (tool/${name} {:url ${describeForm(sample)}}) with the parameter's real name`,
+    `Tool calls require named arguments. Use (tool/${name} {:key value}), not positional args. Got ${sample.type} ${describeForm(sample)} — ${advice}`,
     position,
   );
 }

@@ -23,4 +23,6 @@ export interface FormAnalyzer {
    * matches); rejects a tool the program may not call, and records the ones it does.
    */
   resolveTool(name: string, position: Position): string;
+  /** The parameter names of tool `name` (as resolved), when the host's tool shows them. */
+  toolParameters(name: string): readonly string[] | undefined;
 }

@@ -165,6 +165,17 @@ describe("ptc-lisp: mock tools", () => {
     );
   });
 
+  it("advises a positional call in the parameter names of a --tools module's tool", async () => {
+    const module = file(
+      "customers.mjs",
+      `export const get_customer = { execute: ({ id }) => ({ id }), signature: "(id :int) -> {id :int}" };`,
+    );
+    const outcome = await cli(["-e", "(tool/get_customer 9)", "--tools", module]);
+    expect(outcome.status).toBe(1);
+    expect(outcome.stderr).toContain("write (tool/get_customer {:id 9})");
+    expect(outcome.stderr).not.toContain(":url");
+  });
+
   it("runs the shipped example tools", async () => {
     const tools = join(examples, "tools.mjs");
     const outcome = await cli(["-e", '(count (tool/list-orders {:status "refunded"}))', "--tools", tools]);

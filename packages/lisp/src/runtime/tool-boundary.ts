@@ -19,6 +19,7 @@ import { WholeFloat } from "../values/numbers.js";
 import { defineOwn, isPlainObject, type PlainObject } from "../values/plain-object.js";
 import { active } from "./context.js";
 import { typeName } from "./describe.js";
+import { namedArgumentsAdvice, parameterNames } from "./tool-parameters.js";
 
 function boundaryKey(key: unknown, path: string): string {
   if (key instanceof Keyword) return key.name.replaceAll("-", "_");
@@ -79,9 +80,16 @@ export function toToolValue(value: unknown, path = "args", seen: Set<object> = n
 export function toToolArgs(value: unknown, toolName: string): Record<string, unknown> {
   if (value === undefined || value === null) return {};
   if (!(value instanceof LispMap) && !isPlainObject(value)) {
+    const written =
+      typeof value === "number" || typeof value === "boolean"
+        ? String(value)
+        : typeof value === "string"
+          ? JSON.stringify(value)
+          : "...";
+    const parameters = parameterNames(active.tools.get(toolName)?.signature);
     throw new LispError(
       "invalid_tool_args",
-      `Tool calls require named arguments. Use (tool/${toolName} {:key value}), not positional args. Got ${typeName(value)}`,
+      `Tool calls require named arguments. Use (tool/${toolName} {:key value}), not positional args. Got ${typeName(value)} — ${namedArgumentsAdvice(toolName, parameters, [written])}`,
     );
   }
   return toToolValue(value) as Record<string, unknown>;
