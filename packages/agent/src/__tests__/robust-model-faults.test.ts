@@ -54,13 +54,13 @@ describe("unparsable tool arguments", () => {
     expectEveryCallAnswered(result.step.messages);
   });
 
-  it("text mode: arguments that are JSON but not an object are rejected the same way", async () => {
+  it("text mode: arguments that are JSON but not an object are rejected, told to be an object", async () => {
     const model = createScriptedModel([{ toolCalls: [{ id: "a", name: "search", args: "[1,2]" }] }, "ok"]);
     const agent = createAgent({ prompt: "p", output: "text", tools: { search: () => [] } });
     const result = await run(agent, { llm: model.llm });
     expect(result.ok).toBe(true);
-    expect(JSON.parse(toolMessages(model.calls[1]?.messages)[0]?.content ?? "{}").error).toContain(
-      "Invalid JSON arguments",
+    expect(JSON.parse(toolMessages(model.calls[1]?.messages)[0]?.content ?? "{}").error).toBe(
+      "Tool arguments must be a JSON object, got: [1,2]",
     );
   });
 

@@ -59,13 +59,21 @@ function normalizeToolCall(call: ModelToolCall): NormalizedToolCall {
     const raw = call.args;
     if (typeof given === "string") return { id, name: call.name, args: {}, rawArgs: raw, argsError: given };
     if (raw.trim() === "") return { id, name: call.name, args: {}, rawArgs: raw, argsError: undefined };
+    let parsed: unknown;
     try {
-      const parsed: unknown = JSON.parse(raw);
-      if (isRecord(parsed)) return { id, name: call.name, args: parsed, rawArgs: raw, argsError: undefined };
+      parsed = JSON.parse(raw);
     } catch {
-      // reported below
+      return { id, name: call.name, args: {}, rawArgs: raw, argsError: `Invalid JSON arguments: ${raw}` };
     }
-    return { id, name: call.name, args: {}, rawArgs: raw, argsError: `Invalid JSON arguments: ${raw}` };
+    if (isRecord(parsed)) return { id, name: call.name, args: parsed, rawArgs: raw, argsError: undefined };
+    // Valid JSON of another kind is not a parse error: the model must name its arguments.
+    return {
+      id,
+      name: call.name,
+      args: {},
+      rawArgs: raw,
+      argsError: `Tool arguments must be a JSON object, got: ${raw}`,
+    };
   }
   if (call.args === undefined || call.args === null) {
     return {

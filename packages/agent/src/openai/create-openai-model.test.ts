@@ -411,7 +411,7 @@ describe("createOpenAIModel: responses", () => {
     const response = await model()(ask());
     expect(response.toolCalls).toEqual([
       { id: "a", name: "f", args: {}, argsError: 'Invalid JSON arguments: {"x": 1' },
-      { id: "b", name: "g", args: {}, argsError: "Invalid JSON arguments: [1, 2]" },
+      { id: "b", name: "g", args: {}, argsError: "Tool arguments must be a JSON object, got: [1, 2]" },
     ]);
   });
 

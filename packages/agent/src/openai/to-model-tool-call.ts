@@ -21,11 +21,13 @@ function parseToolArguments(raw: unknown): { args: Record<string, unknown>; args
   const text = typeof raw === "string" ? raw : JSON.stringify(raw);
   // Models call argument-less tools with "" as often as with "{}".
   if (text.trim() === "") return { args: {} };
+  let parsed: unknown;
   try {
-    const parsed: unknown = JSON.parse(text);
-    if (isRecord(parsed)) return { args: parsed };
+    parsed = JSON.parse(text);
   } catch {
-    // Reported below, like a valid JSON value that is not an object.
+    return { args: {}, argsError: `Invalid JSON arguments: ${text}` };
   }
-  return { args: {}, argsError: `Invalid JSON arguments: ${text}` };
+  // Valid JSON of another kind is not a parse error: the model must name its arguments.
+  if (isRecord(parsed)) return { args: parsed };
+  return { args: {}, argsError: `Tool arguments must be a JSON object, got: ${text}` };
 }
