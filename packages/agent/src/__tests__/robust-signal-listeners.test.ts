@@ -5,7 +5,7 @@
  */
 import { getEventListeners } from "node:events";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type AgentOptions, asTool, createAgent, run } from "../index.js";
+import { type AgentOptions, type AgentToolDefinition, asTool, createAgent, run } from "../index.js";
 import { createScriptedModel, type ScriptedStep } from "../testing/index.js";
 
 const fenced = (program: string) => `\`\`\`clojure\n${program}\n\`\`\``;
@@ -46,7 +46,10 @@ async function runOnSignal(
     },
   };
   const model = createScriptedModel(steps);
-  const agent = createAgent({ ...options, tools: { lookup, ...tools } as AgentOptions["tools"] });
+  const agent = createAgent({
+    ...options,
+    tools: { lookup, ...tools } as Record<string, AgentToolDefinition>,
+  });
   const result = await run(agent, { llm: model.llm, signal: controller.signal });
   model.assertConsumed();
   // Node reports the warning on a later tick.
