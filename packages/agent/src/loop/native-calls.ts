@@ -75,12 +75,14 @@ export async function executeNativeCalls(
     }
     const checked = await checkToolArguments(tool, call.args);
     if (!checked.ok) {
-      rejected(
-        checked.kind === "invalid"
-          ? invalidArgumentsJson(tool, call.args, checked.message)
-          : toolErrorJson(tool.name, call.args, checked.message),
-        checked.message,
-      );
+      if (checked.kind === "invalid") {
+        rejected(
+          invalidArgumentsJson(tool, call.args, checked.message),
+          `invalid arguments: ${checked.message}`,
+        );
+      } else {
+        rejected(toolErrorJson(tool.name, call.args, checked.message), checked.message);
+      }
       continue;
     }
     const bridged = combined && tool.cache && effectiveExpose(tool, run.agent) === "both";
