@@ -152,6 +152,18 @@ describe("a run without a signal", () => {
   });
 });
 
+describe("a signal option that cannot be listened to", () => {
+  it("is refused before the run starts, naming the option", async () => {
+    const model = createScriptedModel([]);
+    const fake = { aborted: false } as unknown as AbortSignal;
+    await expect(run(createAgent({ prompt: "p" }), { llm: model.llm, signal: fake })).rejects.toMatchObject({
+      code: "PTC_AGENT_INVALID_RUN_OPTION",
+      message: expect.stringContaining("signal must be an AbortSignal"),
+    });
+    expect(model.calls).toHaveLength(0);
+  });
+});
+
 describe("an already-aborted signal", () => {
   it("ends the run before the model is called", async () => {
     const model = createScriptedModel([]);
