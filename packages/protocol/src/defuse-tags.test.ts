@@ -77,7 +77,10 @@ const tagVariant = fc
     bracket: fc.constantFrom("<", "\uFF1C", "\uFE64", "\u2039", "\u3008"),
     lead: fc.constantFrom("", "/", " / ", "\\/", "\uFF0F", "\u2215", "\n/", "/ "),
     letters: fc.array(
-      fc.record({ swap: fc.nat(4), invisible: fc.option(fc.constantFrom(...INVISIBLES), { nil: undefined }) }),
+      fc.record({
+        swap: fc.nat(4),
+        invisible: fc.option(fc.constantFrom(...INVISIBLES), { nil: undefined }),
+      }),
       { minLength: 20, maxLength: 20 },
     ),
     tail: fc.constantFrom(">", " >", ' foo="bar">', "", "\n>", "\uFF1E", ' source="result">'),

@@ -72,7 +72,11 @@ describe("renderSuccess", () => {
         }),
       },
     );
-    const payload = parse(json) as { result: string; prints: string[]; memory: { changed: { note: string } } };
+    const payload = parse(json) as {
+      result: string;
+      prints: string[];
+      memory: { changed: { note: string } };
+    };
     for (const text of [payload.result, ...payload.prints, payload.memory.changed.note]) {
       expect(text).toMatch(/^<untrusted_ptc_output source="[a-z]+">\n[\s\S]*\n<\/untrusted_ptc_output>$/);
       expect(text.match(/<\/untrusted_ptc_output>/g)).toHaveLength(1);

@@ -32,7 +32,8 @@ export function renderSuccess(_step: SuccessStep, options: RenderSuccessOptions)
   const includeMemory = options.includeMemory ?? true;
   const payload: Record<string, unknown> = { status: "ok" };
   if (execution.result !== null) payload.result = wrapUntrusted(execution.result, "result");
-  payload.prints = execution.prints.length === 0 ? [] : [wrapUntrusted(execution.prints.join("\n"), "println")];
+  payload.prints =
+    execution.prints.length === 0 ? [] : [wrapUntrusted(execution.prints.join("\n"), "println")];
   payload.feedback = execution.feedback;
   // Without memory in the payload, a clipped memory preview must not make visible output look cut.
   payload.truncated = includeMemory ? execution.truncated : execution.visibleTruncated;

@@ -34,3 +34,22 @@ export function wrapUntrustedWithPreamble(
   if (content === "") return "";
   return `${UNTRUSTED_PREAMBLE}\n\n${wrapUntrusted(content, source)}`;
 }
+
+const ONE_BLOCK = /^<untrusted_ptc_output source="[^"\n]*">\n([\s\S]*)\n<\/untrusted_ptc_output>$/;
+
+/**
+ * The content of a text framed by `wrapUntrusted` (or `wrapUntrustedWithPreamble`), for hosts
+ * that read a tool message's fields: `"user=> 3"` from its framed `result`. The content comes
+ * back as it was framed, its tags still defused. A text that is not one framed block is returned
+ * as it is.
+ */
+export function unwrapUntrusted(text: string): string {
+  const block = text.startsWith(`${UNTRUSTED_PREAMBLE}\n\n`)
+    ? text.slice(UNTRUSTED_PREAMBLE.length + 2)
+    : text;
+  const match = ONE_BLOCK.exec(block);
+  // A framed content never holds the closing tag itself, so one match is one block.
+  return match === null || (match[1] as string).includes("</untrusted_ptc_output>")
+    ? text
+    : (match[1] as string);
+}

@@ -56,7 +56,7 @@ function kindOf(value: unknown): string {
       if (Array.isArray(value)) return "vector";
       if (value instanceof LispSet) return "set";
       if (value instanceof LispMap) return "map";
-      if (isPlainObject(value)) return "map";
+      if (isPlainObject(value as object)) return "map";
       return "value";
   }
 }
