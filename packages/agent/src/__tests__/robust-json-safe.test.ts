@@ -19,7 +19,7 @@ import { createScriptedModel, type ScriptedStep } from "../testing/index.js";
 const HUGE = "x".repeat(300_000);
 
 /** One tool per kind of value JSON has trouble with; `calls` counts the runs of each. */
-function hostileTools(calls: Record<string, number>, extra: Partial<AgentToolDefinition> = {}) {
+function hostileTools(calls: Record<string, number>, extra: { expose?: "both"; cache?: boolean } = {}) {
   const make = (name: string, value: () => unknown): AgentToolDefinition => ({
     signature: "() -> :any",
     ...extra,
