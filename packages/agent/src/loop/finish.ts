@@ -74,7 +74,8 @@ export function finish(run: Run, state: LoopState, ending: Ending, options: Fini
   // One converter for the whole step: the cache, the calls and the turns share their results.
   const json = createJsonSafe();
   const step: Step = {
-    return: ending.ok ? json(ending.value) : null,
+    // The answer is the agent's own (JSON data, or a Date for a `:datetime` signature): kept as is.
+    return: ending.ok ? ending.value : null,
     fail: ending.ok ? null : jsonSafeFail(ending.fail, json),
     memory: jsonSafeMemory(externalizeMemory(memory), json),
     usage,
