@@ -107,17 +107,20 @@ describe("JSON-safe steps, transcripts and events", () => {
     expect((results.huge as { text: string }).text).toHaveLength(HUGE.length);
   });
 
-  it("content mode: program results with BigInts in records, memory and the answer", async () => {
+  it("content mode: program results with BigInts in records, memory, the journal and the answer", async () => {
     const counts: Record<string, number> = {};
-    const agent = createAgent({ prompt: "p", tools: hostileTools(counts) });
+    const agent = createAgent({ prompt: "p", tools: hostileTools(counts), journaling: true });
     const { result, step } = await runAndCheck(agent, [
-      fenced("(def b (tool/big {})) (def d (tool/dated {})) (def h (tool/huge {})) (count (:text h))"),
+      fenced(
+        '(def b (tool/big {})) (task "load" (:id b)) (def d (tool/dated {})) (def h (tool/huge {})) (count (:text h))',
+      ),
       fenced("(tool/cyclic {})"),
       fenced("(tool/getter {})"),
       fenced("(tool/revoked {})"),
       fenced("(return (:id b))"),
     ]);
     expect(result.ok).toBe(true);
+    expect((step as unknown as { journal: unknown }).journal).toEqual({ load: "12345678901234567890" });
     expect(step.toolCalls.find((call) => call.name === "big")?.result).toEqual({
       id: "12345678901234567890",
       rows: ["1", "2"],

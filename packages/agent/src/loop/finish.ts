@@ -84,7 +84,7 @@ export function finish(run: Run, state: LoopState, ending: Ending, options: Fini
     toolCalls: jsonSafeToolCalls(state.toolCalls, json),
     toolCache: jsonSafeCache(state.toolCache.entries, json),
     prints: options.prints === undefined ? [...state.prints] : [...options.prints],
-    journal: state.journal === null ? null : { ...state.journal },
+    journal: state.journal === null ? null : jsonSafeMemory(state.journal, json),
     summaries: { ...state.summaries },
     childSteps: [...state.childSteps],
     name: run.agent.name,

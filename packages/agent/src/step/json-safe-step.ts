@@ -8,6 +8,7 @@
  * entries in JSON, the record the `toolCache` run option and chat state accept back.
  */
 import type { JsonValue } from "@ptc/tool";
+import type { Message } from "../model/model-types.js";
 import type { ToolCache, ToolCacheEntry, ToolCallRecord, Turn } from "./step-types.js";
 
 export type JsonSafe = (value: unknown) => JsonValue;
@@ -20,15 +21,22 @@ export function jsonSafeToolCalls(records: readonly ToolCallRecord[], json: Json
 }
 
 export function jsonSafeTurns(turns: readonly Turn[], json: JsonSafe): Turn[] {
-  return turns.map((turn) => ({
-    ...turn,
-    result: json(turn.result),
-    toolCalls: jsonSafeToolCalls(turn.toolCalls, json),
-    memory: jsonSafeMemory(turn.memory, json),
-  }));
+  return turns.map((turn) => {
+    const converted: Turn = {
+      ...turn,
+      result: json(turn.result),
+      toolCalls: jsonSafeToolCalls(turn.toolCalls, json),
+      memory: jsonSafeMemory(turn.memory, json),
+    };
+    if (turn.messages === undefined) return converted;
+    return { ...converted, messages: json(turn.messages) as unknown as readonly Message[] };
+  });
 }
 
-/** Memory keeps its functions (a chat hands them back to the next run); `JSON.stringify` leaves them out. */
+/**
+ * Memory (and the task journal) keep their functions (a chat hands them back to the next run);
+ * `JSON.stringify` leaves them out.
+ */
 export function jsonSafeMemory(
   memory: Readonly<Record<string, unknown>>,
   json: JsonSafe,
