@@ -49,6 +49,13 @@ describe("DataProvenance", () => {
     expect([...provenance.shapeOnly(["rows", "copy"])]).toEqual(["copy"]);
   });
 
+  it("keeps a hidden binding hidden through a defonce that may keep its value", () => {
+    const provenance = new DataProvenance(new Set(["t"]));
+    succeed(provenance, "(def rows (tool/t {}))", ["rows"]);
+    succeed(provenance, "(defonce rows [])", ["rows"]);
+    expect(provenance.shapeOnly(["rows"]).has("rows")).toBe(true);
+  });
+
   it("follows hidden values through *1, data/fail and the task journal", () => {
     const provenance = new DataProvenance(new Set(["t"]));
     succeed(provenance, "(count (tool/t {}))", []);

@@ -67,7 +67,15 @@ export class DataProvenance {
       anyHidden ||= hidden;
       if (hidden && form.mentions.has("task")) journalsHidden = true;
       for (const name of form.defines) {
-        const origin = { hidden, reads: form.mentions };
+        const before = known.get(name);
+        // `defonce` may keep the value the name had: it stays as hidden as it was.
+        const origin =
+          before !== undefined && form.definesOnce.has(name)
+            ? {
+                hidden: hidden || this.isHidden(name, known, new Set()),
+                reads: new Set([...before.reads, ...form.mentions]),
+              }
+            : { hidden, reads: form.mentions };
         known.set(name, origin);
         definitions.set(name, origin);
       }

@@ -10,6 +10,8 @@ import { type Form, read } from "@ptc/lisp";
 export interface FormReads {
   /** Names the form binds with `def`, `defn` or `defonce`, anywhere inside it. */
   readonly defines: readonly string[];
+  /** Those it binds with `defonce`, which keeps a value the name already has. */
+  readonly definesOnce: ReadonlySet<string>;
   /** Every name the form mentions: bindings, `tool/...`, `*1`, `data/...`, special forms. */
   readonly mentions: ReadonlySet<string>;
 }
@@ -26,13 +28,14 @@ export function programReads(source: string): FormReads[] | undefined {
   }
   return forms.map((form) => {
     const defines: string[] = [];
+    const definesOnce = new Set<string>();
     const mentions = new Set<string>();
-    collect(form, defines, mentions);
-    return { defines, mentions };
+    collect(form, defines, definesOnce, mentions);
+    return { defines, definesOnce, mentions };
   });
 }
 
-function collect(root: Form, defines: string[], mentions: Set<string>): void {
+function collect(root: Form, defines: string[], definesOnce: Set<string>, mentions: Set<string>): void {
   const stack: Form[] = [root];
   while (stack.length > 0) {
     const form = stack.pop() as Form;
@@ -56,6 +59,7 @@ function collect(root: Form, defines: string[], mentions: Set<string>): void {
         ) {
           // The name being bound is not a read: `(def rows [])` does not depend on the old rows.
           defines.push(name.name);
+          if (head.name === "defonce") definesOnce.add(name.name);
           stack.push(head, ...form.items.slice(2));
         } else {
           stack.push(...form.items);
