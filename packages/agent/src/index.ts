@@ -64,6 +64,7 @@ export {
   type NativePreviewOptions,
   type NativePreviewResult,
 } from "./native-preview/index.js";
+export { unwrapUntrusted } from "./protocol-text.js";
 export { type ChatOptions, type ChatReply, type ChatState, chat } from "./run/chat.js";
 export { type PromptPreview, previewPrompt, type ToolSummary } from "./run/preview-prompt.js";
 export { type RunPromptOptions, run, runOrThrow } from "./run/run.js";

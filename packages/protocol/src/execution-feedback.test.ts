@@ -106,6 +106,38 @@ describe("buildExecutionFeedback", () => {
   });
 });
 
+describe("buildExecutionFeedback with shape-only bindings", () => {
+  it("previews the named bindings by kind and size, never their values, and says why", () => {
+    const rows = [
+      { id: 1, name: "SECRET-alice" },
+      { id: 2, name: "SECRET-bob" },
+    ];
+    const execution = buildExecutionFeedback(
+      {
+        value: null,
+        memory: { rows, first: rows[0], names: ["SECRET-alice"], n: 2, label: "shown", by: { a: 1 } },
+      },
+      { shapeOnly: new Set(["rows", "first", "names", "n", "by"]) },
+    );
+    expect(execution.memory.changed).toEqual({
+      by: "<map of 1 entry>",
+      first: "<map of 2 entries>",
+      label: '"shown"',
+      n: "<integer>",
+      names: "<vector of 1 string>",
+      rows: "<vector of 2 maps>",
+    });
+    expect(execution.feedback).not.toContain("SECRET");
+    expect(execution.feedback).toContain(
+      ";; (<...> previews hold tool data shown by shape only; println or return the fields you need)",
+    );
+  });
+
+  it("adds no note when every preview shows its value", () => {
+    expect(buildExecutionFeedback({ value: null, memory: { n: 1 } }).feedback).not.toContain("shape only");
+  });
+});
+
 describe("buildExecutionFeedback with @ptc/lisp runs", () => {
   it("shows a def's binding as memory, not its var as a result (no result key, as docs/protocol.md says)", async () => {
     const session = createSession();
@@ -128,7 +160,11 @@ describe("buildExecutionFeedback with @ptc/lisp runs", () => {
         prints: [],
         feedback: framed([";; rows = [1 2 3]", "memory"]),
         truncated: false,
-        memory: { changed: { rows: "[1 2 3]" }, stored_keys: ["rows"], truncated: false },
+        memory: {
+          changed: { rows: wrapUntrusted("[1 2 3]", "memory") },
+          stored_keys: ["rows"],
+          truncated: false,
+        },
       }),
     );
 
@@ -146,12 +182,18 @@ describe("buildExecutionFeedback with @ptc/lisp runs", () => {
 describe("renderSuccessFromStep", () => {
   it("renders a one-shot success without memory", () => {
     expect(renderSuccessFromStep({ value: 3, prints: [] })).toBe(
-      '{"status":"ok","result":"user=> 3","prints":[],"feedback":"","truncated":false}',
+      JSON.stringify({
+        status: "ok",
+        result: wrapUntrusted("user=> 3", "result"),
+        prints: [],
+        feedback: "",
+        truncated: false,
+      }),
     );
     expect(JSON.parse(renderSuccessFromStep({ value: 3, prints: ["hi"] }, { validated: 3 }))).toEqual({
       status: "ok",
-      result: "user=> 3",
-      prints: ["hi"],
+      result: wrapUntrusted("user=> 3", "result"),
+      prints: [wrapUntrusted("hi", "println")],
       feedback: framed(["hi", "println"]),
       truncated: false,
       validated: 3,

@@ -9,6 +9,7 @@ import type { ExecutionFeedback } from "./execution-feedback-types.js";
 import { formatValue, previewValue } from "./lisp-text.js";
 import { truncateChars } from "./truncate.js";
 import { UNTRUSTED_PREAMBLE, wrapUntrusted } from "./untrusted.js";
+import { describeShape } from "./value-shape.js";
 
 export const DEFAULT_PREVIEW_MAX_CHARS = 250;
 
@@ -29,6 +30,11 @@ export interface ExecutionFeedbackOptions {
   readonly feedbackMaxChars?: number;
   /** Cap on each value preview. Default 250. */
   readonly previewMaxChars?: number;
+  /**
+   * Bindings previewed by their shape only (`<vector of 1842 maps>`), never their values: the
+   * agent names those that hold data of a tool whose preview policy shows the model no values.
+   */
+  readonly shapeOnly?: ReadonlySet<string>;
 }
 
 export function buildExecutionFeedback(
@@ -58,7 +64,12 @@ export function buildExecutionFeedback(
     resultTruncated = shown.truncated;
   }
 
-  const memory = memorySection(step.memory, options.previousMemory ?? {}, previewMaxChars);
+  const memory = memorySection(
+    step.memory,
+    options.previousMemory ?? {},
+    previewMaxChars,
+    options.shapeOnly ?? new Set(),
+  );
   const multiTurn = maxTurns > 1;
   const parts = [
     printsText === undefined && multiTurn ? wrapUntrusted(result, "result") : undefined,
@@ -81,6 +92,7 @@ function memorySection(
   memory: Readonly<Record<string, unknown>> | undefined,
   previous: Readonly<Record<string, unknown>>,
   previewMaxChars: number,
+  shapeOnly: ReadonlySet<string>,
 ): { hint: string | undefined; changed: Record<string, string>; storedKeys: string[]; truncated: boolean } {
   const storedKeys = memory === undefined ? [] : Object.keys(memory).sort(compareCodeUnits);
   if (memory === undefined || storedKeys.length === 0)
@@ -92,8 +104,13 @@ function memorySection(
 
   const changed: Record<string, string> = {};
   let truncated = false;
+  let shaped = false;
   const lines = changedNames.map((name) => {
-    const shown = previewValue(memory[name], previewMaxChars);
+    const hidden = shapeOnly.has(name);
+    shaped ||= hidden;
+    const shown = hidden
+      ? { text: describeShape(memory[name]), truncated: false }
+      : previewValue(memory[name], previewMaxChars);
     truncated ||= shown.truncated;
     Object.defineProperty(changed, name, {
       value: shown.text,
@@ -106,8 +123,13 @@ function memorySection(
   const note = truncated
     ? `\n;; (truncated at ${previewMaxChars} chars; use println on specific fields)`
     : "";
-  return { hint: lines.join("\n") + note, changed, storedKeys, truncated };
+  const shapeNote = shaped ? `\n${SHAPE_NOTE}` : "";
+  return { hint: lines.join("\n") + note + shapeNote, changed, storedKeys, truncated };
 }
+
+/** Why some previews show no values, and how to see them. */
+export const SHAPE_NOTE =
+  ";; (<...> previews hold tool data shown by shape only; println or return the fields you need)";
 
 // A missing binding and one bound to nil look the same, as in the reference: a new `(def x nil)`
 // is not reported as a change. Values compare by their Clojure text, which is canonical (sorted

@@ -29,6 +29,7 @@ describe("@ptc/protocol public API", () => {
       "toolDescription",
       "toolSchema",
       "unknownNativeToolMessage",
+      "unwrapUntrusted",
       "validateProgram",
       "wrapUntrusted",
       "wrapUntrustedWithPreamble",

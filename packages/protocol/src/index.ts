@@ -56,5 +56,10 @@ export {
   type ToolCollection,
 } from "./request-tools.js";
 export { type NamespaceTool, renderToolNamespace } from "./tool-namespace.js";
-export { UNTRUSTED_PREAMBLE, wrapUntrusted, wrapUntrustedWithPreamble } from "./untrusted.js";
+export {
+  UNTRUSTED_PREAMBLE,
+  unwrapUntrusted,
+  wrapUntrusted,
+  wrapUntrustedWithPreamble,
+} from "./untrusted.js";
 export { type ProgramValidation, validateProgram } from "./validate-program.js";

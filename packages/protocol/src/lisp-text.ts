@@ -1,6 +1,6 @@
 /**
- * The only module that reaches into @ptc/lisp: value previews in Clojure syntax for the model.
- * Keeping it here means every other renderer works without the language.
+ * Value previews in Clojure syntax for the model. With value-shape.ts, the only modules that reach
+ * into @ptc/lisp: every other renderer works without the language.
  */
 import { format, preview } from "@ptc/lisp";
 import { truncateChars } from "./truncate.js";

@@ -2,8 +2,13 @@
  * The JSON a `lisp_eval` call returns when its program did not succeed. The reasons form a
  * closed union so that every consumer can handle all of them; `fail` alone carries a `result`,
  * the value the program failed with.
+ *
+ * The message, the feedback and the failed value describe what a program did and may quote its
+ * values (a type error prints the offending row), so each is framed as untrusted data; the
+ * feedback with the preamble, as in a success's feedback.
  */
 import { ProtocolError } from "./errors.js";
+import { wrapUntrusted, wrapUntrustedWithPreamble } from "./untrusted.js";
 
 /**
  * Why a `lisp_eval` call failed, as the model reads it: seven reasons on the wire. Not @ptc/lisp's
@@ -36,7 +41,7 @@ export const ERROR_REASONS: readonly LispEvalErrorReason[] = [
 ];
 
 export interface RenderErrorOptions {
-  /** Only for `fail`: the failed value, usually its Clojure text. */
+  /** Only for `fail`: the failed value, usually its Clojure text (other values as their JSON text). */
   readonly result?: unknown;
   /** Defaults to the message. */
   readonly feedback?: string;
@@ -62,11 +67,28 @@ export function renderError(
   const payload: Record<string, unknown> = {
     status: "error",
     reason,
-    message,
-    feedback: options.feedback ?? message,
+    message: wrapUntrusted(message, "error"),
+    feedback: wrapUntrustedWithPreamble(options.feedback ?? message, "error"),
   };
-  if (reason === "fail") payload.result = options.result ?? null;
+  if (reason === "fail") payload.result = failedValue(options.result);
   return JSON.stringify(payload);
+}
+
+function failedValue(result: unknown): string | null {
+  if (result === null || result === undefined) return null;
+  if (typeof result === "string") return wrapUntrusted(result, "result");
+  return wrapUntrusted(valueText(result), "result");
+}
+
+function valueText(value: unknown): string {
+  try {
+    return (
+      JSON.stringify(value, (_key, item: unknown) => (typeof item === "bigint" ? item.toString() : item)) ??
+      String(value)
+    );
+  } catch {
+    return Object.prototype.toString.call(value);
+  }
 }
 
 /**

@@ -5,8 +5,14 @@
  * there is no value to show: nil, or the var a `def` returns (its binding shows in `memory`).
  * The reference sends `"result": null` for a def; a null preview would read as "the program
  * returned nil", so we leave it out (docs/differences.md).
+ *
+ * Every text the program produced is framed as untrusted data, in its own field as in
+ * `feedback`: the result preview, the printed output (one block: a block per line would cost the
+ * model more than the lines) and each memory preview. Only what the agent itself writes stays
+ * bare: status, flags and binding names (which the model wrote in its program).
  */
 import type { ExecutionFeedback } from "./execution-feedback-types.js";
+import { wrapUntrusted } from "./untrusted.js";
 
 export interface SuccessStep {
   /** The program's value; `null`/`undefined` when it had none. (The preview in `execution` decides what is shown.) */
@@ -25,14 +31,24 @@ export function renderSuccess(_step: SuccessStep, options: RenderSuccessOptions)
   const { execution } = options;
   const includeMemory = options.includeMemory ?? true;
   const payload: Record<string, unknown> = { status: "ok" };
-  if (execution.result !== null) payload.result = execution.result;
-  payload.prints = execution.prints;
+  if (execution.result !== null) payload.result = wrapUntrusted(execution.result, "result");
+  payload.prints =
+    execution.prints.length === 0 ? [] : [wrapUntrusted(execution.prints.join("\n"), "println")];
   payload.feedback = execution.feedback;
   // Without memory in the payload, a clipped memory preview must not make visible output look cut.
   payload.truncated = includeMemory ? execution.truncated : execution.visibleTruncated;
   if (includeMemory) {
+    const changed: Record<string, string> = {};
+    for (const [name, preview] of Object.entries(execution.memory.changed)) {
+      Object.defineProperty(changed, name, {
+        value: wrapUntrusted(preview, "memory"),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
     payload.memory = {
-      changed: execution.memory.changed,
+      changed,
       stored_keys: execution.memory.storedKeys,
       truncated: execution.memory.truncated,
     };

@@ -3,7 +3,7 @@
  * by the tool's name through the assistant message that made the call. Scripted conversations
  * build their next step from these, never from data they were given in advance.
  */
-import type { Message, ModelRequest } from "@ptc/agent";
+import { type Message, type ModelRequest, unwrapUntrusted } from "@ptc/agent";
 import { type LispData, readLispValue } from "./read-lisp-value.js";
 
 /** The latest tool message answering a call of `toolName`, or an Error naming what is missing. */
@@ -37,7 +37,8 @@ export function lispResult(request: ModelRequest): LispData {
       `the scripted model expected a successful lisp_eval result, got ${JSON.stringify(payload).slice(0, 300)}`,
     );
   }
-  return readLispValue(payload.result);
+  // The result arrives framed as untrusted data, as every text a program produced.
+  return readLispValue(unwrapUntrusted(payload.result));
 }
 
 /** The `(tool/name {...})` call a combined-mode preview's cache hint tells the model to make. */

@@ -8,7 +8,7 @@
  * when the request of turn N+1 arrives (or when the run ends), just before that turn's header.
  * Feedback the loop adds as a user message (a retry request, an error) is shown too.
  */
-import type { AgentEvent, Message, ModelResponse, Step } from "@ptc/agent";
+import { type AgentEvent, type Message, type ModelResponse, type Step, unwrapUntrusted } from "@ptc/agent";
 import type { ModelListener, RecordedRequest } from "../run/recording-model.js";
 import { countTokens } from "../tokens/count-tokens.js";
 import { type Colors, clip, formatMs, formatNumber, type Output } from "./terminal.js";
@@ -97,8 +97,11 @@ export function createRunView({ output, colors: c, bridged }: RunViewOptions): R
         message?: string;
       };
       if (payload.status === "ok") {
-        const value = (payload.result ?? "nil").replace(/^user=>\s*/, "");
-        const prints = (payload.prints ?? []).map((line) => `\n${c.dim("println")} ${clip(line, WIDTH - 8)}`);
+        // The program's texts arrive framed as untrusted data; the view shows what is inside.
+        const value = unwrapUntrusted(payload.result ?? "nil").replace(/^user=>\s*/, "");
+        const prints = (payload.prints ?? [])
+          .flatMap((text) => unwrapUntrusted(text).split("\n"))
+          .map((line) => `\n${c.dim("println")} ${clip(line, WIDTH - 8)}`);
         row(
           "back",
           "",
@@ -108,7 +111,7 @@ export function createRunView({ output, colors: c, bridged }: RunViewOptions): R
         row(
           "back",
           "",
-          `${c.bold("lisp_eval")} → ${c.red(`${payload.reason ?? "error"}: ${clip(payload.message ?? message.content, WIDTH)}`)} ${c.dim(`(${tokens})`)}`,
+          `${c.bold("lisp_eval")} → ${c.red(`${payload.reason ?? "error"}: ${clip(payload.message === undefined ? message.content : unwrapUntrusted(payload.message), WIDTH)}`)} ${c.dim(`(${tokens})`)}`,
         );
       }
       return;

@@ -8,6 +8,7 @@ import { canonicalCacheKey } from "@ptc/tool";
 import { describe, expect, it } from "vitest";
 import { type AgentEvent, createAgent, type Message, run } from "../index.js";
 import { createScriptedModel } from "../testing/index.js";
+import { readToolBody } from "./read-tool-body.js";
 
 const QUESTION = "How many errors with code 42 last hour?";
 const PROGRAM = '(def rows (tool/search_logs {:query "error code 42"}))\n(return {:total (count rows)})';
@@ -74,7 +75,7 @@ const EXPECTED_PREVIEW = {
 
 function toolContent(message: Message | undefined): Record<string, unknown> {
   expect(message?.role).toBe("tool");
-  return JSON.parse(message?.content ?? "null") as Record<string, unknown>;
+  return readToolBody(message?.content);
 }
 
 describe("the canonical combined-mode transcript (seed 003)", () => {

@@ -15,6 +15,7 @@ import {
   run,
 } from "../index.js";
 import { createScriptedModel, type ScriptedStep } from "../testing/index.js";
+import { readToolBody } from "./read-tool-body.js";
 
 interface ToolSetup {
   expose?: "native" | "ptc_lisp" | "both";
@@ -66,7 +67,7 @@ function lispEval(id: string, program: string) {
 
 function lastToolBody(messages: readonly Message[] | undefined): Record<string, unknown> {
   const last = (messages ?? []).filter((message) => message.role === "tool").at(-1);
-  return JSON.parse(last?.content ?? "null") as Record<string, unknown>;
+  return readToolBody(last?.content);
 }
 
 describe("native call first", () => {

@@ -8,6 +8,7 @@ import { canonicalCacheKey } from "@ptc/tool";
 import { describe, expect, it } from "vitest";
 import { type ChatState, chat, createAgent } from "../index.js";
 import { createScriptedModel } from "../testing/index.js";
+import { readToolBody } from "./read-tool-body.js";
 
 function setup() {
   let executions = 0;
@@ -76,7 +77,7 @@ describe("chat with a combined-mode agent", () => {
     expect(executions()).toBe(1);
     const programResult = model.calls[3]?.messages.at(-1);
     expect(programResult?.toolCallId).toBe("c2");
-    expect(JSON.parse(programResult?.content ?? "").result).toBe("user=> 120");
+    expect(readToolBody(programResult?.content).result).toBe("user=> 120");
     // System messages of the fed-back history were dropped.
     expect(model.calls[2]?.messages.some((message) => message.role === "system")).toBe(false);
     expect(second.messages.filter((message) => message.role === "system")).toHaveLength(1);
@@ -89,7 +90,7 @@ describe("chat with a combined-mode agent", () => {
     model.assertConsumed();
     expect(second.ok).toBe(true);
     expect(executions()).toBe(2);
-    expect(JSON.parse(model.calls[3]?.messages.at(-1)?.content ?? "").result).toBe("user=> 120");
+    expect(readToolBody(model.calls[3]?.messages.at(-1)?.content).result).toBe("user=> 120");
     expect(second.state.toolCache).toHaveProperty([canonicalCacheKey("search_logs", { query: "error" })]);
   });
 

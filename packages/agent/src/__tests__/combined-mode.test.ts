@@ -7,6 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { type AgentToolDefinition, createAgent, type Message, run } from "../index.js";
 import { createScriptedModel, type ScriptedStep } from "../testing/index.js";
+import { readToolBody } from "./read-tool-body.js";
 
 const LISP_EVAL_SCHEMA = {
   type: "function",
@@ -81,8 +82,7 @@ function toolMessages(messages: readonly Message[] | undefined): Message[] {
 }
 
 function lastToolBody(messages: readonly Message[] | undefined): Record<string, unknown> {
-  const last = toolMessages(messages).at(-1);
-  return JSON.parse(last?.content ?? "null") as Record<string, unknown>;
+  return readToolBody(toolMessages(messages).at(-1)?.content);
 }
 
 async function runScript(agent: ReturnType<typeof combinedAgent>, steps: ScriptedStep[]) {
@@ -729,7 +729,7 @@ describe("combined-mode budgets", () => {
     expect(messages.at(-2)?.toolCalls?.[0]?.id).toBe("b");
     expect(messages.at(-1)?.role).toBe("tool");
     expect(messages.at(-1)?.toolCallId).toBe("b");
-    expect(JSON.parse(messages.at(-1)?.content ?? "").result).toBe("user=> {:answer 42}");
+    expect(readToolBody(messages.at(-1)?.content).result).toBe("user=> {:answer 42}");
   });
 
   it("does not spend maxToolCalls on rejected turns", async () => {

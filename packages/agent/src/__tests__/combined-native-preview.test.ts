@@ -14,6 +14,7 @@ import {
   run,
 } from "../index.js";
 import { createScriptedModel } from "../testing/index.js";
+import { readToolBody } from "./read-tool-body.js";
 
 const ROWS = Array.from({ length: 8 }, (_, index) => ({
   id: index + 1,
@@ -70,7 +71,7 @@ async function previewOf(nativeResult: unknown, result: unknown = ROWS) {
     fallbacks,
     outcome,
     executions,
-    counted: (JSON.parse(counted) as { result?: string }).result,
+    counted: readToolBody(counted).result as string | undefined,
   };
 }
 

@@ -1,6 +1,7 @@
 import type { LanguageModelV3CallOptions, LanguageModelV3GenerateResult } from "@ai-sdk/provider";
 import { MockLanguageModelV3 } from "ai/test";
 import { expect, it } from "vitest";
+import { readToolBody } from "../__tests__/read-tool-body.js";
 import { createAgent, run } from "../index.js";
 import { fromLanguageModel } from "./index.js";
 
@@ -90,7 +91,7 @@ it("runs the seed's transcript shape through fromLanguageModel", async () => {
     | { content: { output: { value: string } }[] }
     | undefined;
   const programPart = programMessage?.content[0];
-  expect(JSON.parse(programPart?.output.value ?? "{}")).toMatchObject({
+  expect(readToolBody(programPart?.output.value ?? "{}")).toMatchObject({
     status: "ok",
     result: "user=> {:total 1842}",
   });

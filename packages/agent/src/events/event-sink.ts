@@ -2,8 +2,10 @@
  * Delivers a run's events to its listener (and its transcript), stamped with the agent's name and
  * id and the span they belong to. A listener that throws must not break the run it observes, so
  * its errors are dropped. Payloads (arguments, results, prompts) reach the listener only when it
- * opted in; a transcript always records them.
+ * opted in; a transcript always records them. Tool arguments and results are JSON-safe data
+ * (json/to-json-safe.ts), as in the step: a listener can serialize any event.
  */
+import { toJsonSafe } from "../json/to-json-safe.js";
 import type { TranscriptWriter } from "../transcript/transcript-types.js";
 import type { AgentEvent, EventBase, EventListener } from "./event-types.js";
 
@@ -38,6 +40,8 @@ export class EventSink {
     if (this.listener === undefined && this.transcript === undefined) return;
     const event = {
       ...body,
+      ...("args" in body ? { args: toJsonSafe(body.args) } : {}),
+      ...("result" in body ? { result: toJsonSafe(body.result) } : {}),
       agentName: this.agentName,
       agentId: this.agentId,
       spanId,

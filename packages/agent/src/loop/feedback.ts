@@ -62,7 +62,7 @@ export function returnValidationMessage(
 /**
  * What a successful program shows the model, in every transport. Warnings (what the run let pass,
  * such as a `data/` key the context lacks, read as nil) follow the output, framed as data: they
- * quote names the program wrote.
+ * quote names the program wrote. `shapeOnly` names the bindings previewed without their values.
  */
 export function executionFeedback(
   run: Run,
@@ -71,6 +71,7 @@ export function executionFeedback(
   memory: Readonly<Record<string, unknown>>,
   previousMemory: Readonly<Record<string, unknown>>,
   warnings: readonly string[] = [],
+  shapeOnly?: ReadonlySet<string>,
 ): ExecutionFeedback {
   const execution = buildExecutionFeedback(
     { value, prints, memory },
@@ -79,6 +80,7 @@ export function executionFeedback(
       maxTurns: run.agent.maxTurns,
       feedbackMaxChars: run.agent.formatOptions.feedbackMaxChars,
       previewMaxChars: run.agent.formatOptions.previewMaxChars,
+      ...(shapeOnly === undefined ? {} : { shapeOnly }),
     },
   );
   if (warnings.length === 0) return execution;

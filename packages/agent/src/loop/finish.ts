@@ -1,9 +1,12 @@
 /**
  * Builds the Step a run ends with, from its loop state: the answer or the failure, usage figures,
  * turns (per `trace`), messages (per `collectMessages`), tool calls, cache, memory. Every ending
- * goes through here, so nothing gathered before the end is ever dropped.
+ * goes through here, so nothing gathered before the end is ever dropped, and everything is made
+ * JSON-safe here, so the host can store any step as JSON (docs/agents.md).
  */
+import { createJsonSafe } from "../json/to-json-safe.js";
 import type { Message } from "../model/model-types.js";
+import { jsonSafeCache, jsonSafeMemory, jsonSafeToolCalls, jsonSafeTurns } from "../step/json-safe-step.js";
 import type { RunResult, Step, StepFail, Usage } from "../step/step-types.js";
 import { externalizeMemory, memoryBytes } from "./host-value.js";
 import type { LoopState, Run } from "./run-types.js";
@@ -68,17 +71,20 @@ export function finish(run: Run, state: LoopState, ending: Ending, options: Fini
     ? [{ role: "system", content: state.firstSystemPrompt ?? "" }, ...state.messages, ...finalMessages]
     : null;
   const usage = usageOf(run, state, options.turns ?? state.turn, memory);
+  // One converter for the whole step: the cache, the calls and the turns share their results.
+  const json = createJsonSafe();
   const step: Step = {
+    // The answer is the agent's own (JSON data, or a Date for a `:datetime` signature): kept as is.
     return: ending.ok ? ending.value : null,
-    fail: ending.ok ? null : ending.fail,
-    memory: externalizeMemory(memory),
+    fail: ending.ok ? null : jsonSafeFail(ending.fail, json),
+    memory: jsonSafeMemory(externalizeMemory(memory), json),
     usage,
-    turns: keepTurns ? [...state.turns] : null,
-    messages,
-    toolCalls: [...state.toolCalls],
-    toolCache: state.toolCache.entries,
+    turns: keepTurns ? jsonSafeTurns(state.turns, json) : null,
+    messages: messages === null ? null : (json(messages) as unknown as Message[]),
+    toolCalls: jsonSafeToolCalls(state.toolCalls, json),
+    toolCache: jsonSafeCache(state.toolCache.entries, json),
     prints: options.prints === undefined ? [...state.prints] : [...options.prints],
-    journal: state.journal === null ? null : { ...state.journal },
+    journal: state.journal === null ? null : jsonSafeMemory(state.journal, json),
     summaries: { ...state.summaries },
     childSteps: [...state.childSteps],
     name: run.agent.name,
@@ -96,6 +102,11 @@ export function finish(run: Run, state: LoopState, ending: Ending, options: Fini
   });
   run.events.record({ type: "step", agentId: run.agentId, ok: ending.ok, step });
   return ending.ok ? { ok: true, step } : { ok: false, step };
+}
+
+function jsonSafeFail(fail: StepFail, json: (value: unknown) => unknown): StepFail {
+  if (fail.details === undefined) return fail;
+  return { ...fail, details: json(fail.details) as Readonly<Record<string, unknown>> };
 }
 
 export function failure(

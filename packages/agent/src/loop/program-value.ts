@@ -6,6 +6,8 @@
  * errors that say so. BigInts stay (programs compute with them). Plain data comes back as the same
  * object, never copied, and the tool's own value is never mutated.
  */
+import { errorMessage } from "../error-message.js";
+
 export type ProgramValue =
   | { readonly ok: true; readonly value: unknown }
   | { readonly ok: false; readonly error: string };
@@ -20,7 +22,11 @@ export function toProgramValue(value: unknown): ProgramValue {
     if (error instanceof RangeError) {
       return { ok: false, error: "the tool returned a value nested too deeply to be data" };
     }
-    throw error;
+    // A getter that throws, a revoked proxy: the value cannot be read, so it is no data either.
+    return {
+      ok: false,
+      error: `the tool returned a value that cannot be read (${errorMessage(error)})`,
+    };
   }
 }
 

@@ -6,6 +6,7 @@
 import type { Tool } from "@ptc/tool";
 import type { Agent } from "../agent/agent-types.js";
 import type { EventSink } from "../events/event-sink.js";
+import type { DataProvenance } from "../minimization/data-provenance.js";
 import type { AbortWatch } from "../model/abort-watch.js";
 import type { ResolvedRetry } from "../model/model-retry.js";
 import type { Message, ModelFunction } from "../model/model-types.js";
@@ -100,4 +101,6 @@ export interface LoopState {
   /** The last successful program value (host form) and the memory after it, for the fallback. */
   lastSuccess: { readonly value: unknown; readonly memory: Readonly<Record<string, unknown>> } | undefined;
   schemaBytes: number | undefined;
+  /** Combined mode: where program values came from, to keep hidden tool data from the model. */
+  readonly provenance: DataProvenance | undefined;
 }

@@ -16,6 +16,7 @@ import {
 } from "@ptc/protocol";
 import { filterByExpose, normalizeKeys, parseFinalAnswer, type Signature } from "@ptc/tool";
 import { newSpanId } from "../events/event-sink.js";
+import { redactValues } from "../minimization/redact-values.js";
 import type { Message } from "../model/model-types.js";
 import type { NormalizedResponse } from "../model/normalize-response.js";
 import { returnsText } from "../prompt/text-prompts.js";
@@ -200,10 +201,23 @@ async function lispEvalTurn(
   const { result } = outcome;
   state.journal = outcome.journal;
   const base = { program, prints: result.prints, toolCalls: outcome.toolCalls };
+  // Which of what the program made holds data the model may not see (docs/combined-mode.md).
+  const origins = state.provenance?.assess(program, outcome.toolCalls);
+  if (origins !== undefined) state.provenance?.keepJournal(origins);
 
   if (!result.ok && result.error.reason !== "fail") {
     state.lastFail = { reason: result.error.reason, message: result.error.message };
-    return answer(renderError(classifyErrorReason(result.error.reason), result.error.message), {
+    if (origins !== undefined) state.provenance?.commitFailure(origins);
+    // The host keeps the whole message (step, events); the model reads it without hidden values.
+    const shown =
+      origins?.hidden === true
+        ? redactValues(
+            result.error.message,
+            [...origins.hiddenResults, ...(state.provenance?.hiddenValues(state.memory) ?? [])],
+            { printed: result.error.reason !== "tool_error" },
+          )
+        : result.error.message;
+    return answer(renderError(classifyErrorReason(result.error.reason), shown), {
       ...base,
       result: { error: state.lastFail },
       success: false,
@@ -211,8 +225,10 @@ async function lispEvalTurn(
     });
   }
   if (!result.ok) {
+    // `(fail v)` shows the model v, as `(return v)` would: the program chose to.
     const text = format(result.error.value);
     state.lastFail = null;
+    if (origins !== undefined) state.provenance?.commitFailure(origins);
     return answer(renderError("fail", text, { result: text, feedback: text }), {
       ...base,
       result: toHostValue(result.error.value, agent.floatPrecision),
@@ -244,6 +260,7 @@ async function lispEvalTurn(
       error: message,
     });
   }
+  if (origins !== undefined) state.provenance?.commitSuccess(origins, result.defined, !result.returned);
   const execution = executionFeedback(
     run,
     result.value,
@@ -251,6 +268,7 @@ async function lispEvalTurn(
     outcome.memory,
     state.memory,
     result.warnings,
+    state.provenance?.shapeOnly(Object.keys(outcome.memory)),
   );
   state.memory = outcome.memory;
   state.summaries = { ...state.summaries, ...outcome.summaries };

@@ -9,10 +9,10 @@
  * `custom native_result preview for tool "<name>" fell back to metadata: category=<c>`).
  */
 import type { Tool } from "@ptc/tool";
+import { defineOwn } from "../json/plain-object.js";
 import { cacheHint, tooLargeHint } from "./cache-hint.js";
 import { runCustomPreview } from "./custom-preview.js";
 import { metadataFields } from "./metadata-preview.js";
-import { defineOwn } from "./plain-object.js";
 import type { JsonObject, JsonValue, NativePreviewOptions, NativePreviewResult } from "./preview-types.js";
 import { rowLimit, rowsFields } from "./rows-preview.js";
 

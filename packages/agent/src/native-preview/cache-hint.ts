@@ -9,7 +9,7 @@
  */
 import { format, Keyword, LispMap } from "@ptc/lisp";
 import { normalizeKey } from "@ptc/tool";
-import { isPlainObject } from "./plain-object.js";
+import { isPlainObject } from "../json/plain-object.js";
 
 export interface TooLargeSizes {
   readonly tooLargeBytes?: number | undefined;

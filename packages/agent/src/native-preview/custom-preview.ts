@@ -5,7 +5,7 @@
  * preview instead. Nothing here throws.
  */
 import type { NativePreviewFunction } from "@ptc/tool";
-import { defineOwn, isPlainObject } from "./plain-object.js";
+import { defineOwn, isPlainObject } from "../json/plain-object.js";
 import type { JsonValue, NativePreviewFallback } from "./preview-types.js";
 import { toStrictJson } from "./strict-json.js";
 

@@ -7,7 +7,7 @@
  * `items` describe the first element (or the common type of scalar elements); objects report
  * their properties and `sample_keys`; anything else reports just its type.
  */
-import { defineOwn, isPlainObject } from "./plain-object.js";
+import { defineOwn, isPlainObject } from "../json/plain-object.js";
 import type { JsonValue } from "./preview-types.js";
 
 /** Properties (and sample keys) reported per object before the schema says `truncated`. */

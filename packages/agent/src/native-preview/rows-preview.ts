@@ -4,9 +4,10 @@
  * (`nativeResult: { preview: "rows" }`); a result that is not a list has no rows and gets the
  * metadata preview instead.
  */
+
+import { toJsonSafe } from "../json/to-json-safe.js";
 import { listShape, metadataFields } from "./metadata-preview.js";
 import type { JsonValue } from "./preview-types.js";
-import { toJsonSafe } from "./to-json-safe.js";
 
 export const DEFAULT_ROW_LIMIT = 20;
 

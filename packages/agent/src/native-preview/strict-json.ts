@@ -5,7 +5,7 @@
  *
  * It never throws and never mutates its input.
  */
-import { defineOwn, isPlainObject } from "./plain-object.js";
+import { defineOwn, isPlainObject } from "../json/plain-object.js";
 import type { JsonValue } from "./preview-types.js";
 
 export type StrictJsonResult = { readonly ok: true; readonly value: JsonValue } | { readonly ok: false };

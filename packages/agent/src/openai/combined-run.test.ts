@@ -1,6 +1,7 @@
 import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readToolBody } from "../__tests__/read-tool-body.js";
 import { createAgent, run } from "../index.js";
 import { createOpenAIModel } from "./index.js";
 
@@ -52,7 +53,7 @@ function assistantTurn(body: Body): { content: string | null; tool_calls?: unkno
     };
   }
   const last = body.messages.at(-1);
-  const total = JSON.parse(last.content).result.match(/:total (\d+)/)[1];
+  const total = (readToolBody(last.content).result as string).match(/:total (\d+)/)?.[1];
   return { content: `There were ${total} errors with code 42 in the queried window.` };
 }
 
@@ -191,7 +192,7 @@ describe.each([
         'Call lisp_eval and then call (tool/search_logs {:query "error code 42"}) to process the full cached result.',
     });
     // Turn 3 carries the program's result, computed over the cached rows.
-    const programResult = JSON.parse(bodies[2].messages.at(-1).content);
+    const programResult = readToolBody(bodies[2].messages.at(-1).content);
     expect(bodies[2].messages.at(-1)).toMatchObject({ role: "tool", tool_call_id: "call_2" });
     expect(programResult).toMatchObject({ status: "ok", result: "user=> {:total 1842}" });
     expect(

@@ -19,6 +19,8 @@ import type { LoopState, Run, RunMode } from "../loop/run-types.js";
 import { singleShotMode } from "../loop/single-shot.js";
 import { textMode, textVariant } from "../loop/text-mode.js";
 import { toolCallTurn } from "../loop/tool-call-turn.js";
+import { DataProvenance } from "../minimization/data-provenance.js";
+import { hiddenToolNames } from "../minimization/hidden-tools.js";
 import { type AbortWatch, linkedSignal, watchAbort } from "../model/abort-watch.js";
 import { resolveRetry } from "../model/model-retry.js";
 import type { ModelFunction } from "../model/model-types.js";
@@ -208,6 +210,8 @@ function initialState(run: Run, options: RunOptions, inherited: Inherited | unde
     fallbackUsed: false,
     lastSuccess: undefined,
     schemaBytes: undefined,
+    provenance:
+      run.mode === "combined" ? new DataProvenance(hiddenToolNames(run.tools.values(), agent)) : undefined,
   };
   if (run.mode === "content" || run.mode === "tool_call") {
     const progress = renderProgress(

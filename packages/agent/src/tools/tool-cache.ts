@@ -4,6 +4,7 @@
  * recently used entries are evicted first, and a result too large to keep is simply not kept (the
  * next identical call runs the tool again). Without limits nothing is measured or evicted.
  */
+import { toJsonSafe } from "../json/to-json-safe.js";
 import type { ToolCache, ToolCacheEntry } from "../step/step-types.js";
 
 export type CacheWrite =
@@ -12,14 +13,9 @@ export type CacheWrite =
 
 const encoder = new TextEncoder();
 
-/** Bytes of a value's JSON; Infinity when it has none (cycles, BigInt). */
+/** Bytes of a value's JSON, as the step writes it (json/to-json-safe.ts: BigInts as text, cycles cut). */
 export function jsonBytes(value: unknown): number {
-  try {
-    const text = JSON.stringify(value);
-    return text === undefined ? 0 : encoder.encode(text).length;
-  } catch {
-    return Number.POSITIVE_INFINITY;
-  }
+  return encoder.encode(JSON.stringify(toJsonSafe(value))).length;
 }
 
 export class RunToolCache {

@@ -2,6 +2,8 @@
  * Redaction of secrets before anything is written to a transcript: API-key shaped strings
  * (`sk-...`, `Bearer ...`, long key=value tokens) are replaced wherever they appear.
  */
+import { toJsonSafe } from "../json/to-json-safe.js";
+
 const SECRET_PATTERNS: readonly RegExp[] = [
   /\bsk-[A-Za-z0-9_-]{8,}/g,
   /\bBearer\s+[A-Za-z0-9._~+/=-]{8,}/g,
@@ -20,19 +22,10 @@ export function redactText(text: string): string {
   return out;
 }
 
-/** The JSON line of a record, with secrets redacted. Values JSON cannot hold become their text. */
+/**
+ * The JSON line of a record, with secrets redacted. Whatever the record holds becomes JSON data
+ * first (json/to-json-safe.ts), so writing a line never throws and no record is lost.
+ */
 export function transcriptLine(record: unknown): string {
-  const seen = new WeakSet<object>();
-  const text = JSON.stringify(record, (_key, value: unknown) => {
-    if (typeof value === "bigint") return value.toString();
-    if (typeof value === "function" || typeof value === "symbol") return undefined;
-    if (value instanceof Map) return Object.fromEntries(value);
-    if (value instanceof Set) return [...value];
-    if (typeof value === "object" && value !== null) {
-      if (seen.has(value)) return "[cycle]";
-      seen.add(value);
-    }
-    return value;
-  });
-  return redactText(text ?? "null");
+  return redactText(JSON.stringify(toJsonSafe(record)));
 }

@@ -1,5 +1,5 @@
 /**
- * The two object helpers the preview builders share: which objects count as maps, and writing a
+ * The two object helpers the JSON conversions share: which objects count as maps, and writing a
  * key that came from data without tripping over `__proto__`.
  */
 
