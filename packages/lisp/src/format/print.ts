@@ -60,9 +60,14 @@ const NEEDS_ESCAPE = /["\\\u0000-\u001f]/;
 /** Texts longer than this are escaped slice by slice (see quoteString). */
 const ESCAPE_SLICE = 1 << 16;
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: escaping control characters is the point
+const ESCAPED = /["\\\n\t\r\b\f\u0000-\u001f]/g;
+
 function escapeSlice(text: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: escaping control characters is the point
-  return text.replace(/["\\\n\t\r\b\f\u0000-\u001f]/g, (char) => ESCAPES[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return text.replace(
+    ESCAPED,
+    (char) => ESCAPES[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }
 
 export function quoteString(text: string): string {
@@ -346,7 +351,8 @@ function printed(value: unknown, options: PrintOptions): Printed {
     // Scalars and strings, the most printed values, need no walk.
     const maxStringChars = options.maxStringChars ?? Number.POSITIVE_INFINITY;
     // As in Printer.string: a quoted string is charged before it is built, then for the escapes.
-    const ahead = options.chargeText === true && typeof value === "string" ? Math.min(value.length, maxStringChars) : 0;
+    const ahead =
+      options.chargeText === true && typeof value === "string" ? Math.min(value.length, maxStringChars) : 0;
     if (ahead > 0) chargeText(ahead);
     const shown =
       typeof value === "string"

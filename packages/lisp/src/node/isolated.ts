@@ -24,6 +24,8 @@ export interface IsolationOptions {
    * point it at a build of src/node/worker.ts.
    */
   readonly workerUrl?: URL | string;
+  /** @internal How long starting a program or copying its result out may take (tests shorten it). */
+  readonly transferTimeoutMs?: number;
 }
 
 /** Options of `runIsolated`: those of `run` (context, tools, limits, budget) plus the heap cap. */
@@ -65,13 +67,21 @@ export interface IsolatedRunner {
   close(): Promise<void>;
 }
 
+function hostSettings(options: IsolationOptions, defaultWorkerUrl: URL) {
+  return {
+    heapMb: checkHeapMb(options.heapMb),
+    workerUrl: options.workerUrl ?? defaultWorkerUrl,
+    ...(options.transferTimeoutMs === undefined ? {} : { transferTimeoutMs: options.transferTimeoutMs }),
+  };
+}
+
 function closedError(what: string, again: string): LispError {
   return new LispError("execution_error", `this ${what} is closed; create a new one with ${again}`);
 }
 
 export function isolatedRunner(defaultWorkerUrl: URL) {
   return async function runIsolated(source: string, options: IsolatedRunOptions = {}): Promise<RunResult> {
-    const { heapMb, workerUrl, ...runOptions } = options;
+    const { heapMb, workerUrl, transferTimeoutMs, ...runOptions } = options;
     if ((runOptions as RunOptions).session !== undefined) {
       throw new LispError(
         "invalid_options",
@@ -82,6 +92,7 @@ export function isolatedRunner(defaultWorkerUrl: URL) {
       heapMb: checkHeapMb(heapMb),
       workerUrl: workerUrl ?? defaultWorkerUrl,
       mode: "once",
+      ...(transferTimeoutMs === undefined ? {} : { transferTimeoutMs }),
     });
     try {
       return await host.run(source, runOptions);
@@ -149,9 +160,8 @@ class WorkerSession implements IsolatedSession {
 
 export function isolatedSessionFactory(defaultWorkerUrl: URL) {
   return function createIsolatedSession(options: IsolatedSessionOptions = {}): IsolatedSession {
-    const heapMb = checkHeapMb(options.heapMb);
-    const workerUrl = options.workerUrl ?? defaultWorkerUrl;
-    return new WorkerSession(() => new IsolationHost({ heapMb, workerUrl, mode: "session" }));
+    const settings = hostSettings(options, defaultWorkerUrl);
+    return new WorkerSession(() => new IsolationHost({ ...settings, mode: "session" }));
   };
 }
 
@@ -190,8 +200,7 @@ class WorkerRunner implements IsolatedRunner {
 
 export function isolatedRunnerFactory(defaultWorkerUrl: URL) {
   return function createIsolatedRunner(options: IsolatedRunnerOptions = {}): IsolatedRunner {
-    const heapMb = checkHeapMb(options.heapMb);
-    const workerUrl = options.workerUrl ?? defaultWorkerUrl;
-    return new WorkerRunner(() => new IsolationHost({ heapMb, workerUrl, mode: "runner" }));
+    const settings = hostSettings(options, defaultWorkerUrl);
+    return new WorkerRunner(() => new IsolationHost({ ...settings, mode: "runner" }));
   };
 }

@@ -68,6 +68,8 @@ export interface WorkerOptions {
   readonly heapMb: number;
   readonly workerUrl: URL | string;
   readonly mode: WorkerMode;
+  /** Default TRANSFER_TIMEOUT_MS; tests shorten it. */
+  readonly transferTimeoutMs?: number;
 }
 
 /** Why a worker stopped before its run could answer. */
@@ -142,6 +144,7 @@ export class IsolationHost {
   private everStarted = false;
   private readonly heapMb: number;
   private readonly mode: WorkerMode;
+  private readonly transferTimeoutMs: number;
   /** How program values are copied to and from this worker (runner mode: functions by handle). */
   private readonly transfer: TransferOptions;
   /** Set once the worker is gone, with why. */
@@ -156,6 +159,7 @@ export class IsolationHost {
   constructor(options: WorkerOptions) {
     this.heapMb = options.heapMb;
     this.mode = options.mode;
+    this.transferTimeoutMs = options.transferTimeoutMs ?? TRANSFER_TIMEOUT_MS;
     this.transfer = options.mode === "runner" ? hostFunctionOptions(this) : {};
     const setup: WorkerSetup = {
       mode: options.mode,
@@ -268,7 +272,7 @@ export class IsolationHost {
         reject,
       };
       this.active = run;
-      this.arm(run, TRANSFER_TIMEOUT_MS);
+      this.arm(run, this.transferTimeoutMs);
       if (signal !== undefined) {
         const onAbort = () => this.cancel(run);
         signal.addEventListener("abort", onAbort, { once: true });
@@ -382,7 +386,7 @@ export class IsolationHost {
         // The program is done; copying a large result out must not count as running too long,
         // but it must not wait forever either.
         run.phase = "copying";
-        if (!run.cancelled) this.arm(run, TRANSFER_TIMEOUT_MS);
+        if (!run.cancelled) this.arm(run, this.transferTimeoutMs);
         return;
       case "tool-call":
         this.serveTool(run, message).catch((error: unknown) => this.breakDown("crashed", error));
@@ -442,7 +446,15 @@ export class IsolationHost {
       let result = invokeTool(request.name, tool, args, run.toolCallOptions);
       if (isThenable(result)) result = await result;
       const value = result === undefined ? null : result;
-      reply = { type: "tool-result", call: request.call, ok: true, value: encodeValue(value, this.transfer) };
+      let encoded: unknown;
+      try {
+        encoded = encodeValue(value, this.transfer);
+      } catch (error) {
+        throw new Error(
+          `the tool's result could not be copied into the isolated worker: ${thrownText(error)}`,
+        );
+      }
+      reply = { type: "tool-result", call: request.call, ok: true, value: encoded };
       run.toolCalls.push({ name: request.name, args, result: value, durationMs: now() - started });
     } catch (error) {
       const failure = this.toolError(request, error);
@@ -557,7 +569,7 @@ export class IsolationHost {
       case "memory_exceeded":
         return `a program exceeded the worker's heap cap of ${this.heapMb} MB and its worker was stopped`;
       case "stalled":
-        return `the worker did not take a program in or hand its result back within ${TRANSFER_TIMEOUT_MS / 1000} s and was stopped`;
+        return `the worker did not take a program in or hand its result back within ${this.transferTimeoutMs / 1000} s and was stopped`;
       case "unreadable":
         return `the worker sent a message the host could not read${this.crashText()}, so it was stopped`;
       case "closed":
@@ -587,8 +599,8 @@ export class IsolationHost {
         return "the isolated worker was closed while the program was running";
       case "stalled":
         return run.phase === "copying"
-          ? `the program finished, but its isolated worker did not hand the result back within ${TRANSFER_TIMEOUT_MS / 1000} s and was stopped. Return a smaller value`
-          : `the isolated worker did not start the program within ${TRANSFER_TIMEOUT_MS / 1000} s and was stopped. Pass less data in the context`;
+          ? `the program finished, but its isolated worker did not hand the result back within ${this.transferTimeoutMs / 1000} s and was stopped. Return a smaller value`
+          : `the isolated worker did not start the program within ${this.transferTimeoutMs / 1000} s and was stopped. Pass less data in the context`;
       case "unreadable":
         return `a message from the isolated worker could not be read on the host${this.crashText()}, so the worker was stopped. Return a smaller or flatter value`;
       default:

@@ -1,10 +1,7 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { build } from "esbuild";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pathToFileURL } from "node:url";
+import { describe, expect, it } from "vitest";
 import { format } from "../format/format.js";
 import type { RunResult } from "../run.js";
 import { run } from "../run.js";
@@ -12,38 +9,12 @@ import { Keyword } from "../values/keyword.js";
 import { LispMap } from "../values/lisp-map.js";
 import { LispSet } from "../values/lisp-set.js";
 import { WholeFloat } from "../values/numbers.js";
+import { builtWorker } from "./__fixtures__/built-worker.js";
 import { isolatedRunner, isolatedSessionFactory } from "./isolated.js";
 
-// Workers cannot load .ts: build the worker entry once, into a private directory.
-let directory: string;
-let workerUrl: URL;
-let runIsolated: ReturnType<typeof isolatedRunner>;
-let createIsolatedSession: ReturnType<typeof isolatedSessionFactory>;
-
-beforeAll(async () => {
-  directory = mkdtempSync(join(tmpdir(), "ptc-lisp-worker-"));
-  // Laid out as in the package: index.js finds worker.js next to itself.
-  writeFileSync(join(directory, "package.json"), '{"type": "module"}');
-  await build({
-    entryPoints: {
-      index: fileURLToPath(new URL("./index.ts", import.meta.url)),
-      worker: fileURLToPath(new URL("./worker.ts", import.meta.url)),
-    },
-    bundle: true,
-    format: "esm",
-    platform: "node",
-    target: "node20",
-    outdir: directory,
-    logLevel: "warning",
-  });
-  workerUrl = pathToFileURL(join(directory, "worker.js"));
-  runIsolated = isolatedRunner(workerUrl);
-  createIsolatedSession = isolatedSessionFactory(workerUrl);
-});
-
-afterAll(() => {
-  rmSync(directory, { recursive: true, force: true });
-});
+const { directory, workerUrl } = builtWorker();
+const runIsolated = isolatedRunner(workerUrl);
+const createIsolatedSession = isolatedSessionFactory(workerUrl);
 
 function successValue(result: RunResult): unknown {
   if (!result.ok) throw new Error(`${result.error.reason}: ${result.error.message}`);
