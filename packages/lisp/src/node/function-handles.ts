@@ -49,7 +49,7 @@ function calledOnTheHost(what: string): never {
 function lostWithItsWorker(what: string): never {
   throw new LispError(
     "not_callable",
-    `${what} was defined in an isolated worker that has since been stopped (a program ran past its time limit or heap cap, or was cancelled), and it went with that worker; define it again`,
+    `${what} was defined in another isolated worker (one stopped after a time limit, heap cap or cancel, or closed when its run ended), and it went with that worker; define it again`,
   );
 }
 

@@ -99,7 +99,7 @@ describe("createIsolatedRunner", () => {
       const lost = await runner.run("(twice 5)", { session });
       expect(lost.ok).toBe(false);
       expect(!lost.ok && lost.error.message).toMatch(
-        /twice was defined in an isolated worker that has since been stopped.*define it again/,
+        /twice was defined in another isolated worker.*define it again/,
       );
     } finally {
       await runner.close();
@@ -116,6 +116,27 @@ describe("createIsolatedRunner", () => {
       expect(() => f()).toThrow(/lives in an isolated worker and cannot be called on the host/);
     } finally {
       await runner.close();
+    }
+  });
+
+  it("with reuseContext, copies a context entry again only when it is another value", async () => {
+    const reusing = createIsolatedRunner({ reuseContext: true });
+    const copying = createIsolatedRunner();
+    const rows = [1, 2, 3];
+    const program = "[(count data/rows) data/n]";
+    try {
+      for (const runner of [reusing, copying]) await runner.run(program, { context: { rows, n: 1 } });
+      rows.push(4); // changed in place: the reusing worker still holds its copy
+      const [reused, copied] = await Promise.all(
+        [reusing, copying].map((runner) => runner.run(program, { context: { rows, n: 2 } })),
+      );
+      expect(reused?.ok && reused.value).toEqual([3, 2]);
+      expect(copied?.ok && copied.value).toEqual([4, 2]);
+      const renewed = await reusing.run(program, { context: { rows: [...rows] } });
+      expect(renewed.ok && renewed.value).toEqual([4, null]);
+    } finally {
+      await reusing.close();
+      await copying.close();
     }
   });
 });

@@ -28,10 +28,11 @@ import { type Limits, resolveLimits } from "../runtime/limits.js";
 import { checkSignal } from "../runtime/signal-option.js";
 import { invokeTool, normalizeTools } from "../runtime/tool-options.js";
 import type { Session } from "../session.js";
-import { isPlainObject } from "../values/plain-object.js";
+import { defineOwn, isPlainObject } from "../values/plain-object.js";
 import { decodeValue, encodeValue, type TransferOptions } from "../values/transfer.js";
 import { hostFunctionOptions } from "./function-handles.js";
 import type {
+  ContextTransfer,
   HostMessage,
   RunDone,
   SessionState,
@@ -70,6 +71,8 @@ export interface WorkerOptions {
   readonly mode: WorkerMode;
   /** Default TRANSFER_TIMEOUT_MS; tests shorten it. */
   readonly transferTimeoutMs?: number;
+  /** Send a context entry only when its value is not the one sent with the previous run. */
+  readonly reuseContext?: boolean;
 }
 
 /** Why a worker stopped before its run could answer. */
@@ -145,6 +148,8 @@ export class IsolationHost {
   private readonly heapMb: number;
   private readonly mode: WorkerMode;
   private readonly transferTimeoutMs: number;
+  /** With reuseContext: the context entries the worker holds, as the host passed them. */
+  private sentContext: Map<string, unknown> | undefined;
   /** How program values are copied to and from this worker (runner mode: functions by handle). */
   private readonly transfer: TransferOptions;
   /** Set once the worker is gone, with why. */
@@ -160,6 +165,7 @@ export class IsolationHost {
     this.heapMb = options.heapMb;
     this.mode = options.mode;
     this.transferTimeoutMs = options.transferTimeoutMs ?? TRANSFER_TIMEOUT_MS;
+    this.sentContext = options.reuseContext === true ? new Map() : undefined;
     this.transfer = options.mode === "runner" ? hostFunctionOptions(this) : {};
     const setup: WorkerSetup = {
       mode: options.mode,
@@ -231,7 +237,7 @@ export class IsolationHost {
     if (session !== undefined && this.mode !== "runner") {
       throw new LispError("invalid_options", "session is not an option here; use createIsolatedRunner");
     }
-    const context = this.encodeForWorker(options.context ?? undefined, "the context");
+    const context = this.contextTransfer(options.context ?? undefined);
     const budget = this.encodeForWorker(options.budget, "the budget");
     const state = session === undefined ? undefined : this.sessionState(session);
     if (this.stopped !== undefined || this.worker === undefined) {
@@ -290,7 +296,10 @@ export class IsolationHost {
         engine: options.engine,
         state,
       });
-      if (!sent.ok) {
+      if (sent.ok) {
+        if (this.sentContext !== undefined) this.sentContext = new Map(Object.entries(options.context ?? {}));
+      } else {
+        this.sentContext?.clear();
         this.settle(run, () =>
           run.reject(
             new LispError(
@@ -333,6 +342,21 @@ export class IsolationHost {
         { cause: error },
       );
     }
+  }
+
+  /** The context as it crosses: whole, or (reuseContext) only the entries the worker lacks. */
+  private contextTransfer(
+    context: Readonly<Record<string, unknown>> | undefined,
+  ): ContextTransfer | undefined {
+    if (context === undefined) return undefined;
+    const held = this.sentContext;
+    const entries: Record<string, unknown> = {};
+    const reused: string[] = [];
+    for (const [key, value] of Object.entries(context)) {
+      if (held !== undefined && held.has(key) && held.get(key) === value) reused.push(key);
+      else defineOwn(entries, key, value);
+    }
+    return { sent: this.encodeForWorker(entries, "the context"), reused };
   }
 
   private sessionState(session: Session): SessionState {
@@ -395,6 +419,8 @@ export class IsolationHost {
         this.finishRun(run, message);
         return;
       case "fault": {
+        // The worker may not hold this run's context: send it whole next time.
+        this.sentContext?.clear();
         const error =
           message.reason === undefined
             ? new Error(message.message)

@@ -41,12 +41,24 @@ export interface SessionState {
   readonly journal: EncodedValue;
 }
 
+/**
+ * The context of a run, as it crosses: the entries sent with this run, and the keys of entries
+ * the worker already has from its previous run (the host passed the very same values again; see
+ * `reuseContext` in isolated.ts).
+ */
+export interface ContextTransfer {
+  /** A plain object of data/ key to encoded value. */
+  readonly sent: EncodedValue;
+  readonly reused: readonly string[];
+}
+
 /** Host to worker: run one program. */
 export interface RunRequest {
   readonly type: "run";
   readonly run: number;
   readonly source: string;
-  readonly context: EncodedValue;
+  /** Undefined when the run has no context. */
+  readonly context: ContextTransfer | undefined;
   readonly budget: EncodedValue;
   /** Names of the host's tools; calls to them come back to the host as ToolCallRequest. */
   readonly tools: readonly string[];

@@ -23,7 +23,9 @@ import { DEFAULT_LIMITS, type Limits } from "../runtime/limits.js";
 import { createSession, type Session } from "../session.js";
 import { decodeValue, encodeValue, type TransferOptions } from "../values/transfer.js";
 import { FunctionTable } from "./function-handles.js";
+import { defineOwn } from "../values/plain-object.js";
 import {
+  type ContextTransfer,
   type HostMessage,
   MAX_TRANSFER_DEPTH,
   type RunRequest,
@@ -47,6 +49,8 @@ let beforeLastRun: { run: number; state: Parameters<typeof createSession>[0] } |
 /** Runner mode: functions handed to the host, so its session can hand them back. */
 const functions = setup.mode === "runner" ? new FunctionTable() : undefined;
 const incoming: TransferOptions = functions?.options ?? {};
+/** The context entries of the previous run, for the host to reuse by key (see ContextTransfer). */
+let heldContext = new Map<string, unknown>();
 const outgoing: TransferOptions = { ...incoming, maxDepth: MAX_TRANSFER_DEPTH };
 
 interface PendingCall {
@@ -139,6 +143,24 @@ function unsendable(result: RunResult, error: unknown): RunResult {
   };
 }
 
+/** The run's context: the entries sent now, and those the host reused from the previous run. */
+function contextOf(transfer: ContextTransfer | undefined): Record<string, unknown> | undefined {
+  if (transfer === undefined) {
+    heldContext = new Map();
+    return undefined;
+  }
+  const sent = decodeValue(transfer.sent, incoming) as Record<string, unknown>;
+  const context: Record<string, unknown> = {};
+  for (const key of transfer.reused) {
+    if (!heldContext.has(key))
+      throw new Error(`internal: the host reused context entry ${key}, which this worker does not hold`);
+    defineOwn(context, key, heldContext.get(key));
+  }
+  for (const key of Object.keys(sent)) defineOwn(context, key, sent[key]);
+  heldContext = new Map(Object.entries(context));
+  return context;
+}
+
 /** Runner mode: the session to run against, from the state the host sent. */
 function sessionFrom(state: SessionState): Session {
   return createSession({
@@ -199,7 +221,7 @@ async function execute(request: RunRequest): Promise<void> {
   let journalBefore: ReadonlySet<string> = new Set();
   let capped = false;
   try {
-    const context = decodeValue(request.context, incoming) as Record<string, unknown> | undefined;
+    const context = contextOf(request.context);
     const budget = decodeValue(request.budget, incoming);
     runSession = request.state === undefined ? session : sessionFrom(request.state);
     if (runSession !== undefined) journalBefore = new Set(runSession.journal.keys());
