@@ -21,9 +21,9 @@ import { type RunResult, run } from "../run.js";
 import type { ToolFunction } from "../runtime/context.js";
 import { DEFAULT_LIMITS, type Limits } from "../runtime/limits.js";
 import { createSession, type Session } from "../session.js";
+import { defineOwn } from "../values/plain-object.js";
 import { decodeValue, encodeValue, type TransferOptions } from "../values/transfer.js";
 import { FunctionTable } from "./function-handles.js";
-import { defineOwn } from "../values/plain-object.js";
 import {
   type ContextTransfer,
   type HostMessage,
