@@ -2,9 +2,11 @@
  * Runs one program for a turn: a fresh @ptc/lisp session seeded with the run's memory, `*1 *2 *3`
  * and journal; the context (plus `data/fail` after a failed turn); the tools the program may call,
  * each going through the run's tool cache when it is `cache: true`; the run's signal and limits.
+ * It runs where the run runs its programs (run.programs: the host's thread or a worker); tools,
+ * the cache and events stay on the host either way.
  * The run's state is not touched here: the caller decides what of the outcome to keep.
  */
-import { createSession, type Limits, type RunResult, run as runProgram } from "@ptc/lisp";
+import { createSession, type Limits, type RunResult } from "@ptc/lisp";
 import { canonicalCacheKey, type Tool } from "@ptc/tool";
 import type { ToolCallRecord } from "../step/step-types.js";
 import { invokeTool, reportCacheHit } from "../tools/invoke-tool.js";
@@ -82,7 +84,7 @@ export async function executeProgram(
   const context = state.lastFail === null ? run.context : { ...run.context, fail: { ...state.lastFail } };
   let result: RunResult;
   try {
-    result = await runProgram(source, {
+    result = await run.programs.run(source, {
       context,
       tools,
       session,

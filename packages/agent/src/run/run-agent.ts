@@ -29,6 +29,8 @@ import { jsonUserMessage, toolVariantUserMessage } from "../prompt/text-prompts.
 import type { RunResult, Step } from "../step/step-types.js";
 import { effectiveTools } from "../tools/builtin-tools.js";
 import type { NestedTool } from "../tools/nested-tools.js";
+import type { ProgramIsolation } from "../isolation/program-isolation.js";
+import { runPrograms } from "../isolation/run-programs.js";
 import { RunToolCache } from "../tools/tool-cache.js";
 import { checkRunOptions } from "./check-run-options.js";
 import type { RunOptions } from "./run-options.js";
@@ -40,6 +42,8 @@ export interface Inherited {
   readonly deadline: number | undefined;
   readonly parentSpanId: string | null;
   readonly events: EventSink | undefined;
+  /** The parent run's isolation, used unless the child agent has its own. */
+  readonly isolation: ProgramIsolation | undefined;
 }
 
 function modeOf(agent: Agent): RunMode {
@@ -69,6 +73,8 @@ export async function runAgent(agent: Agent, options: RunOptions, inherited?: In
     (agent.missionTimeout === undefined ? undefined : startedAt + agent.missionTimeout);
   const registry = options.llmRegistry ?? {};
   const resolved = resolveModel(agent, options, registry);
+  const isolation =
+    options.isolation === false ? undefined : (options.isolation ?? agent.isolation ?? inherited?.isolation);
 
   const run: Run = {
     agent,
@@ -89,6 +95,8 @@ export async function runAgent(agent: Agent, options: RunOptions, inherited?: In
     startedAt,
     retry: resolveRetry(options.llmRetry ?? agent.llmRetry),
     toolTimeoutMs: options.toolTimeoutMs ?? agent.toolTimeoutMs,
+    isolation,
+    programs: runPrograms(isolation),
     expandedPrompt: expandTemplate(agent.prompt, context),
     runChild: (nested, tool, args, state, spanId, stop) =>
       runChild(run, nested, tool, args, state, spanId, stop),
@@ -160,7 +168,12 @@ export async function runAgent(agent: Agent, options: RunOptions, inherited?: In
     state.messages = [...(options.initialMessages ?? []), { role: "user", content: first }];
     turnMode = textMode(run, variant);
   }
-  return driveTurns(run, state, turnMode);
+  try {
+    return await driveTurns(run, state, turnMode);
+  } finally {
+    // No worker outlives its run.
+    await run.programs.close();
+  }
 }
 
 function initialState(run: Run, options: RunOptions, inherited: Inherited | undefined): LoopState {
@@ -353,6 +366,7 @@ async function runChild(
       deadline: parent.deadline,
       parentSpanId: spanId,
       events: parent.events,
+      isolation: parent.isolation,
     },
   ).finally(() => joined?.dispose());
   const { messages: _messages, ...pruned } = result.step;

@@ -173,7 +173,8 @@ export class IsolationHost {
     };
     let worker: Worker | undefined;
     try {
-      worker = new Worker(options.workerUrl, {
+      const url = options.workerUrl;
+      worker = new Worker(typeof url === "string" && url.startsWith("file:") ? new URL(url) : url, {
         workerData: setup,
         execArgv: workerFlags(process.execArgv),
         resourceLimits: {
