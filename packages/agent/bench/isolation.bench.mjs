@@ -48,7 +48,9 @@ async function measure(body, n = rounds) {
 const results = [];
 function report(name, value) {
   results.push({ name, ...value });
-  console.log(`${name.padEnd(58)} ${value.median.toFixed(2).padStart(9)} ms  (p90 ${value.p90.toFixed(2)}, n ${value.n})`);
+  console.log(
+    `${name.padEnd(58)} ${value.median.toFixed(2).padStart(9)} ms  (p90 ${value.p90.toFixed(2)}, n ${value.n})`,
+  );
 }
 
 const rows = (n) =>
@@ -71,15 +73,15 @@ report(
     await runner.close();
   }),
 );
-report(
-  "runIsolated (a worker per program)",
-  await measure(() => runIsolated("(+ 1 2)")),
-);
+report("runIsolated (a worker per program)", await measure(() => runIsolated("(+ 1 2)")));
 
 // One more program on a run's worker.
 {
   const runner = createIsolatedRunner({ reuseContext: true });
-  report("trivial program: host thread", await measure(() => runOnHost("(+ 1 2)", { session: createSession() })));
+  report(
+    "trivial program: host thread",
+    await measure(() => runOnHost("(+ 1 2)", { session: createSession() })),
+  );
   report(
     "trivial program: run's worker",
     await measure(() => runner.run("(+ 1 2)", { session: createSession() })),
@@ -89,8 +91,14 @@ report(
     const copying = createIsolatedRunner();
     const n = size >= 100_000 ? Math.min(rounds, 8) : rounds;
     report(`${size} rows: host thread`, await measure(() => runOnHost(DATA_PROGRAM, { context }), n));
-    report(`${size} rows: run's worker, context reused`, await measure(() => runner.run(DATA_PROGRAM, { context }), n));
-    report(`${size} rows: run's worker, context copied each time`, await measure(() => copying.run(DATA_PROGRAM, { context }), n));
+    report(
+      `${size} rows: run's worker, context reused`,
+      await measure(() => runner.run(DATA_PROGRAM, { context }), n),
+    );
+    report(
+      `${size} rows: run's worker, context copied each time`,
+      await measure(() => copying.run(DATA_PROGRAM, { context }), n),
+    );
     await copying.close();
   }
   // A tool call's round trip: 100 calls in one program, per call.
@@ -121,8 +129,14 @@ function scale(value, factor) {
   const onHost = createAgent({ prompt: "p", tools });
   const isolated = createAgent({ prompt: "p", tools, isolation: createWorkerIsolation() });
   const n = Math.min(rounds, 12);
-  report("agent run, 3 turns, 10k rows: host thread", await measure(() => run(onHost, { llm: script().llm, context }), n));
-  report("agent run, 3 turns, 10k rows: worker isolation", await measure(() => run(isolated, { llm: script().llm, context }), n));
+  report(
+    "agent run, 3 turns, 10k rows: host thread",
+    await measure(() => run(onHost, { llm: script().llm, context }), n),
+  );
+  report(
+    "agent run, 3 turns, 10k rows: worker isolation",
+    await measure(() => run(isolated, { llm: script().llm, context }), n),
+  );
 }
 
 // How long `signal` takes to stop a CPU-bound program under isolation.

@@ -3,10 +3,11 @@
  * A bad option throws `AgentError` naming the option, what was given and what is accepted, so a
  * misconfigured agent fails where it is defined, never halfway through a run.
  */
-import { isProgramIsolation } from "../isolation/program-isolation.js";
+
 import { LISP_EVAL_TOOL_NAME as LISP_EVAL_NAME } from "@ptc/protocol";
 import { createTool, isTool, parseSignature, type Tool, ToolError } from "@ptc/tool";
 import { AgentError } from "../errors.js";
+import { isProgramIsolation } from "../isolation/program-isolation.js";
 import { isAgentTool } from "../tools/agent-tool.js";
 import { registerNestedTool } from "../tools/nested-tools.js";
 import type { AgentOptions, CompactionOptions, PlanItem } from "./agent-options.js";

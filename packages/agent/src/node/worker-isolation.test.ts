@@ -6,8 +6,8 @@
 import { describe, expect, it } from "vitest";
 import { AgentError, createAgent, run } from "../index.js";
 import { createScriptedModel } from "../testing/index.js";
-import { createWorkerIsolation } from "./create-worker-isolation.js";
 import { testIsolation } from "./__fixtures__/worker-isolation.js";
+import { createWorkerIsolation } from "./create-worker-isolation.js";
 
 const fenced = (program: string) => `\`\`\`clojure\n${program}\n\`\`\``;
 
@@ -50,7 +50,9 @@ describe("a program stuck inside one builtin call", () => {
     expect(result.ok).toBe(true);
     expect(result.step.return).toBe(42);
     expect(result.step.turns?.[0]?.result).toMatchObject({ error: { reason: "timeout" } });
-    expect(JSON.stringify(model.calls[1]?.messages.at(-1))).toMatch(/exceeded 200ms limit.*worker was terminated/);
+    expect(JSON.stringify(model.calls[1]?.messages.at(-1))).toMatch(
+      /exceeded 200ms limit.*worker was terminated/,
+    );
   });
 });
 
@@ -78,7 +80,10 @@ describe("memory across turns", () => {
     const result = await run(agent, { llm: model.llm, context: { text: `d${"ab".repeat(1_000_000)}` } });
     expect(result.step.return).toBe(2);
     expect(result.step.turns?.[2]?.result).toMatchObject({
-      error: { reason: "not_callable", message: expect.stringMatching(/twice was defined in another isolated worker/) },
+      error: {
+        reason: "not_callable",
+        message: expect.stringMatching(/twice was defined in another isolated worker/),
+      },
     });
   });
 });

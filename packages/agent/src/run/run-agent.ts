@@ -11,6 +11,8 @@ import { createAgent } from "../agent/create-agent.js";
 import { describe, isPlainObject } from "../agent/describe.js";
 import { AgentError } from "../errors.js";
 import { EventSink, newSpanId } from "../events/event-sink.js";
+import type { ProgramIsolation } from "../isolation/program-isolation.js";
+import { runPrograms } from "../isolation/run-programs.js";
 import { contentTurn } from "../loop/content-turn.js";
 import { driveTurns, type TurnMode } from "../loop/drive-turns.js";
 import { failure, finish } from "../loop/finish.js";
@@ -29,8 +31,6 @@ import { jsonUserMessage, toolVariantUserMessage } from "../prompt/text-prompts.
 import type { RunResult, Step } from "../step/step-types.js";
 import { effectiveTools } from "../tools/builtin-tools.js";
 import type { NestedTool } from "../tools/nested-tools.js";
-import type { ProgramIsolation } from "../isolation/program-isolation.js";
-import { runPrograms } from "../isolation/run-programs.js";
 import { RunToolCache } from "../tools/tool-cache.js";
 import { checkRunOptions } from "./check-run-options.js";
 import type { RunOptions } from "./run-options.js";

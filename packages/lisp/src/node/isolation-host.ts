@@ -354,7 +354,7 @@ export class IsolationHost {
     const entries: Record<string, unknown> = {};
     const reused: string[] = [];
     for (const [key, value] of Object.entries(context)) {
-      if (held !== undefined && held.has(key) && held.get(key) === value) reused.push(key);
+      if (held?.has(key) && held.get(key) === value) reused.push(key);
       else defineOwn(entries, key, value);
     }
     return { sent: this.encodeForWorker(entries, "the context"), reused };
