@@ -8,8 +8,9 @@
  * The context is copied into the worker once per run, not once per program (`reuseContext`): an
  * agent passes the same context to every program of a run and never changes it.
  */
+
+import type { ProgramIsolation } from "@ptc/agent";
 import { createIsolatedRunner } from "@ptc/lisp/node";
-import type { ProgramIsolation } from "../isolation/program-isolation.js";
 
 export interface WorkerIsolationOptions {
   /**
