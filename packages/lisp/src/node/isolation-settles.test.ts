@@ -144,6 +144,29 @@ describe("a worker that cannot start", () => {
   });
 });
 
+describe("closing a worker while its program waits on a tool", () => {
+  it("ends the run, and the tool's late answer goes nowhere", async () => {
+    const session = createIsolatedSession();
+    let entered: () => void = () => undefined;
+    let answer: (value: unknown) => void = () => undefined;
+    const waiting = new Promise<void>((resolve) => (entered = resolve));
+    const tools = {
+      slow: () => {
+        entered();
+        return new Promise((resolve) => (answer = resolve));
+      },
+    };
+    const pending = session.run("(tool/slow {})", { tools, limits: { timeoutMs: 60_000 } });
+    await waiting;
+    await session.close();
+    const error = failure(await pending);
+    expect(error.message).toMatch(/closed while the program was running/);
+    answer("too late");
+    expect(session.status).toBe("closed");
+    await expect(session.run("1")).rejects.toThrow(/closed/);
+  });
+});
+
 describe("the signal's listener", () => {
   it("is removed when the run settles, so one signal can serve many runs", async () => {
     const controller = new AbortController();
