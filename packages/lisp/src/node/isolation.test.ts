@@ -28,8 +28,14 @@ function successValue(result: RunResult): unknown {
 const STUCK_PROGRAM = '(re-find #"[ab]{300}d" data/text)';
 const stuckContext = () => ({ text: `d${"ab".repeat(1_000_000)}` });
 
-/** Builds a linked chain of fresh strings until the heap is full. */
-const HEAP_BOMB = '(loop [acc [] i 0] (recur [acc (str "row-" i "-" i "-" i "-" i)] (inc i)))';
+/**
+ * Keeps every result of a tool until the heap is full. Host data is not charged to the program's
+ * memory budget (which a worker caps at a quarter of its heap), so it is the heap cap that stops it.
+ */
+const HEAP_BOMB = "(loop [acc [] i 0] (recur (conj acc (tool/rows {})) (inc i)))";
+const heapBombTools = {
+  rows: () => Array.from({ length: 2000 }, (_, i) => ({ id: i, name: `row-${i}`, tags: ["a", "b"] })),
+};
 const unlimited = {
   maxIterations: Number.POSITIVE_INFINITY,
   maxMemoryBytes: Number.POSITIVE_INFINITY,
@@ -221,7 +227,7 @@ describe("runIsolated: hard stops", () => {
   });
 
   it("reports a heap blow-up as memory_exceeded", async () => {
-    const result = await runIsolated(HEAP_BOMB, { limits: unlimited, heapMb: 16 });
+    const result = await runIsolated(HEAP_BOMB, { limits: unlimited, heapMb: 16, tools: heapBombTools });
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.error.reason).toBe("memory_exceeded");
@@ -378,7 +384,7 @@ describe("createIsolatedSession", () => {
   it("loses its state after a heap blow-up too", async () => {
     const session = createIsolatedSession({ workerUrl, heapMb: 16 });
     try {
-      const killed = await session.run(HEAP_BOMB, { limits: unlimited });
+      const killed = await session.run(HEAP_BOMB, { limits: unlimited, tools: heapBombTools });
       expect(!killed.ok && killed.error.reason).toBe("memory_exceeded");
       await expect(session.run("1")).rejects.toThrow(/heap cap/);
     } finally {
