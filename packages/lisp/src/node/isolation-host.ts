@@ -43,6 +43,7 @@ import type {
   WorkerSetup,
 } from "./protocol.js";
 import { readWorkerMessage } from "./read-message.js";
+import { describeStop, type Phase, type StopFacts, type StopReason, stopMessage } from "./stop-messages.js";
 import { thrownReason, thrownText } from "./thrown-text.js";
 import { workerFlags } from "./worker-flags.js";
 
@@ -74,18 +75,6 @@ export interface WorkerOptions {
   /** Send a context entry only when its value is not the one sent with the previous run. */
   readonly reuseContext?: boolean;
 }
-
-/** Why a worker stopped before its run could answer. */
-export type StopReason =
-  | "timeout"
-  | "aborted"
-  | "memory_exceeded"
-  | "stalled"
-  | "unreadable"
-  | "crashed"
-  | "closed";
-
-type Phase = "starting" | "running" | "copying";
 
 interface ActiveRun {
   readonly id: number;
@@ -586,53 +575,22 @@ export class IsolationHost {
     this.settle(run, () => run.resolve(result));
   }
 
-  /** Why the worker stopped, in words (also used by sessions to say why their state is gone). */
+  /** Why the worker stopped, in words (sessions say it when their state is gone). */
   describeStop(reason: StopReason): string {
-    switch (reason) {
-      case "timeout":
-        return "a program ran past its time limit and its worker was terminated";
-      case "aborted":
-        return "a program was cancelled and did not stop in time, so its worker was terminated";
-      case "memory_exceeded":
-        return `a program exceeded the worker's heap cap of ${this.heapMb} MB and its worker was stopped`;
-      case "stalled":
-        return `the worker did not take a program in or hand its result back within ${this.transferTimeoutMs / 1000} s and was stopped`;
-      case "unreadable":
-        return `the worker sent a message the host could not read${this.crashText()}, so it was stopped`;
-      case "closed":
-        return "the worker was closed";
-      default:
-        return `its worker stopped unexpectedly${this.exitText()}${this.crashText()}`;
-    }
-  }
-
-  private crashText(): string {
-    return this.crash === undefined ? "" : ` (${this.crash.message})`;
-  }
-
-  private exitText(): string {
-    return this.exitCode === undefined ? "" : ` with exit code ${this.exitCode}`;
+    return describeStop(reason, this.stopFacts());
   }
 
   private stopMessage(reason: StopReason, run: ActiveRun): string {
-    switch (reason) {
-      case "timeout":
-        return `execution exceeded ${run.limits.timeoutMs}ms limit and the program was stopped (its isolated worker was terminated). Reduce the work: filter before mapping, avoid repeated passes over large data, or split the task across programs`;
-      case "memory_exceeded":
-        return `the program exceeded the isolated worker's heap cap of ${this.heapMb} MB and was stopped. Build less data: select fewer fields, filter earlier, or aggregate instead of collecting (the host can raise heapMb)`;
-      case "aborted":
-        return "the run was cancelled (its AbortSignal fired) and, as the program did not stop in time, its isolated worker was terminated";
-      case "closed":
-        return "the isolated worker was closed while the program was running";
-      case "stalled":
-        return run.phase === "copying"
-          ? `the program finished, but its isolated worker did not hand the result back within ${this.transferTimeoutMs / 1000} s and was stopped. Return a smaller value`
-          : `the isolated worker did not start the program within ${this.transferTimeoutMs / 1000} s and was stopped. Pass less data in the context`;
-      case "unreadable":
-        return `a message from the isolated worker could not be read on the host${this.crashText()}, so the worker was stopped. Return a smaller or flatter value`;
-      default:
-        return `the isolated worker stopped unexpectedly while running the program${this.exitText()}${this.crashText()}`;
-    }
+    return stopMessage(reason, this.stopFacts(), { timeoutMs: run.limits.timeoutMs, phase: run.phase });
+  }
+
+  private stopFacts(): StopFacts {
+    return {
+      heapMb: this.heapMb,
+      transferTimeoutMs: this.transferTimeoutMs,
+      crash: this.crash?.message,
+      exitCode: this.exitCode,
+    };
   }
 
   private settle(run: ActiveRun, action: () => void): void {
