@@ -77,7 +77,8 @@ try {
     if (cli !== '"42"') throw new Error(`ptc-lisp -e printed ${cli}`);
     console.log(`ptc-lisp -e printed ${cli}`);
   }
-  // @ptc/agent must run an agent through its public entry and its testing subpath.
+  // @ptc/agent must run an agent through its public entry and its testing subpath, and (Node)
+  // with its programs in a worker.
   if (packages.some((entry) => entry.name === "@ptc/agent")) {
     const program = [
       'const { createAgent, run } = await import("@ptc/agent");',
@@ -91,6 +92,14 @@ try {
       'console.log("@ptc/agent ran an agent: " + r.step.return);',
     ].join(" ");
     process.stdout.write(run("node", ["--input-type=module", "-e", program], project));
+    // Its Node subpath runs the same agent's program in a worker: @ptc/lisp's worker.js installed.
+    const isolated = program
+      .replace(
+        'const agent = createAgent({ prompt: "Count items",',
+        'const { createWorkerIsolation } = await import("@ptc/agent/node"); const agent = createAgent({ isolation: createWorkerIsolation(), prompt: "Count items",',
+      )
+      .replace("@ptc/agent ran an agent: ", "@ptc/agent ran an agent in a worker: ");
+    process.stdout.write(run("node", ["--input-type=module", "-e", isolated], project));
   }
   console.log("smoke-pack: ok");
 } catch (error) {

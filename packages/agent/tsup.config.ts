@@ -7,6 +7,7 @@ export default defineConfig({
     "openai/index": "src/openai/index.ts",
     "ai-sdk/index": "src/ai-sdk/index.ts",
     "otel/index": "src/otel/index.ts",
+    "node/index": "src/node/index.ts",
   },
   format: ["esm"],
   dts: true,

@@ -3,7 +3,8 @@
 // built module graph from each entry through relative imports and fails if any file imports a
 // package that is not a regular dependency (e.g. @ai-sdk/provider or @opentelemetry/api).
 // Subpaths that exist to wrap a peer (openai needs none, ai-sdk, otel) are checked for the peers
-// they may use. Run after `pnpm build`.
+// they may use. Only the Node subpath (dist/node) may load Node built-ins (`node:...`) or
+// @ptc/lisp/node: every other entry must run on edge runtimes too. Run after `pnpm build`.
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -17,7 +18,10 @@ const allowedPeers = {
   "dist/openai/index.js": [],
   "dist/ai-sdk/index.js": ["@ai-sdk/provider"],
   "dist/otel/index.js": ["@opentelemetry/api"],
+  "dist/node/index.js": [],
 };
+/** Entries that may load Node built-ins and @ptc/lisp/node: only the Node subpath. */
+const nodeEntries = new Set(["dist/node/index.js"]);
 const specifier =
   /(?:^|[\s;])(?:import|export)\s*(?:[^'"]*?\sfrom\s*)?["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
 
@@ -35,6 +39,7 @@ for (const [entry, peers] of Object.entries(allowedPeers)) {
   }
   const seen = new Set();
   const external = new Set();
+  const nodeOnly = new Set();
   const queue = [start];
   while (queue.length > 0) {
     const file = queue.pop();
@@ -44,10 +49,15 @@ for (const [entry, peers] of Object.entries(allowedPeers)) {
     for (const match of text.matchAll(specifier)) {
       const target = match[1] ?? match[2];
       if (target.startsWith(".")) queue.push(resolve(dirname(file), target));
+      else if (!nodeEntries.has(entry) && (target.startsWith("node:") || target === "@ptc/lisp/node"))
+        nodeOnly.add(target);
       else if (!target.startsWith("node:")) external.add(packageOf(target));
     }
   }
-  const forbidden = [...external].filter((name) => !dependencies.has(name) && !peers.includes(name));
+  const forbidden = [
+    ...[...external].filter((name) => !dependencies.has(name) && !peers.includes(name)),
+    ...nodeOnly,
+  ];
   if (forbidden.length > 0) {
     failed = true;
     console.error(`${entry} imports ${forbidden.join(", ")}, which it must not load`);

@@ -5,7 +5,8 @@
  * Text and combined modes answer in text and escalate to programs when results are too large.
  *
  * Model adapters live in subpaths (`@ptc/agent/openai`, `@ptc/agent/ai-sdk`), as do the scripted
- * test model (`@ptc/agent/testing`) and the OpenTelemetry bridge (`@ptc/agent/otel`).
+ * test model (`@ptc/agent/testing`), the OpenTelemetry bridge (`@ptc/agent/otel`) and, for Node,
+ * program isolation in a worker thread (`@ptc/agent/node`).
  */
 export type {
   AgentOptions,
@@ -43,6 +44,7 @@ export type {
   TurnEndEvent,
   TurnStartEvent,
 } from "./events/event-types.js";
+export type { ProgramIsolation, ProgramRunner } from "./isolation/program-isolation.js";
 export { ModelCallError, type ModelCallErrorOptions, type ModelErrorKind } from "./model/model-error.js";
 export type {
   Message,

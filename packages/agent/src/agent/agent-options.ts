@@ -5,6 +5,7 @@
  */
 import type { Limits } from "@ptc/lisp";
 import type { AnyToolDefinition, Tool, ToolFunction } from "@ptc/tool";
+import type { ProgramIsolation } from "../isolation/program-isolation.js";
 import type { ModelFunction } from "../model/model-types.js";
 import type { AgentTool } from "../tools/agent-tool.js";
 
@@ -171,4 +172,10 @@ export interface AgentOptions {
   readonly toolTimeoutMs?: number;
   /** Further sandbox limits for programs (see `@ptc/lisp` `Limits`). */
   readonly limits?: Partial<Limits>;
+  /**
+   * Where programs run: on the host's thread (default, `null`), or isolated, e.g. in a worker
+   * thread with `createWorkerIsolation()` from `@ptc/agent/node`. Agents this one calls as tools
+   * use it too, unless they have their own.
+   */
+  readonly isolation?: ProgramIsolation | null;
 }

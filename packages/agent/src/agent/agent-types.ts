@@ -4,6 +4,7 @@
  */
 import type { Limits } from "@ptc/lisp";
 import type { Signature, Tool } from "@ptc/tool";
+import type { ProgramIsolation } from "../isolation/program-isolation.js";
 import type { ModelFunction } from "../model/model-types.js";
 import type {
   AgentOutput,
@@ -81,6 +82,8 @@ export interface Agent {
   readonly pmapMaxConcurrency: number;
   readonly toolTimeoutMs: number | undefined;
   readonly limits: Partial<Limits> | undefined;
+  /** Where programs run; undefined: on the host's thread (or the calling agent's isolation). */
+  readonly isolation: ProgramIsolation | undefined;
 }
 
 export type { CompactionOptions };

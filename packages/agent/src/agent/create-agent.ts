@@ -3,9 +3,11 @@
  * A bad option throws `AgentError` naming the option, what was given and what is accepted, so a
  * misconfigured agent fails where it is defined, never halfway through a run.
  */
+
 import { LISP_EVAL_TOOL_NAME as LISP_EVAL_NAME } from "@ptc/protocol";
 import { createTool, isTool, parseSignature, type Tool, ToolError } from "@ptc/tool";
 import { AgentError } from "../errors.js";
+import { isProgramIsolation } from "../isolation/program-isolation.js";
 import { isAgentTool } from "../tools/agent-tool.js";
 import { registerNestedTool } from "../tools/nested-tools.js";
 import type { AgentOptions, CompactionOptions, PlanItem } from "./agent-options.js";
@@ -301,6 +303,15 @@ export function createAgent(options: AgentOptions): Agent {
     );
   }
 
+  const isolation = options.isolation ?? undefined;
+  if (isolation !== undefined && !isProgramIsolation(isolation)) {
+    throw invalid(
+      "isolation",
+      `isolation must be a program isolation such as createWorkerIsolation() from @ptc/agent/node (an object with kind and open()), or null; got ${describe(isolation)}`,
+      isolation,
+    );
+  }
+
   const tools = normalizeTools(rawTools ?? {}, parsedSignature !== undefined, options.signature, description);
 
   return Object.freeze({
@@ -343,6 +354,7 @@ export function createAgent(options: AgentOptions): Agent {
     pmapMaxConcurrency,
     toolTimeoutMs,
     limits: options.limits,
+    isolation,
   } satisfies Agent);
 }
 

@@ -2,13 +2,15 @@
  * Runs one program for a turn: a fresh @ptc/lisp session seeded with the run's memory, `*1 *2 *3`
  * and journal; the context (plus `data/fail` after a failed turn); the tools the program may call,
  * each going through the run's tool cache when it is `cache: true`; the run's signal and limits.
+ * It runs where the run runs its programs (run.programs: the host's thread or a worker); tools,
+ * the cache and events stay on the host either way.
  * The run's state is not touched here: the caller decides what of the outcome to keep.
  *
  * Each tool reaches @ptc/lisp with its own `validate` and `signature`, so a call whose arguments
  * do not fit fails the program with `run`'s own `invalid_tool_args` error, before the agent's side
  * of the call (the cache, `execute`) is reached; the agent's side receives the checked arguments.
  */
-import { createSession, type Limits, type RunResult, run as runProgram, type ToolObject } from "@ptc/lisp";
+import { createSession, type Limits, type RunResult, type ToolObject } from "@ptc/lisp";
 import { canonicalCacheKey, type Tool, type ToolArgsValidation } from "@ptc/tool";
 import { errorMessage } from "../error-message.js";
 import { type AbortWatch, watchAbort } from "../model/abort-watch.js";
@@ -94,7 +96,7 @@ export async function executeProgram(
   const context = state.lastFail === null ? run.context : { ...run.context, fail: { ...state.lastFail } };
   let result: RunResult;
   try {
-    result = await runProgram(source, {
+    result = await run.programs.run(source, {
       context,
       tools,
       session,

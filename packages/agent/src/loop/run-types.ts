@@ -6,6 +6,8 @@
 import type { Tool } from "@ptc/tool";
 import type { Agent } from "../agent/agent-types.js";
 import type { EventSink } from "../events/event-sink.js";
+import type { ProgramIsolation } from "../isolation/program-isolation.js";
+import type { RunPrograms } from "../isolation/run-programs.js";
 import type { DataProvenance } from "../minimization/data-provenance.js";
 import type { AbortWatch } from "../model/abort-watch.js";
 import type { ResolvedRetry } from "../model/model-retry.js";
@@ -43,6 +45,10 @@ export interface Run {
   readonly startedAt: number;
   readonly retry: ResolvedRetry;
   readonly toolTimeoutMs: number | undefined;
+  /** Where programs run: the run's isolation, if any (child runs inherit it). */
+  readonly isolation: ProgramIsolation | undefined;
+  /** Runs the run's programs (on the host's thread, or through `isolation`). */
+  readonly programs: RunPrograms;
   /** The prompt with its template expanded (as a plain text). */
   readonly expandedPrompt: string;
   /** Runs an agent tool (or `llm-query`) as a child of this run. */

@@ -3,7 +3,7 @@
  * it gets, and answers with its value. Everything the model needs, the mission included, is in
  * the system prompt; the user message is the mission itself.
  */
-import { format, LispMap, run as runProgram } from "@ptc/lisp";
+import { format, LispMap } from "@ptc/lisp";
 import { renderToolNamespace } from "@ptc/protocol";
 import { extractCode } from "../parsing/extract-code.js";
 import { expandTemplate } from "../parsing/template.js";
@@ -60,7 +60,7 @@ export function singleShotMode(run: Run): TurnMode {
         };
       }
       const program = extracted.code;
-      const result = await runProgram(program, {
+      const result = await run.programs.run(program, {
         context: run.context,
         limits: programLimits(run),
         ...(run.signal === undefined ? {} : { signal: run.signal }),

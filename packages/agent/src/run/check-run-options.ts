@@ -5,6 +5,7 @@
  */
 import { describe, isPlainObject } from "../agent/describe.js";
 import { AgentError } from "../errors.js";
+import { isProgramIsolation } from "../isolation/program-isolation.js";
 import type { RunOptions } from "./run-options.js";
 
 function invalid(option: string, message: string): AgentError {
@@ -31,6 +32,13 @@ export function checkRunOptions(options: RunOptions): void {
   }
   const { llm, trace, signal, onBudgetExceeded, initialMessages, initialMemory, toolCache, llmRetry } =
     options;
+  const { isolation } = options;
+  if (isolation !== undefined && isolation !== false && !isProgramIsolation(isolation)) {
+    throw invalid(
+      "isolation",
+      `isolation must be a program isolation such as createWorkerIsolation() from @ptc/agent/node, or false; got ${describe(isolation)}`,
+    );
+  }
   if (llm !== undefined && typeof llm !== "function" && typeof llm !== "string") {
     throw invalid("llm", `llm must be a model function or a key of llmRegistry, got ${describe(llm)}`);
   }

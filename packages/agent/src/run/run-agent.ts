@@ -11,6 +11,8 @@ import { createAgent } from "../agent/create-agent.js";
 import { describe, isPlainObject } from "../agent/describe.js";
 import { AgentError } from "../errors.js";
 import { EventSink, newSpanId } from "../events/event-sink.js";
+import type { ProgramIsolation } from "../isolation/program-isolation.js";
+import { runPrograms } from "../isolation/run-programs.js";
 import { contentTurn } from "../loop/content-turn.js";
 import { driveTurns, type TurnMode } from "../loop/drive-turns.js";
 import { failure, finish } from "../loop/finish.js";
@@ -42,6 +44,8 @@ export interface Inherited {
   readonly deadline: number | undefined;
   readonly parentSpanId: string | null;
   readonly events: EventSink | undefined;
+  /** The parent run's isolation, used unless the child agent has its own. */
+  readonly isolation: ProgramIsolation | undefined;
 }
 
 function modeOf(agent: Agent): RunMode {
@@ -86,6 +90,8 @@ async function startRun(
     (agent.missionTimeout === undefined ? undefined : startedAt + agent.missionTimeout);
   const registry = options.llmRegistry ?? {};
   const resolved = resolveModel(agent, options, registry);
+  const isolation =
+    options.isolation === false ? undefined : (options.isolation ?? agent.isolation ?? inherited?.isolation);
 
   const run: Run = {
     agent,
@@ -107,6 +113,8 @@ async function startRun(
     startedAt,
     retry: resolveRetry(options.llmRetry ?? agent.llmRetry),
     toolTimeoutMs: options.toolTimeoutMs ?? agent.toolTimeoutMs,
+    isolation,
+    programs: runPrograms(isolation),
     expandedPrompt: expandTemplate(agent.prompt, context),
     runChild: (nested, tool, args, state, spanId, stop) =>
       runChild(run, nested, tool, args, state, spanId, stop),
@@ -178,7 +186,12 @@ async function startRun(
     state.messages = [...(options.initialMessages ?? []), { role: "user", content: first }];
     turnMode = textMode(run, variant);
   }
-  return driveTurns(run, state, turnMode);
+  try {
+    return await driveTurns(run, state, turnMode);
+  } finally {
+    // No worker outlives its run.
+    await run.programs.close();
+  }
 }
 
 function initialState(run: Run, options: RunOptions, inherited: Inherited | undefined): LoopState {
@@ -374,6 +387,7 @@ async function runChild(
       deadline: parent.deadline,
       parentSpanId: spanId,
       events: parent.events,
+      isolation: parent.isolation,
     },
   ).finally(() => joined?.dispose());
   const { messages: _messages, ...pruned } = result.step;

@@ -4,6 +4,7 @@
  */
 import type { LlmRetryOptions } from "../agent/agent-options.js";
 import type { EventListener } from "../events/event-types.js";
+import type { ProgramIsolation } from "../isolation/program-isolation.js";
 import type { Message, ModelFunction, StreamChunk } from "../model/model-types.js";
 import type { Step, ToolCache, ToolCacheEntry } from "../step/step-types.js";
 import type { TranscriptWriter } from "../transcript/transcript-types.js";
@@ -78,4 +79,6 @@ export interface RunOptions {
    * `replayTranscript` from `@ptc/agent/testing`.
    */
   readonly transcript?: TranscriptWriter;
+  /** Where this run's programs run; wins over the agent's `isolation`. `false`: on the host's thread. */
+  readonly isolation?: ProgramIsolation | false;
 }

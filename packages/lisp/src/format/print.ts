@@ -57,10 +57,31 @@ const ESCAPES: Record<string, string> = {
 // biome-ignore lint/suspicious/noControlCharactersInRegex: escaping control characters is the point
 const NEEDS_ESCAPE = /["\\\u0000-\u001f]/;
 
+/** Texts longer than this are escaped slice by slice (see quoteString). */
+const ESCAPE_SLICE = 1 << 16;
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: escaping control characters is the point
+const ESCAPED = /["\\\n\t\r\b\f\u0000-\u001f]/g;
+
+function escapeSlice(text: string): string {
+  return text.replace(
+    ESCAPED,
+    (char) => ESCAPES[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}
+
 export function quoteString(text: string): string {
   if (!NEEDS_ESCAPE.test(text)) return `"${text}"`;
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: escaping control characters is the point
-  return `"${text.replace(/["\\\n\t\r\b\f\u0000-\u001f]/g, (char) => ESCAPES[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`)}"`;
+  if (text.length <= ESCAPE_SLICE) return `"${escapeSlice(text)}"`;
+  // One global replace over a huge text makes V8 gather every match in one array first; with
+  // some 10^8 matches that allocation is a fatal error that ends the process (nothing to catch).
+  // Escapes are single characters, so slices can be cut anywhere (a split surrogate pair is
+  // matched by nothing and joins up again).
+  const parts: string[] = [];
+  for (let start = 0; start < text.length; start += ESCAPE_SLICE) {
+    parts.push(escapeSlice(text.slice(start, start + ESCAPE_SLICE)));
+  }
+  return `"${parts.join("")}"`;
 }
 
 /** Code points in `text`, counting no further than `stop`. */
@@ -205,6 +226,13 @@ class Printer {
   }
 
   private string(text: string, maxChars: number): string {
+    if (this.chargesText && text.length > 4096) {
+      // Quoting builds a text at least this long in one step: charged before it, a string grown
+      // by repeated pr-str stops at the memory budget instead of inside that step.
+      const ahead = Math.min(text.length, maxChars);
+      chargeText(ahead);
+      this.charged += ahead;
+    }
     const quoted = quotedWithin(text, maxChars);
     if (quoted.truncated) this.truncated = true;
     return quoted.text;
@@ -321,10 +349,16 @@ function printed(value: unknown, options: PrintOptions): Printed {
   const limit = options.maxChars ?? Number.POSITIVE_INFINITY;
   if (typeof value !== "object" || value === null || !isCollection(value)) {
     // Scalars and strings, the most printed values, need no walk.
+    const maxStringChars = options.maxStringChars ?? Number.POSITIVE_INFINITY;
+    // As in Printer.string: a quoted string is charged before it is built, then for the escapes.
+    const ahead =
+      options.chargeText === true && typeof value === "string" ? Math.min(value.length, maxStringChars) : 0;
+    if (ahead > 0) chargeText(ahead);
     const shown =
       typeof value === "string"
-        ? quotedWithin(value, options.maxStringChars ?? Number.POSITIVE_INFINITY)
+        ? quotedWithin(value, maxStringChars)
         : { text: scalarText(value, options.floats ?? "full"), truncated: false };
+    if (ahead > 0 && shown.text.length > ahead) chargeText(shown.text.length - ahead);
     if (shown.text.length > limit) return { text: cut(shown.text, limit), truncated: true, cut: true };
     return { text: shown.text, truncated: shown.truncated, cut: false };
   }

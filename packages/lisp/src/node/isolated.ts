@@ -1,36 +1,62 @@
 /**
  * Isolation mode: programs run in a worker thread. `runIsolated` starts a worker per program;
- * `createIsolatedSession` keeps one worker (and its Session: defs, *1 *2 *3) across programs.
- * Results have the same shape and value types as `run`'s; the difference is a hard stop at the
- * wall-clock limit and a hard heap cap, at the cost of a worker start and of copying values.
+ * `createIsolatedSession` keeps one worker (and its Session: defs, *1 *2 *3) across programs;
+ * `createIsolatedRunner` keeps one worker for programs that bring their own host-held Session, as
+ * `run` takes one. Results have the same shape and value types as `run`'s; the difference is a
+ * hard stop at the wall-clock limit and a hard heap cap, at the cost of a worker start and of
+ * copying values.
+ *
+ * Nothing here throws synchronously: a worker that cannot start makes the run reject.
  */
 
-import type { RunResult } from "@ptc/lisp";
+import type { RunOptions, RunResult } from "@ptc/lisp";
 import { LispError } from "../errors.js";
 import { checkHeapMb, type IsolatedProgramOptions, IsolationHost } from "./isolation-host.js";
 
 export interface IsolationOptions {
-  /** Heap cap of the worker in MB (V8 old generation). Default 64. Data copied in counts toward it. */
+  /**
+   * Heap cap of the worker in MB (V8 old generation). Default 256. Data copied in counts toward
+   * it, and a program's memory budget (`maxMemoryBytes`) is at most a quarter of it.
+   */
   readonly heapMb?: number;
   /**
    * @internal Where the worker module lives. The package's own `worker.js` by default; tests
    * point it at a build of src/node/worker.ts.
    */
   readonly workerUrl?: URL | string;
+  /** @internal How long starting a program or copying its result out may take (tests shorten it). */
+  readonly transferTimeoutMs?: number;
 }
 
 /** Options of `runIsolated`: those of `run` (context, tools, limits, budget) plus the heap cap. */
 export interface IsolatedRunOptions extends IsolatedProgramOptions, IsolationOptions {}
 
-export type IsolatedSessionOptions = IsolationOptions;
+/** Options of a worker that runs many programs. */
+export interface LongLivedIsolationOptions extends IsolationOptions {
+  /**
+   * Copy a context entry into the worker only when it is not the very value (the same object)
+   * passed with the previous run. Copying a context of 100,000 rows takes hundreds of
+   * milliseconds per run; with this, a context that stays the same across runs is copied once.
+   * Only for data the host does not change in place between runs: a change inside the same
+   * object would not be seen. Default false.
+   */
+  readonly reuseContext?: boolean;
+}
+
+export type IsolatedSessionOptions = LongLivedIsolationOptions;
+export type IsolatedRunnerOptions = LongLivedIsolationOptions;
 
 export interface IsolatedSession {
   /**
    * Runs a program in the session's worker; defs and *1 *2 *3 persist across runs. Rejects (with a
-   * LispError whose code is PTC_LISP_EXECUTION_ERROR) once the session is lost or closed.
+   * LispError whose code is PTC_LISP_EXECUTION_ERROR) once the session is lost or closed, or when
+   * its worker could not be started.
    */
   run(source: string, options?: IsolatedProgramOptions): Promise<RunResult>;
-  /** "ready"; "lost" after a run was stopped (its state went with the worker); "closed". */
+  /**
+   * "ready"; "lost" once its worker is gone (a run was stopped, taking the state with it, or the
+   * worker could not start); "closed".
+   */
   readonly status: "ready" | "lost" | "closed";
   /** Replaces the worker with a fresh one: an empty session, status "ready" again. */
   restart(): Promise<void>;
@@ -38,13 +64,48 @@ export interface IsolatedSession {
   close(): Promise<void>;
 }
 
+export interface IsolatedRunner {
+  /**
+   * Runs a program in the runner's worker with the options of `run`, `session` included: the
+   * program runs against that (host-held) session, which afterwards holds what the program
+   * defined, as after `run`. Functions a program defines stay callable in later runs of this
+   * runner. After a hard stop (time limit, heap cap, cancel), the next run starts a fresh worker;
+   * functions defined before the stop then fail with a message saying they were lost.
+   */
+  run(source: string, options?: RunOptions): Promise<RunResult>;
+  /** "ready", or "closed". */
+  readonly status: "ready" | "closed";
+  /** Stops the worker. Runs after this reject. */
+  close(): Promise<void>;
+}
+
+function hostSettings(options: LongLivedIsolationOptions, defaultWorkerUrl: URL) {
+  return {
+    heapMb: checkHeapMb(options.heapMb),
+    workerUrl: options.workerUrl ?? defaultWorkerUrl,
+    reuseContext: options.reuseContext === true,
+    ...(options.transferTimeoutMs === undefined ? {} : { transferTimeoutMs: options.transferTimeoutMs }),
+  };
+}
+
+function closedError(what: string, again: string): LispError {
+  return new LispError("execution_error", `this ${what} is closed; create a new one with ${again}`);
+}
+
 export function isolatedRunner(defaultWorkerUrl: URL) {
   return async function runIsolated(source: string, options: IsolatedRunOptions = {}): Promise<RunResult> {
-    const { heapMb, workerUrl, ...runOptions } = options;
+    const { heapMb, workerUrl, transferTimeoutMs, ...runOptions } = options;
+    if ((runOptions as RunOptions).session !== undefined) {
+      throw new LispError(
+        "invalid_options",
+        "runIsolated takes no session: use createIsolatedSession() (the worker keeps the session) or createIsolatedRunner() (you keep it)",
+      );
+    }
     const host = new IsolationHost({
       heapMb: checkHeapMb(heapMb),
       workerUrl: workerUrl ?? defaultWorkerUrl,
-      session: false,
+      mode: "once",
+      ...(transferTimeoutMs === undefined ? {} : { transferTimeoutMs }),
     });
     try {
       return await host.run(source, runOptions);
@@ -68,35 +129,24 @@ class WorkerSession implements IsolatedSession {
   }
 
   async run(source: string, options: IsolatedProgramOptions = {}): Promise<RunResult> {
-    if (this.closed) {
-      throw new LispError(
-        "execution_error",
-        "this isolated session is closed; create a new one with createIsolatedSession()",
-      );
-    }
-    const stopped = this.host.stopped;
+    if (this.closed) throw closedError("isolated session", "createIsolatedSession()");
+    const host = this.host;
+    if (host.startError !== undefined) throw host.startError;
+    const stopped = host.stopped;
     if (stopped !== undefined) {
-      const why =
-        stopped === "timeout"
-          ? "an earlier program ran past its time limit and its worker was terminated"
-          : stopped === "aborted"
-            ? "an earlier program was cancelled and did not stop in time, so its worker was terminated"
-            : stopped === "memory_exceeded"
-              ? "an earlier program exceeded the worker's heap cap and its worker was stopped"
-              : `its worker stopped unexpectedly${this.host.crash === undefined ? "" : ` (${this.host.crash.message})`}`;
       throw new LispError(
         "execution_error",
-        `this isolated session lost its state: ${why}, taking its defs and *1 *2 *3 with it. Call session.restart() (or createIsolatedSession()) to continue with an empty session`,
+        `this isolated session lost its state: ${host.describeStop(stopped)}, taking its defs and *1 *2 *3 with it. Call session.restart() (or createIsolatedSession()) to continue with an empty session`,
       );
     }
-    const result = await this.host.run(source, options);
-    if (
-      !result.ok &&
-      this.host.stopped !== undefined &&
-      (result.error.reason === "timeout" ||
-        result.error.reason === "aborted" ||
-        result.error.reason === "memory_exceeded")
-    ) {
+    if ((options as RunOptions).session !== undefined) {
+      throw new LispError(
+        "invalid_options",
+        "an isolated session keeps its own session in its worker; it takes no session option",
+      );
+    }
+    const result = await host.run(source, options);
+    if (!result.ok && host.stopped !== undefined) {
       return {
         ...result,
         error: {
@@ -109,12 +159,7 @@ class WorkerSession implements IsolatedSession {
   }
 
   async restart(): Promise<void> {
-    if (this.closed) {
-      throw new LispError(
-        "execution_error",
-        "this isolated session is closed; create a new one with createIsolatedSession()",
-      );
-    }
+    if (this.closed) throw closedError("isolated session", "createIsolatedSession()");
     const old = this.host;
     this.host = this.start();
     await old.close();
@@ -128,8 +173,47 @@ class WorkerSession implements IsolatedSession {
 
 export function isolatedSessionFactory(defaultWorkerUrl: URL) {
   return function createIsolatedSession(options: IsolatedSessionOptions = {}): IsolatedSession {
-    const heapMb = checkHeapMb(options.heapMb);
-    const workerUrl = options.workerUrl ?? defaultWorkerUrl;
-    return new WorkerSession(() => new IsolationHost({ heapMb, workerUrl, session: true }));
+    const settings = hostSettings(options, defaultWorkerUrl);
+    return new WorkerSession(() => new IsolationHost({ ...settings, mode: "session" }));
+  };
+}
+
+class WorkerRunner implements IsolatedRunner {
+  private host: IsolationHost | undefined;
+  private closed = false;
+
+  constructor(private readonly start: () => IsolationHost) {}
+
+  get status(): "ready" | "closed" {
+    return this.closed ? "closed" : "ready";
+  }
+
+  async run(source: string, options: RunOptions = {}): Promise<RunResult> {
+    if (this.closed) throw closedError("isolated runner", "createIsolatedRunner()");
+    // The worker holds no state a later run needs (the session is the caller's), so a worker
+    // that was stopped is simply replaced. A new worker starts with the first run.
+    if (this.host === undefined || (this.host.stopped !== undefined && !this.host.busy)) {
+      void this.host?.close();
+      this.host = this.start();
+    }
+    const host = this.host;
+    try {
+      return await host.run(source, options);
+    } finally {
+      // A worker that could not start is not kept: the next run tries a new one.
+      if (host.startError !== undefined && this.host === host) this.host = undefined;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.host?.close();
+  }
+}
+
+export function isolatedRunnerFactory(defaultWorkerUrl: URL) {
+  return function createIsolatedRunner(options: IsolatedRunnerOptions = {}): IsolatedRunner {
+    const settings = hostSettings(options, defaultWorkerUrl);
+    return new WorkerRunner(() => new IsolationHost({ ...settings, mode: "runner" }));
   };
 }

@@ -1,10 +1,7 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { build } from "esbuild";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pathToFileURL } from "node:url";
+import { describe, expect, it } from "vitest";
 import { format } from "../format/format.js";
 import type { RunResult } from "../run.js";
 import { run } from "../run.js";
@@ -12,38 +9,12 @@ import { Keyword } from "../values/keyword.js";
 import { LispMap } from "../values/lisp-map.js";
 import { LispSet } from "../values/lisp-set.js";
 import { WholeFloat } from "../values/numbers.js";
+import { builtWorker } from "./__fixtures__/built-worker.js";
 import { isolatedRunner, isolatedSessionFactory } from "./isolated.js";
 
-// Workers cannot load .ts: build the worker entry once, into a private directory.
-let directory: string;
-let workerUrl: URL;
-let runIsolated: ReturnType<typeof isolatedRunner>;
-let createIsolatedSession: ReturnType<typeof isolatedSessionFactory>;
-
-beforeAll(async () => {
-  directory = mkdtempSync(join(tmpdir(), "ptc-lisp-worker-"));
-  // Laid out as in the package: index.js finds worker.js next to itself.
-  writeFileSync(join(directory, "package.json"), '{"type": "module"}');
-  await build({
-    entryPoints: {
-      index: fileURLToPath(new URL("./index.ts", import.meta.url)),
-      worker: fileURLToPath(new URL("./worker.ts", import.meta.url)),
-    },
-    bundle: true,
-    format: "esm",
-    platform: "node",
-    target: "node20",
-    outdir: directory,
-    logLevel: "warning",
-  });
-  workerUrl = pathToFileURL(join(directory, "worker.js"));
-  runIsolated = isolatedRunner(workerUrl);
-  createIsolatedSession = isolatedSessionFactory(workerUrl);
-});
-
-afterAll(() => {
-  rmSync(directory, { recursive: true, force: true });
-});
+const { directory, workerUrl } = builtWorker();
+const runIsolated = isolatedRunner(workerUrl);
+const createIsolatedSession = isolatedSessionFactory(workerUrl);
 
 function successValue(result: RunResult): unknown {
   if (!result.ok) throw new Error(`${result.error.reason}: ${result.error.message}`);
@@ -57,8 +28,14 @@ function successValue(result: RunResult): unknown {
 const STUCK_PROGRAM = '(re-find #"[ab]{300}d" data/text)';
 const stuckContext = () => ({ text: `d${"ab".repeat(1_000_000)}` });
 
-/** Builds a linked chain of fresh strings until the heap is full. */
-const HEAP_BOMB = '(loop [acc [] i 0] (recur [acc (str "row-" i "-" i "-" i "-" i)] (inc i)))';
+/**
+ * Keeps every result of a tool until the heap is full. Host data is not charged to the program's
+ * memory budget (which a worker caps at a quarter of its heap), so it is the heap cap that stops it.
+ */
+const HEAP_BOMB = "(loop [acc [] i 0] (recur (conj acc (tool/rows {})) (inc i)))";
+const heapBombTools = {
+  rows: () => Array.from({ length: 2000 }, (_, i) => ({ id: i, name: `row-${i}`, tags: ["a", "b"] })),
+};
 const unlimited = {
   maxIterations: Number.POSITIVE_INFINITY,
   maxMemoryBytes: Number.POSITIVE_INFINITY,
@@ -250,7 +227,7 @@ describe("runIsolated: hard stops", () => {
   });
 
   it("reports a heap blow-up as memory_exceeded", async () => {
-    const result = await runIsolated(HEAP_BOMB, { limits: unlimited, heapMb: 16 });
+    const result = await runIsolated(HEAP_BOMB, { limits: unlimited, heapMb: 16, tools: heapBombTools });
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.error.reason).toBe("memory_exceeded");
@@ -407,7 +384,7 @@ describe("createIsolatedSession", () => {
   it("loses its state after a heap blow-up too", async () => {
     const session = createIsolatedSession({ workerUrl, heapMb: 16 });
     try {
-      const killed = await session.run(HEAP_BOMB, { limits: unlimited });
+      const killed = await session.run(HEAP_BOMB, { limits: unlimited, tools: heapBombTools });
       expect(!killed.ok && killed.error.reason).toBe("memory_exceeded");
       await expect(session.run("1")).rejects.toThrow(/heap cap/);
     } finally {

@@ -1,15 +1,55 @@
 /**
  * The messages between the host and an isolation worker. Every program value inside them is in
- * the encoded form of values/transfer.ts; everything else is plain data.
+ * the encoded form of values/transfer.ts; everything else is plain data. The host reads every
+ * message from the worker through `readWorkerMessage` (read-message.ts) before trusting its shape.
  */
 import type { ErrorReason } from "../errors.js";
 import type { Limits } from "../runtime/limits.js";
 import type { EncodedValue } from "../values/transfer.js";
 
+/**
+ * What a worker keeps between runs:
+ * - "once": nothing (runIsolated: one run, then the worker goes);
+ * - "session": one Session of its own (createIsolatedSession);
+ * - "runner": nothing but the functions it handed out, so that a host-held Session's functions
+ *   stay callable in later runs (createIsolatedRunner).
+ */
+export type WorkerMode = "once" | "session" | "runner";
+
 /** What the host hands the worker when it starts it. */
 export interface WorkerSetup {
-  /** Keep one Session for all runs of this worker. */
-  readonly session: boolean;
+  readonly mode: WorkerMode;
+  /**
+   * The most a program's memory budget may be in this worker, in bytes (a quarter of its heap
+   * cap): the program's own accounting must stop it well before V8's heap limit does, because
+   * Node enforces that limit only on a best-effort basis (see isolation-host.ts).
+   */
+  readonly memoryCapBytes: number;
+}
+
+/**
+ * Values the worker sends to the host are refused past this many nested collections: the host
+ * receives messages on its main thread, whose stack is smaller than a worker's, and V8's
+ * deserializer recurses once per level (a `{:a {:a ...}}` 2,000 deep cannot be received at all).
+ */
+export const MAX_TRANSFER_DEPTH = 400;
+
+/** A session's state as it crosses (runner mode): what `createSession` takes. */
+export interface SessionState {
+  readonly bindings: EncodedValue;
+  readonly history: EncodedValue;
+  readonly journal: EncodedValue;
+}
+
+/**
+ * The context of a run, as it crosses: the entries sent with this run, and the keys of entries
+ * the worker already has from its previous run (the host passed the very same values again; see
+ * `reuseContext` in isolated.ts).
+ */
+export interface ContextTransfer {
+  /** A plain object of data/ key to encoded value. */
+  readonly sent: EncodedValue;
+  readonly reused: readonly string[];
 }
 
 /** Host to worker: run one program. */
@@ -17,11 +57,15 @@ export interface RunRequest {
   readonly type: "run";
   readonly run: number;
   readonly source: string;
-  readonly context: EncodedValue;
+  /** Undefined when the run has no context. */
+  readonly context: ContextTransfer | undefined;
   readonly budget: EncodedValue;
   /** Names of the host's tools; calls to them come back to the host as ToolCallRequest. */
   readonly tools: readonly string[];
   readonly limits: Partial<Limits> | undefined;
+  readonly engine: "adaptive" | "fast" | "general" | undefined;
+  /** Runner mode: the host-held session to run against (the worker answers with what changed). */
+  readonly state: SessionState | undefined;
 }
 
 /** Host to worker: the outcome of one tool call. */
@@ -43,7 +87,16 @@ export interface AbortRequest {
   readonly run: number;
 }
 
-export type HostMessage = RunRequest | ToolCallReply | AbortRequest;
+/**
+ * Host to worker (session mode): the host could not read the result of `run`, so it reported the
+ * run as failed; put the session back as it was before that run, as for any failed program.
+ */
+export interface DiscardRequest {
+  readonly type: "discard";
+  readonly run: number;
+}
+
+export type HostMessage = RunRequest | ToolCallReply | AbortRequest | DiscardRequest;
 
 /** Worker to host: the run has begun (its clock starts now). */
 export interface RunStarted {
@@ -66,11 +119,12 @@ export interface ToolCallRequest {
   readonly args: EncodedValue;
 }
 
-/** Worker to host: the RunResult, encoded. */
+/** Worker to host: the RunResult, encoded, and (runner mode, when it succeeded) the session's changes. */
 export interface RunDone {
   readonly type: "result";
   readonly run: number;
   readonly result: EncodedValue;
+  readonly state?: SessionState;
 }
 
 /** Worker to host: `run` itself rejected (misuse, e.g. bad options). */

@@ -1,8 +1,17 @@
 /**
  * The isolation worker: runs programs with `run` inside a worker thread, so the host can stop it
  * at any instant (`terminate()`) and cap its heap (`resourceLimits`). Tools stay in the host: each
- * call becomes a message out and a reply in. With `session: true` in its setup, the worker keeps
- * one Session for all its runs.
+ * call becomes a message out and a reply in. What it keeps between runs depends on its mode (see
+ * protocol.ts): nothing, one Session of its own, or the functions it handed to a host-held session.
+ *
+ * Two rules keep the host safe from what a program builds here:
+ * - A program's memory budget is capped at a quarter of the heap cap (`memoryCapBytes`), so the
+ *   program's own accounting stops it long before V8's heap limit, which Node enforces only on a
+ *   best-effort basis: one allocation V8 cannot interrupt (growing one huge array, a regex over a
+ *   huge text) past a worker's heap limit aborts the whole process (nodejs/node#47224).
+ * - Nothing leaves the worker that the host could not receive: values nested deeper than
+ *   MAX_TRANSFER_DEPTH are refused here, and a result that cannot be sent turns into a failed
+ *   run that changed nothing.
  *
  * This module must never be imported by the host side; it only makes sense as a worker entry.
  */
@@ -10,15 +19,39 @@ import { parentPort, workerData } from "node:worker_threads";
 import { LispError } from "../errors.js";
 import { type RunResult, run } from "../run.js";
 import type { ToolFunction } from "../runtime/context.js";
-import { Session } from "../session.js";
-import { decodeValue, encodeValue } from "../values/transfer.js";
-import type { HostMessage, RunRequest, ToolCallReply, WorkerMessage, WorkerSetup } from "./protocol.js";
+import { DEFAULT_LIMITS, type Limits } from "../runtime/limits.js";
+import { createSession, type Session } from "../session.js";
+import { defineOwn } from "../values/plain-object.js";
+import { decodeValue, encodeValue, type TransferOptions } from "../values/transfer.js";
+import { FunctionTable } from "./function-handles.js";
+import {
+  type ContextTransfer,
+  type HostMessage,
+  MAX_TRANSFER_DEPTH,
+  type RunRequest,
+  type SessionState,
+  type ToolCallReply,
+  type WorkerMessage,
+  type WorkerSetup,
+} from "./protocol.js";
 
 const port = parentPort;
 if (port === null) throw new Error("@ptc/lisp/node worker.js must be started as a worker thread");
 
-const setup = (workerData ?? { session: false }) as WorkerSetup;
-const session = setup.session ? new Session() : undefined;
+const setup: WorkerSetup = {
+  mode: "once",
+  memoryCapBytes: DEFAULT_LIMITS.maxMemoryBytes,
+  ...((workerData ?? {}) as Partial<WorkerSetup>),
+};
+/** Session mode: the worker's own session, and what it was before the last run (for "discard"). */
+let session: Session | undefined = setup.mode === "session" ? createSession() : undefined;
+let beforeLastRun: { run: number; state: Parameters<typeof createSession>[0] } | undefined;
+/** Runner mode: functions handed to the host, so its session can hand them back. */
+const functions = setup.mode === "runner" ? new FunctionTable() : undefined;
+const incoming: TransferOptions = functions?.options ?? {};
+/** The context entries of the previous run, for the host to reuse by key (see ContextTransfer). */
+let heldContext = new Map<string, unknown>();
+const outgoing: TransferOptions = { ...incoming, maxDepth: MAX_TRANSFER_DEPTH };
 
 interface PendingCall {
   resolve(value: unknown): void;
@@ -34,12 +67,23 @@ function send(message: WorkerMessage): void {
   port?.postMessage(message);
 }
 
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 function hostTool(runId: number, name: string): ToolFunction {
   return (args) =>
     new Promise((resolve, reject) => {
       const call = ++nextCall;
-      pendingCalls.set(call, { resolve, reject });
-      send({ type: "tool-call", run: runId, call, name, args: encodeValue(args) });
+      let encoded: unknown;
+      try {
+        encoded = encodeValue(args, outgoing);
+        pendingCalls.set(call, { resolve, reject });
+        send({ type: "tool-call", run: runId, call, name, args: encoded });
+      } catch (error) {
+        pendingCalls.delete(call);
+        reject(new Error(`its arguments could not be sent to the host: ${errorMessage(error)}`));
+      }
     });
 }
 
@@ -49,7 +93,7 @@ function settleCall(reply: ToolCallReply): void {
   pendingCalls.delete(reply.call);
   if (reply.ok) {
     try {
-      pending.resolve(decodeValue(reply.value));
+      pending.resolve(decodeValue(reply.value, incoming));
     } catch (error) {
       pending.reject(error);
     }
@@ -60,22 +104,111 @@ function settleCall(reply: ToolCallReply): void {
   }
 }
 
-function encodeResult(result: RunResult): unknown {
+/**
+ * The limits the program runs with: the host's, with the memory budget capped (see the module
+ * comment). `capped` says whether the cap lowered what the host asked for.
+ */
+function workerLimits(requested: Partial<Limits> | undefined): { limits: Partial<Limits>; capped: boolean } {
+  const asked = requested?.maxMemoryBytes ?? DEFAULT_LIMITS.maxMemoryBytes;
+  if (asked <= setup.memoryCapBytes) return { limits: requested ?? {}, capped: false };
+  return { limits: { ...requested, maxMemoryBytes: setup.memoryCapBytes }, capped: true };
+}
+
+/** A memory_exceeded message that names the worker's cap when it was the cap that stopped the program. */
+function explainCap(result: RunResult, capped: boolean): RunResult {
+  if (!capped || result.ok || result.error.reason !== "memory_exceeded") return result;
+  const heapMb = Math.round((setup.memoryCapBytes * 4) / (1024 * 1024));
+  return {
+    ...result,
+    error: {
+      ...result.error,
+      message: `${result.error.message} (in an isolated worker a program may build at most a quarter of the worker's heap cap of ${heapMb} MB; the host can raise heapMb)`,
+    },
+  };
+}
+
+/** The failure a result becomes when it cannot leave the worker. */
+function unsendable(result: RunResult, error: unknown): RunResult {
+  const reason = error instanceof LispError ? error.reason : "runtime_error";
+  return {
+    ok: false,
+    error: {
+      reason,
+      message: `the program's value could not be copied out of its isolated worker: ${errorMessage(error)}. Return a smaller or flatter value (keep a large one in a def and return parts of it)`,
+    },
+    prints: result.prints,
+    toolCalls: [],
+    warnings: result.warnings,
+    durationMs: result.durationMs,
+  };
+}
+
+/** The run's context: the entries sent now, and those the host reused from the previous run. */
+function contextOf(transfer: ContextTransfer | undefined): Record<string, unknown> | undefined {
+  if (transfer === undefined) {
+    heldContext = new Map();
+    return undefined;
+  }
+  const sent = decodeValue(transfer.sent, incoming) as Record<string, unknown>;
+  const context: Record<string, unknown> = {};
+  for (const key of transfer.reused) {
+    if (!heldContext.has(key))
+      throw new Error(`internal: the host reused context entry ${key}, which this worker does not hold`);
+    defineOwn(context, key, heldContext.get(key));
+  }
+  for (const key of Object.keys(sent)) defineOwn(context, key, sent[key]);
+  heldContext = new Map(Object.entries(context));
+  return context;
+}
+
+/** Runner mode: the session to run against, from the state the host sent. */
+function sessionFrom(state: SessionState): Session {
+  return createSession({
+    bindings: decodeValue(state.bindings, incoming) as Record<string, unknown>,
+    history: decodeValue(state.history, incoming) as unknown[],
+    journal: decodeValue(state.journal, incoming) as Record<string, unknown>,
+  });
+}
+
+/** Runner mode: what the run changed (defs it made, *1 *2 *3, tasks it completed). */
+function changes(runSession: Session, result: RunResult, journalBefore: ReadonlySet<string>): unknown {
+  const bindings: Record<string, unknown> = Object.create(null);
+  if (result.ok) for (const name of result.defined) bindings[name] = runSession.get(name);
+  const journal: Record<string, unknown> = Object.create(null);
+  for (const [id, value] of runSession.journal) if (!journalBefore.has(id)) journal[id] = value;
+  return { bindings, history: [...runSession.history()], journal };
+}
+
+/** Sends the result (and the session's changes); a failure to encode or send changes nothing. */
+function sendResult(
+  request: RunRequest,
+  result: RunResult,
+  runSession: Session | undefined,
+  journalBefore: ReadonlySet<string>,
+): void {
   try {
     // Its own fields as a plain object: a result's class (result-json.ts) does not cross threads.
-    return encodeValue({ ...result });
+    const encoded = encodeValue({ ...result }, outgoing);
+    if (request.state !== undefined && runSession !== undefined && result.ok) {
+      const state = encodeValue(changes(runSession, result, journalBefore), outgoing) as SessionState;
+      send({ type: "result", run: request.run, result: encoded, state });
+    } else {
+      send({ type: "result", run: request.run, result: encoded });
+    }
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const reason = error instanceof LispError ? error.reason : "runtime_error";
-    return {
-      ok: false,
-      error: { reason, message },
-      prints: result.prints,
-      toolCalls: [],
-      warnings: result.warnings,
-      durationMs: result.durationMs,
-    };
+    // The run's changes go with its result: a session is put back as it was.
+    if (setup.mode === "session") restore(request.run);
+    send({ type: "result", run: request.run, result: encodeValue({ ...unsendable(result, error) }) });
   }
+}
+
+function snapshot(current: Session): Parameters<typeof createSession>[0] {
+  return { bindings: current.bindings(), history: [...current.history()], journal: current.journalEntries() };
+}
+
+function restore(runId: number): void {
+  if (beforeLastRun?.run === runId) session = createSession(beforeLastRun.state);
+  beforeLastRun = undefined;
 }
 
 async function execute(request: RunRequest): Promise<void> {
@@ -84,15 +217,25 @@ async function execute(request: RunRequest): Promise<void> {
   const canceller = new AbortController();
   cancellers.set(request.run, canceller);
   let result: RunResult;
+  let runSession: Session | undefined;
+  let journalBefore: ReadonlySet<string> = new Set();
+  let capped = false;
   try {
-    const context = decodeValue(request.context) as Record<string, unknown> | undefined;
-    const budget = decodeValue(request.budget);
+    const context = contextOf(request.context);
+    const budget = decodeValue(request.budget, incoming);
+    runSession = request.state === undefined ? session : sessionFrom(request.state);
+    if (runSession !== undefined) journalBefore = new Set(runSession.journal.keys());
+    if (setup.mode === "session" && session !== undefined)
+      beforeLastRun = { run: request.run, state: snapshot(session) };
+    const limited = workerLimits(request.limits);
+    capped = limited.capped;
     send({ type: "started", run: request.run });
     result = await run(request.source, {
       ...(context === undefined ? {} : { context }),
       ...(budget === undefined ? {} : { budget }),
-      ...(request.limits === undefined ? {} : { limits: request.limits }),
-      ...(session === undefined ? {} : { session }),
+      ...(runSession === undefined ? {} : { session: runSession }),
+      ...(request.engine === undefined ? {} : { engine: request.engine }),
+      limits: limited.limits,
       tools,
       signal: canceller.signal,
     });
@@ -101,18 +244,20 @@ async function execute(request: RunRequest): Promise<void> {
       type: "fault",
       run: request.run,
       reason: error instanceof LispError ? error.reason : undefined,
-      message: error instanceof Error ? error.message : String(error),
+      message: errorMessage(error),
     });
     return;
   } finally {
     cancellers.delete(request.run);
   }
   send({ type: "finished", run: request.run });
-  send({ type: "result", run: request.run, result: encodeResult(result) });
+  sendResult(request, explainCap(result, capped), runSession, journalBefore);
 }
 
 port.on("message", (message: HostMessage) => {
+  if (typeof message !== "object" || message === null) return;
   if (message.type === "run") void execute(message);
   else if (message.type === "tool-result") settleCall(message);
   else if (message.type === "abort") cancellers.get(message.run)?.abort();
+  else if (message.type === "discard") restore(message.run);
 });

@@ -169,6 +169,30 @@ function calledOutsideItsWorker(text: string): never {
 
 const IN_PROGRESS: unique symbol = Symbol("in progress");
 
+/** How to carry functions across: by default, their print info only (they cannot be called there). */
+export interface TransferOptions {
+  /**
+   * Encoding: the data a function travels as (it reaches `decodeFunction` on the other side).
+   * Default: its info record's plain fields, which rebuild a function that prints the same.
+   */
+  readonly encodeFunction?: (fn: (...args: unknown[]) => unknown, info: FunctionInfo | undefined) => unknown;
+  /** Decoding: the function a transferred one stands for. Default: a look-alike that throws when called. */
+  readonly decodeFunction?: (data: unknown) => unknown;
+  /**
+   * Encoding: refuse values nested deeper than this many collections. The receiving thread's
+   * structured clone recurses once per level on its own stack; a value deeper than that stack
+   * allows cannot be received at all, so the sender refuses it first, with an error that says so.
+   */
+  readonly maxDepth?: number;
+}
+
+function depthError(maxDepth: number): LispError {
+  return new LispError(
+    "recursion_limit_exceeded",
+    `the value is nested more than ${maxDepth} collections deep, too deep to copy between threads`,
+  );
+}
+
 function cycleError(): LispError {
   return new LispError(
     "invalid_options",
@@ -176,8 +200,24 @@ function cycleError(): LispError {
   );
 }
 
+/** The plain fields of a function's info record (name, signature, arity...), or null for a host function. */
+export function infoData(info: FunctionInfo | undefined): Record<string, unknown> | null {
+  if (info === undefined) return null;
+  const data: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(info)) {
+    if (field === null || (typeof field !== "object" && typeof field !== "function")) data[key] = field;
+  }
+  return data;
+}
+
 class Encoder {
   private readonly memo = new Map<object, unknown>();
+  private depth = 0;
+  private readonly maxDepth: number;
+
+  constructor(private readonly options: TransferOptions) {
+    this.maxDepth = options.maxDepth ?? Number.POSITIVE_INFINITY;
+  }
 
   encode(value: unknown): unknown {
     switch (typeof value) {
@@ -200,7 +240,9 @@ class Encoder {
           return known;
         }
         this.memo.set(object, IN_PROGRESS);
+        if (++this.depth > this.maxDepth) throw depthError(this.maxDepth);
         const encoded = this.encodeObject(object);
+        this.depth--;
         this.memo.set(object, encoded);
         return encoded;
       }
@@ -209,13 +251,8 @@ class Encoder {
 
   private encodeFunction(fn: (...args: unknown[]) => unknown): unknown {
     const info = (fn as Partial<LispFunction>)[FUNCTION_INFO];
-    if (info === undefined) return tagged("fn", null);
-    // Every plain field of the info record (name, signature, arity...), whatever fields it has.
-    const data: Record<string, unknown> = {};
-    for (const [key, field] of Object.entries(info)) {
-      if (field === null || (typeof field !== "object" && typeof field !== "function")) data[key] = field;
-    }
-    return tagged("fn", data);
+    if (this.options.encodeFunction !== undefined) return tagged("fn", this.options.encodeFunction(fn, info));
+    return tagged("fn", infoData(info));
   }
 
   private encodeObject(value: object): unknown {
@@ -302,6 +339,8 @@ class Encoder {
 class Decoder {
   private readonly memo = new Map<object, unknown>();
 
+  constructor(private readonly options: TransferOptions) {}
+
   decode(value: unknown): unknown {
     if (typeof value !== "object" || value === null) return value;
     const known = this.memo.get(value);
@@ -335,7 +374,9 @@ class Decoder {
         return out;
       }
       case "fn":
-        return decodeFunction(data as FunctionInfo | null);
+        return this.options.decodeFunction !== undefined
+          ? this.options.decodeFunction(data)
+          : lookAlikeFunction(data as FunctionInfo | null);
       case "host":
         return hostPlaceholder(String(data));
       case "custom": {
@@ -398,22 +439,29 @@ class Decoder {
   }
 }
 
-function decodeFunction(info: FunctionInfo | null): unknown {
+/**
+ * A function that prints like the original (`#fn[x]`) and throws when called: the default
+ * decoding. `refuse` says why it cannot be called, given what it is ("the function f").
+ */
+export function lookAlikeFunction(
+  info: FunctionInfo | null,
+  refuse: (what: string) => never = calledOutsideItsWorker,
+): unknown {
   if (info === null) {
-    return () => calledOutsideItsWorker("this host function");
+    return () => refuse("this host function");
   }
-  const text = info.builtin
+  const what = info.builtin
     ? `the builtin ${info.name ?? ""}`.trimEnd()
     : `the function ${info.name ?? `#fn[${info.signature ?? ""}]`}`;
-  return brandFunction(() => calledOutsideItsWorker(text), { ...info });
+  return brandFunction(() => refuse(what), { ...info });
 }
 
 /** A structured-clone-safe form of `value` (see the module comment). */
-export function encodeValue(value: unknown): EncodedValue {
-  return new Encoder().encode(value);
+export function encodeValue(value: unknown, options: TransferOptions = {}): EncodedValue {
+  return new Encoder(options).encode(value);
 }
 
 /** Rebuilds a value encoded by `encodeValue` (after the structured clone). */
-export function decodeValue(encoded: EncodedValue): unknown {
-  return new Decoder().decode(encoded);
+export function decodeValue(encoded: EncodedValue, options: TransferOptions = {}): unknown {
+  return new Decoder(options).decode(encoded);
 }
