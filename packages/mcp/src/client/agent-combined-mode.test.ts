@@ -1,0 +1,117 @@
+/**
+ * An agent in combined mode over the memory server's tools, driven by the scripted model: native
+ * calls, a native preview of a cached read, a program answered from the same cache, and the
+ * destructive tools never cached.
+ */
+import { type AgentEvent, createAgent, type Message, run } from "@ptc/agent";
+import { createScriptedModel } from "@ptc/agent/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { processGone } from "../__tests__/processes.js";
+import { type ReferenceServers, referenceServers } from "../__tests__/reference-servers.js";
+import { connectMcpServer, type McpConnection } from "./connection.js";
+
+let servers: ReferenceServers;
+let memory: McpConnection;
+
+beforeAll(async () => {
+  servers = referenceServers();
+  memory = await connectMcpServer("memory", {
+    ...servers.memory,
+    // Every tool callable both ways; the read-only ones cached (a server-wide cache covers only
+    // tools that say they only read), and delete_entities asked for explicitly, in vain.
+    ptc: { expose: "both", cache: true, tools: { delete_entities: { cache: true } } },
+  });
+});
+
+afterAll(async () => {
+  const pid = memory.pid;
+  await memory.close();
+  if (pid !== undefined) await processGone(pid);
+  servers.cleanup();
+});
+
+function toolBodies(messages: readonly Message[] | undefined): Record<string, unknown>[] {
+  return (messages ?? [])
+    .filter((message) => message.role === "tool")
+    .map((message) => JSON.parse(message.content ?? "null") as Record<string, unknown>);
+}
+
+describe("an agent in combined mode over MCP tools", () => {
+  it("caches only tools that may be cached, never a destructive one", () => {
+    expect(memory.tools.memory__read_graph?.cache).toBe(true);
+    expect(memory.tools.memory__search_nodes?.cache).toBe(true);
+    expect(memory.tools.memory__create_entities?.cache).toBe(false);
+    expect(memory.tools.memory__delete_entities?.mcp.annotations.destructiveHint).toBe(true);
+    expect(memory.tools.memory__delete_entities?.cache).toBe(false);
+  });
+
+  it("previews a native read, then a program reads the full result from the shared cache", async () => {
+    const agent = createAgent({
+      prompt: "Which people do you remember?",
+      output: "text",
+      ptcTransport: "tool_call",
+      tools: memory.tools,
+      maxTurns: 6,
+    });
+    const model = createScriptedModel([
+      {
+        toolCalls: [
+          {
+            id: "c1",
+            name: "memory__create_entities",
+            args: {
+              entities: [
+                { name: "Ada", entityType: "person", observations: ["wrote the first program"] },
+                { name: "Grace", entityType: "person", observations: ["wrote a compiler"] },
+                { name: "Analytical Engine", entityType: "machine", observations: [] },
+              ],
+            },
+          },
+        ],
+      },
+      { toolCalls: [{ id: "c2", name: "memory__read_graph", args: {} }] },
+      {
+        toolCalls: [
+          {
+            id: "c3",
+            name: "lisp_eval",
+            args: {
+              program:
+                '(->> (tool/memory__read_graph {}) :entities (filter #(= (:entityType %) "person")) (map :name) sort)',
+            },
+          },
+        ],
+      },
+      "I remember Ada and Grace.",
+    ]);
+    const events: AgentEvent[] = [];
+    const result = await run(agent, { llm: model.llm, onEvent: (event) => events.push(event) });
+    model.assertConsumed();
+    expect(result.ok).toBe(true);
+    expect(result.step.return).toBe("I remember Ada and Grace.");
+
+    // The native tools the model was offered are the server's own schemas, plus lisp_eval.
+    const offered = (model.calls[0]?.tools ?? []).map((tool) => tool.function.name);
+    expect(offered).toContain("memory__read_graph");
+    expect(offered).toContain("lisp_eval");
+
+    const bodies = toolBodies(model.calls[3]?.messages);
+    // The uncached write answers with its data, not an MCP envelope.
+    expect(bodies[0]).toMatchObject({ entities: [{ name: "Ada" }, { name: "Grace" }, { name: "Analytical Engine" }] });
+    expect(bodies[0]).not.toHaveProperty("content");
+    // The cached read answers with a preview; the rows wait in the cache.
+    expect(bodies[1]).toMatchObject({ status: "ok", full_result_cached: true });
+    expect(bodies[1]).not.toHaveProperty("entities");
+    expect(bodies[2]).toMatchObject({ status: "ok", result: 'user=> ["Ada" "Grace"]' });
+
+    const reads = events.flatMap((event) =>
+      event.type === "tool-call-end" && event.toolName === "memory__read_graph"
+        ? [[event.exposureLayer, event.cached]]
+        : [],
+    );
+    expect(reads).toEqual([
+      ["native", false],
+      ["ptc_lisp", true],
+    ]);
+  });
+});
