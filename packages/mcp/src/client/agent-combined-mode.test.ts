@@ -97,7 +97,9 @@ describe("an agent in combined mode over MCP tools", () => {
 
     const bodies = toolBodies(model.calls[3]?.messages);
     // The uncached write answers with its data, not an MCP envelope.
-    expect(bodies[0]).toMatchObject({ entities: [{ name: "Ada" }, { name: "Grace" }, { name: "Analytical Engine" }] });
+    expect(bodies[0]).toMatchObject({
+      entities: [{ name: "Ada" }, { name: "Grace" }, { name: "Analytical Engine" }],
+    });
     expect(bodies[0]).not.toHaveProperty("content");
     // The cached read answers with a preview; the rows wait in the cache.
     expect(bodies[1]).toMatchObject({ status: "ok", full_result_cached: true });

@@ -48,6 +48,8 @@ const MAX_RESTART_BACKOFF_MS = 30_000;
 export interface ConnectOptions {
   /** Overrides the config's `ptc` settings, key by key. */
   readonly settings?: McpServerSettings;
+  /** Settings for what neither the config's `ptc` nor `settings` says (a host's defaults). */
+  readonly defaults?: McpServerSettings;
   /** Each line a stdio server writes on stderr (default: kept for error messages only). */
   readonly onStderrLine?: (line: string) => void;
   /** Called after the tool list changed (`notifications/tools/list_changed`, or a restart). */
@@ -435,7 +437,7 @@ export async function connectMcpServer(
   checkServerName(name);
   const checked = parseServerConfig(`server "${name}"`, config);
   const { ptc, ...transport } = checked;
-  const settings = { ...ptc, ...options.settings };
+  const settings = { ...options.defaults, ...ptc, ...options.settings };
   const connection = new Connection(
     name,
     transport as StdioServerConfig | HttpServerConfig,

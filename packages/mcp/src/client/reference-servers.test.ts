@@ -180,7 +180,9 @@ describe("connecting", () => {
     expect(pid).toBeTypeOf("number");
     await connection.close();
     expect(await processGone(pid as number)).toBe(true);
-    const late = await connection.tools.memory__read_graph?.execute({}, {}).catch((error: unknown) => error);
+    const late: unknown = await Promise.resolve(connection.tools.memory__read_graph?.execute({}, {})).catch(
+      (error: unknown) => error,
+    );
     expect(isPtcMcpError(late) && late.code).toBe("PTC_MCP_CLOSED");
   });
 });

@@ -6,9 +6,11 @@
 import { PtcMcpError } from "../errors.js";
 import { type ConnectOptions, connectMcpServer, type McpConnection } from "./connection.js";
 import type { McpTool } from "./mcp-tool.js";
-import type { McpServerConfig } from "./server-config.js";
+import type { McpServerConfig, McpServerSettings } from "./server-config.js";
 
 export interface ConnectServersOptions {
+  /** Settings for what a server's own `ptc` settings do not say (e.g. a timeout for all). */
+  readonly defaults?: McpServerSettings;
   /** Each line a stdio server writes on stderr, with the server's name. */
   readonly onStderrLine?: (server: string, line: string) => void;
   /** Called after any server's tool list changed. */
@@ -22,6 +24,8 @@ export interface McpServerGroup {
   readonly failures: Readonly<Record<string, PtcMcpError>>;
   /** Every tool of every server that started, by PTC name; follows each server's list changes. */
   readonly tools: Readonly<Record<string, McpTool>>;
+  /** Calls `listener` after any server's tool list changed; returns a function that stops it. */
+  onToolsChanged(listener: (tools: Readonly<Record<string, McpTool>>) => void): () => void;
   /** Ends every server. Safe to call more than once. */
   close(): Promise<void>;
 }
@@ -57,14 +61,17 @@ export async function connectMcpServers(
     tools = merged;
     return merged;
   };
+  const listeners = new Set<(tools: Readonly<Record<string, McpTool>>) => void>();
+  if (options.onToolsChanged !== undefined) listeners.add(options.onToolsChanged);
   const onToolsChanged = () => {
     const merged = merge();
-    options.onToolsChanged?.(merged);
+    for (const listener of listeners) listener(merged);
   };
 
   const outcomes = await Promise.allSettled(
     names.map((name) => {
       const connectOptions: ConnectOptions = {
+        ...(options.defaults === undefined ? {} : { defaults: options.defaults }),
         ...(options.onStderrLine === undefined
           ? {}
           : { onStderrLine: (line: string) => options.onStderrLine?.(name, line) }),
@@ -93,6 +100,10 @@ export async function connectMcpServers(
     failures,
     get tools() {
       return tools;
+    },
+    onToolsChanged(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
     },
     async close() {
       await Promise.all(Object.values(connections).map((connection) => connection.close()));
