@@ -132,7 +132,9 @@ describe("ptc-mcp over stdio, no tools", () => {
     const { prompts } = await started.client.listPrompts();
     expect(prompts.map((prompt) => prompt.name)).toEqual(["ptc_lisp_reference"]);
     const prompt = await started.client.getPrompt({ name: "ptc_lisp_reference" });
-    expect((prompt.messages[0]?.content as { text?: string } | undefined)?.text).toContain("<ptc_lisp_reference>");
+    expect((prompt.messages[0]?.content as { text?: string } | undefined)?.text).toContain(
+      "<ptc_lisp_reference>",
+    );
     const resource = await started.client.readResource({ uri: "ptc://reference-card" });
     expect((resource.contents[0] as { text: string }).text).toContain("<ptc_lisp_reference>");
   });
