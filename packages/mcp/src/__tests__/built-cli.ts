@@ -13,11 +13,20 @@ export interface BuiltCli {
   cleanup(): void;
 }
 
-export async function buildCli(): Promise<BuiltCli> {
-  const directory = mkdtempSync(join(tmpdir(), "ptc-mcp-cli-"));
+export function buildCli(): Promise<BuiltCli> {
+  return buildEntry("cli", "../server/cli/main.ts");
+}
+
+/** The package's root entry, bundled alike, for host scripts run in a process of their own. */
+export function buildLibrary(): Promise<BuiltCli> {
+  return buildEntry("index", "../index.ts");
+}
+
+async function buildEntry(name: string, source: string): Promise<BuiltCli> {
+  const directory = mkdtempSync(join(tmpdir(), "ptc-mcp-build-"));
   writeFileSync(join(directory, "package.json"), '{"type": "module"}');
   await build({
-    entryPoints: { cli: fileURLToPath(new URL("../server/cli/main.ts", import.meta.url)) },
+    entryPoints: { [name]: fileURLToPath(new URL(source, import.meta.url)) },
     bundle: true,
     format: "esm",
     platform: "node",
@@ -32,7 +41,7 @@ export async function buildCli(): Promise<BuiltCli> {
     logLevel: "warning",
   });
   return {
-    path: join(directory, "cli.mjs"),
+    path: join(directory, `${name}.mjs`),
     cleanup() {
       rmSync(directory, { recursive: true, force: true });
     },

@@ -341,6 +341,10 @@ class Connection implements McpConnection {
           }
           return unwrapped.value;
         } catch (error) {
+          // The SDK turns an abort into a "timeout" error; the reason we aborted with says what happened.
+          if (controller.signal.aborted && controller.signal.reason instanceof PtcMcpError) {
+            throw controller.signal.reason;
+          }
           throw this.explain(error, origin.tool, session, timeoutMs);
         } finally {
           signal?.removeEventListener("abort", onAbort);

@@ -29,7 +29,9 @@ afterAll(async () => {
   await server.close();
 });
 
-async function connect(headers: Record<string, string> = { authorization: `Bearer ${TOKEN}` }): Promise<Client> {
+async function connect(
+  headers: Record<string, string> = { authorization: `Bearer ${TOKEN}` },
+): Promise<Client> {
   const client = new Client({ name: "http-test", version: "1.0.0" });
   await client.connect(new StreamableHTTPClientTransport(new URL(serving.url), { requestInit: { headers } }));
   return client;
@@ -41,7 +43,9 @@ function payload(result: unknown): Record<string, unknown> {
 }
 
 /** A raw POST, for the checks a well-behaved client never trips. */
-function rawPost(headers: Record<string, string>): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
+function rawPost(
+  headers: Record<string, string>,
+): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
   const url = new URL(serving.url);
   const body = JSON.stringify({
     jsonrpc: "2.0",
@@ -56,14 +60,20 @@ function rawPost(headers: Record<string, string>): Promise<{ status: number; bod
         port: url.port,
         path: url.pathname,
         method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          ...headers,
+        },
       },
       (response) => {
         let text = "";
         response.on("data", (chunk: Buffer) => {
           text += chunk.toString();
         });
-        response.on("end", () => resolve({ status: response.statusCode ?? 0, body: text, headers: response.headers }));
+        response.on("end", () =>
+          resolve({ status: response.statusCode ?? 0, body: text, headers: response.headers }),
+        );
       },
     );
     outgoing.on("error", reject);
@@ -87,13 +97,19 @@ describe("ptc-mcp over Streamable HTTP", () => {
   it("answers a cached native call with a preview, and a program reads the full result from the same cache", async () => {
     const client = await connect();
     try {
-      const before = payload(await client.callTool({ name: "lisp_eval", arguments: { program: "(tool/search_count {})" } }));
+      const before = payload(
+        await client.callTool({ name: "lisp_eval", arguments: { program: "(tool/search_count {})" } }),
+      );
       const native = await client.callTool({ name: "search_logs", arguments: { query: "disk" } });
       expect(payload(native)).toMatchObject({ status: "ok", result_count: 30, full_result_cached: true });
       expect(payload(native)).not.toHaveProperty("rows");
       const program = '(->> (tool/search_logs {:query "disk"}) (filter #(= (:level %) "error")) count)';
-      expect(payload(await client.callTool({ name: "lisp_eval", arguments: { program } }))).toMatchObject({ result: "user=> 10" });
-      const after = payload(await client.callTool({ name: "lisp_eval", arguments: { program: "(tool/search_count {})" } }));
+      expect(payload(await client.callTool({ name: "lisp_eval", arguments: { program } }))).toMatchObject({
+        result: "user=> 10",
+      });
+      const after = payload(
+        await client.callTool({ name: "lisp_eval", arguments: { program: "(tool/search_count {})" } }),
+      );
       // One search ran for the native call; the program's call was answered from the cache.
       expect(Number(String(after.result).slice(7)) - Number(String(before.result).slice(7))).toBe(1);
       const invalid = await client.callTool({ name: "search_logs", arguments: { query: 3 } });
@@ -110,11 +126,24 @@ describe("ptc-mcp over Streamable HTTP", () => {
     try {
       const started = payload(await alice.callTool({ name: "lisp_session_start", arguments: {} }));
       const id = started.session_id as string;
-      expect(payload(await alice.callTool({ name: "lisp_session_eval", arguments: { session_id: id, program: "(def secret 1)" } }))).toMatchObject({ status: "ok" });
-      expect(payload(await bob.callTool({ name: "lisp_session_eval", arguments: { session_id: id, program: "secret" } }))).toMatchObject({
+      expect(
+        payload(
+          await alice.callTool({
+            name: "lisp_session_eval",
+            arguments: { session_id: id, program: "(def secret 1)" },
+          }),
+        ),
+      ).toMatchObject({ status: "ok" });
+      expect(
+        payload(
+          await bob.callTool({ name: "lisp_session_eval", arguments: { session_id: id, program: "secret" } }),
+        ),
+      ).toMatchObject({
         reason: "session_not_found",
       });
-      expect(payload(await bob.callTool({ name: "lisp_session_list", arguments: {} }))).toMatchObject({ count: 0 });
+      expect(payload(await bob.callTool({ name: "lisp_session_list", arguments: {} }))).toMatchObject({
+        count: 0,
+      });
     } finally {
       await alice.close();
       await bob.close();
@@ -150,7 +179,9 @@ describe("the command with --http", () => {
   afterAll(() => cli.cleanup());
 
   it("serves at the printed URL and stops on SIGTERM", async () => {
-    const child = spawn(process.execPath, [cli.path, "--http", "127.0.0.1:0"], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [cli.path, "--http", "127.0.0.1:0"], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stderr = "";
     let stdout = "";
     child.stdout.on("data", (chunk: Buffer) => {
