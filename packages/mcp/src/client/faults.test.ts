@@ -5,7 +5,7 @@
  */
 import { spawn } from "node:child_process";
 import { run } from "@ptc/lisp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { type BuiltCli, buildLibrary, fixture } from "../__tests__/built-cli.js";
 import { processGone } from "../__tests__/processes.js";
 import { isPtcMcpError, type PtcMcpError } from "../errors.js";

@@ -1,0 +1,139 @@
+/**
+ * The server in code, over the SDK's in-memory transport with the SDK's client: combined mode
+ * over upstream MCP tools (`expose: "both"`), structured content, the bound on concurrent
+ * evaluations, and the tool list following an upstream's list changes.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fixture } from "../__tests__/built-cli.js";
+import { type ReferenceServers, referenceServers } from "../__tests__/reference-servers.js";
+import { connectMcpServers, type McpServerGroup } from "../client/server-group.js";
+import { createPtcMcpServer, type PtcMcpServerOptions } from "./create-server.js";
+
+let servers: ReferenceServers;
+let upstreams: McpServerGroup;
+const slowStderr: string[] = [];
+
+beforeAll(async () => {
+  servers = referenceServers();
+  upstreams = await connectMcpServers(
+    {
+      memory: { ...servers.memory, ptc: { cache: true } },
+      paged: { command: process.execPath, args: [fixture("fake-server.mjs"), "paged"] },
+      slow: { command: process.execPath, args: [fixture("fake-server.mjs"), "well"] },
+    },
+    { onStderrLine: (server, line) => server === "slow" && slowStderr.push(line) },
+  );
+});
+afterAll(async () => {
+  await upstreams.close();
+  servers.cleanup();
+});
+
+async function connected(options: PtcMcpServerOptions) {
+  const server = createPtcMcpServer(options);
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: "in-memory", version: "1.0.0" });
+  await client.connect(clientSide);
+  return {
+    client,
+    async close() {
+      await client.close();
+      await server.close();
+    },
+  };
+}
+
+function payload(result: unknown): Record<string, unknown> {
+  return JSON.parse((result as { content: { text: string }[] }).content[0]?.text ?? "null") as Record<
+    string,
+    unknown
+  >;
+}
+
+describe("combined mode over MCP", () => {
+  it("lists upstream tools natively with their schemas and annotations, and previews cached reads", async () => {
+    const { client, close } = await connected({ upstreams, expose: "both" });
+    try {
+      const { tools } = await client.listTools();
+      const readGraph = tools.find((tool) => tool.name === "memory__read_graph");
+      expect(readGraph?.annotations).toMatchObject({ readOnlyHint: true });
+      const create = tools.find((tool) => tool.name === "memory__create_entities");
+      expect(create?.inputSchema.required).toEqual(["entities"]);
+      expect(tools.find((tool) => tool.name === "lisp_eval")?.description).toContain(
+        "also callable natively",
+      );
+
+      await client.callTool({
+        name: "memory__create_entities",
+        arguments: { entities: [{ name: "Lin", entityType: "person", observations: [] }] },
+      });
+      const preview = payload(await client.callTool({ name: "memory__read_graph", arguments: {} }));
+      expect(preview).toMatchObject({ status: "ok", full_result_cached: true });
+      expect(preview.cache_hint).toContain("(tool/memory__read_graph {})");
+      const counted = payload(
+        await client.callTool({
+          name: "lisp_eval",
+          arguments: { program: "(count (:entities (tool/memory__read_graph {})))" },
+        }),
+      );
+      expect(counted).toMatchObject({ status: "ok", result: "user=> 1" });
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe("options", () => {
+  it("answers with structuredContent that satisfies the declared output schema", async () => {
+    const { client, close } = await connected({ structuredContent: true });
+    try {
+      const { tools } = await client.listTools();
+      expect(tools[0]?.outputSchema).toMatchObject({ required: ["status"] });
+      // The SDK client checks structuredContent against the declared schema itself.
+      const result = await client.callTool({ name: "lisp_eval", arguments: { program: "(+ 2 2)" } });
+      expect(result.structuredContent).toMatchObject({ status: "ok", result: "user=> 4" });
+    } finally {
+      await close();
+    }
+  });
+
+  it("answers busy beyond the bound on concurrent evaluations", async () => {
+    const { client, close } = await connected({ upstreams, maxConcurrentEvaluations: 1 });
+    try {
+      const slow = client.callTool({
+        name: "lisp_eval",
+        arguments: { program: "(tool/slow__slow {:ms 300})" },
+      });
+      // Once the upstream has the first program's call, that program holds the only slot.
+      while (!slowStderr.some((line) => line.startsWith("in flight: 1"))) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      const second = await client.callTool({ name: "lisp_eval", arguments: { program: "1" } });
+      expect(payload(second)).toMatchObject({ status: "error", reason: "busy" });
+      expect(payload(await slow)).toMatchObject({ status: "ok" });
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe("upstream list changes", () => {
+  it("reach the client as tools/list_changed, and the card lists the new tool", async () => {
+    const { client, close } = await connected({ upstreams });
+    try {
+      const notified = new Promise<void>((resolve) =>
+        client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()),
+      );
+      await client.callTool({ name: "lisp_eval", arguments: { program: "(tool/paged__grow {})" } });
+      await notified;
+      const { tools } = await client.listTools();
+      expect(tools[0]?.description).toContain("(tool/paged__grown4 {...})");
+    } finally {
+      await close();
+    }
+  });
+});
