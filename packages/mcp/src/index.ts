@@ -30,4 +30,14 @@ export {
 } from "./client/server-group.js";
 export { ptcToolName } from "./client/tool-names.js";
 export { isPtcMcpError, type McpErrorCode, type McpErrorOptions, PtcMcpError } from "./errors.js";
+export {
+  type ClientConnection,
+  createPtcMcpServer,
+  type PtcMcpServer,
+  type PtcMcpServerOptions,
+} from "./server/create-server.js";
+export type { SessionLimits } from "./server/lisp-sessions.js";
+export { type HttpOptions, type HttpServing, serveHttp } from "./server/serve-http.js";
+export { type StdioServing, serveStdio } from "./server/serve-stdio.js";
+export type { ToolSet } from "./server/tool-set.js";
 export { PACKAGE_VERSION } from "./version.js";
