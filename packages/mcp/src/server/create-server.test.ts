@@ -87,6 +87,42 @@ describe("combined mode over MCP", () => {
   });
 });
 
+describe("the tool catalog", () => {
+  it("summarizes descriptions past 8 tools, and describe_tool gives the rest to programs", async () => {
+    const { client, close } = await connected({ upstreams });
+    try {
+      const description = (await client.listTools()).tools[0]?.description ?? "";
+      expect(description).toContain("Descriptions above are first sentences");
+      expect(description).not.toContain("(tool/describe_tool {...})");
+      const described = payload(
+        await client.callTool({
+          name: "lisp_eval",
+          arguments: { program: '(select-keys (tool/describe_tool {:name "memory__search_nodes"}) [:name :signature])' },
+        }),
+      );
+      expect(described.result).toContain(':name "memory__search_nodes"');
+      expect(described.result).toContain("(query :string)");
+      const missing = payload(
+        await client.callTool({ name: "lisp_eval", arguments: { program: '(tool/describe_tool {:name "nope"})' } }),
+      );
+      expect(missing.message).toContain('no tool named \\"nope\\"');
+    } finally {
+      await close();
+    }
+  });
+
+  it("keeps full descriptions with catalog: full", async () => {
+    const { client, close } = await connected({ upstreams, catalog: "full" });
+    try {
+      const description = (await client.listTools()).tools[0]?.description ?? "";
+      expect(description).not.toContain("Descriptions above are first sentences");
+      expect(description).not.toContain("describe_tool");
+    } finally {
+      await close();
+    }
+  });
+});
+
 describe("options", () => {
   it("answers with structuredContent that satisfies the declared output schema", async () => {
     const { client, close } = await connected({ structuredContent: true });

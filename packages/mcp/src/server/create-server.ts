@@ -45,6 +45,7 @@ import {
 import { SESSION_TOOL_NAMES, type SessionToolName } from "./session-tool-names.js";
 import { callSessionTool, sessionToolDefinitions } from "./session-tools.js";
 import { DEFAULT_CACHE_LIMIT_BYTES, SharedToolCache } from "./shared-cache.js";
+import type { CatalogMode } from "./tool-catalog.js";
 import { unknownToolResult } from "./tool-results.js";
 import { buildToolSet, type ToolSet } from "./tool-set.js";
 
@@ -73,6 +74,12 @@ export interface PtcMcpServerOptions {
    * an object) beside the text. Default false: text only, which every client reads.
    */
   readonly structuredContent?: boolean;
+  /**
+   * How `lisp_eval`'s card describes the tools programs can call: `"full"` descriptions,
+   * `"summary"` (first sentences, with `describe_tool` for the rest) or `"auto"` (summary past 8
+   * tools, the default).
+   */
+  readonly catalog?: CatalogMode;
   /** The server's name in the MCP handshake. Default "ptc-mcp". */
   readonly name?: string;
 }
@@ -122,7 +129,17 @@ export function createPtcMcpServer(options: PtcMcpServerOptions = {}): PtcMcpSer
     );
   }
   const hostTools = options.tools ?? {};
-  let toolSet = buildToolSet(hostTools, options.upstreams?.tools ?? {}, expose);
+  const catalog = options.catalog ?? "auto";
+  if (catalog !== "auto" && catalog !== "full" && catalog !== "summary") {
+    throw new PtcMcpError(
+      "PTC_MCP_INVALID_OPTION",
+      `catalog must be "auto", "full" or "summary", got ${JSON.stringify(catalog)}`,
+      {
+        details: { option: "catalog" },
+      },
+    );
+  }
+  let toolSet = buildToolSet(hostTools, options.upstreams?.tools ?? {}, expose, catalog);
   const hasTools = () => toolSet.programTools.size > 0 || options.upstreams !== undefined;
   const programLimits: Partial<Limits> = {
     ...(hasTools() ? LIMITS_WITH_TOOLS : LIMITS_WITHOUT_TOOLS),
@@ -157,7 +174,11 @@ export function createPtcMcpServer(options: PtcMcpServerOptions = {}): PtcMcpSer
       {
         name: LISP_EVAL_TOOL_NAME,
         title: "Run a PTC-Lisp program",
-        description: lispEvalDescription(toolSet, { failures, sessions: sessionLimits !== undefined }),
+        description: lispEvalDescription(toolSet, {
+          failures,
+          sessions: sessionLimits !== undefined,
+          catalog,
+        }),
         inputSchema: {
           type: "object",
           properties: {
@@ -202,7 +223,7 @@ export function createPtcMcpServer(options: PtcMcpServerOptions = {}): PtcMcpSer
 
   const unsubscribe = options.upstreams?.onToolsChanged((upstreamTools) => {
     try {
-      toolSet = buildToolSet(hostTools, upstreamTools, expose);
+      toolSet = buildToolSet(hostTools, upstreamTools, expose, catalog);
     } catch {
       // A change that would clash keeps the tools as they were; calls still reach the servers.
       return;

@@ -9,22 +9,32 @@ import {
   type ToolProfile,
   toolDescription,
 } from "@ptc/protocol";
+import type { Tool } from "@ptc/tool";
 import type { PtcMcpError } from "../errors.js";
+import { type CatalogMode, DESCRIBE_TOOL_NAME, summarize, summarizes } from "./tool-catalog.js";
 import type { ToolSet } from "./tool-set.js";
 
 export const REFERENCE_PROMPT_NAME = "ptc_lisp_reference";
 export const REFERENCE_RESOURCE_URI = "ptc://reference-card";
 
-/** The card, listing the program-callable tools (with their signatures) when there are any. */
-export function referenceCard(toolSet: ToolSet): string {
-  if (toolSet.programTools.size === 0) return COMPACT_REFERENCE_CARD;
-  return (
-    combinedModeReferenceCard({
-      output: "text",
-      ptcTransport: "tool_call",
-      tools: [...toolSet.programTools.values()],
-    }) ?? COMPACT_REFERENCE_CARD
-  );
+/**
+ * The card, listing the program-callable tools with their signatures when there are any; with a
+ * summarized catalog, each description is cut to its first sentence and `describe_tool` says
+ * where the rest is.
+ */
+export function referenceCard(toolSet: ToolSet, catalog: CatalogMode = "full"): string {
+  const tools = [...toolSet.programTools.values()].filter((tool) => tool.name !== DESCRIBE_TOOL_NAME);
+  if (tools.length === 0) return COMPACT_REFERENCE_CARD;
+  const summary = summarizes(catalog, tools.length);
+  const listed: Tool[] = summary
+    ? tools.map((tool) => ({ ...tool, description: summarize(tool.description) }))
+    : tools;
+  const card =
+    combinedModeReferenceCard({ output: "text", ptcTransport: "tool_call", tools: listed }) ??
+    COMPACT_REFERENCE_CARD;
+  return summary
+    ? `${card}\nDescriptions above are first sentences: \`(tool/${DESCRIBE_TOOL_NAME} {:name "tool_name"})\` returns a tool's full description and JSON schemas.`
+    : card;
 }
 
 function profile(toolSet: ToolSet): ToolProfile {
@@ -34,9 +44,13 @@ function profile(toolSet: ToolSet): ToolProfile {
 
 export function lispEvalDescription(
   toolSet: ToolSet,
-  extra: { readonly failures: Readonly<Record<string, PtcMcpError>>; readonly sessions: boolean },
+  extra: {
+    readonly failures: Readonly<Record<string, PtcMcpError>>;
+    readonly sessions: boolean;
+    readonly catalog: CatalogMode;
+  },
 ): string {
-  const parts = [toolDescription(profile(toolSet)), referenceCard(toolSet)];
+  const parts = [toolDescription(profile(toolSet)), referenceCard(toolSet, extra.catalog)];
   if (extra.sessions) {
     parts.push(
       "Each lisp_eval call starts afresh. To keep defs and *1 *2 *3 across calls, open a session with lisp_session_start and run programs with lisp_session_eval.",

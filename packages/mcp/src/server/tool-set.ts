@@ -10,6 +10,7 @@ import { LISP_EVAL_TOOL_NAME } from "@ptc/protocol";
 import { type AnyToolDefinition, createTool, type ExposeLayer, effectiveExpose, type Tool } from "@ptc/tool";
 import { PtcMcpError } from "../errors.js";
 import { SESSION_TOOL_NAMES } from "./session-tool-names.js";
+import { type CatalogMode, DESCRIBE_TOOL_NAME, describeTool, summarizes } from "./tool-catalog.js";
 
 export interface ToolSet {
   /** Every tool, by name, its `expose` resolved. */
@@ -20,7 +21,11 @@ export interface ToolSet {
   readonly nativeTools: ReadonlyMap<string, Tool>;
 }
 
-const RESERVED: ReadonlySet<string> = new Set([LISP_EVAL_TOOL_NAME, ...SESSION_TOOL_NAMES]);
+const RESERVED: ReadonlySet<string> = new Set([
+  LISP_EVAL_TOOL_NAME,
+  DESCRIBE_TOOL_NAME,
+  ...SESSION_TOOL_NAMES,
+]);
 
 /** A tool with its `expose` decided, keeping every other field (and its origin, for MCP tools). */
 function withExpose(tool: Tool, expose: ExposeLayer): Tool {
@@ -31,6 +36,7 @@ export function buildToolSet(
   hostTools: Readonly<Record<string, AnyToolDefinition | Tool>>,
   upstreamTools: Readonly<Record<string, Tool>>,
   defaultExpose: "ptc_lisp" | "both",
+  catalog: CatalogMode = "auto",
 ): ToolSet {
   const all = new Map<string, Tool>();
   const add = (name: string, tool: Tool, from: string) => {
@@ -63,6 +69,11 @@ export function buildToolSet(
     const layer = effectiveExpose(tool, { output: "text", ptcTransport: "tool_call" });
     if (layer === "ptc_lisp" || layer === "both") programTools.set(name, tool);
     if (layer === "native" || layer === "both") nativeTools.set(name, tool);
+  }
+  if (summarizes(catalog, programTools.size)) {
+    const describe = describeTool(() => programTools);
+    all.set(DESCRIBE_TOOL_NAME, describe);
+    programTools.set(DESCRIBE_TOOL_NAME, describe);
   }
   return { all, programTools, nativeTools };
 }

@@ -15,6 +15,7 @@ export interface CliOptions {
   readonly config: string | undefined;
   readonly expose: "ptc_lisp" | "both";
   readonly sessions: boolean;
+  readonly catalog: "auto" | "full" | "summary";
   readonly structuredContent: boolean;
   readonly http: { readonly host: string; readonly port: number } | undefined;
   readonly httpPath: string;
@@ -39,6 +40,9 @@ Tools for programs:
   --expose ptc_lisp|both    where tools that declare none may be called from: programs only
                             (default) or also natively beside lisp_eval (combined mode)
   --sessions                also offer lisp_session_* tools: defs and *1 persist across calls
+  --catalog auto|full|summary  how lisp_eval's card describes the tools: full descriptions, or
+                            first sentences plus a describe_tool for the rest (auto: summary
+                            past 8 tools, the default)
 
 Limits per call:
   --timeout-ms N            program wall clock (default 10000 with tools, 1000 without)
@@ -105,6 +109,10 @@ export function parseCliArguments(
   if (expose !== "ptc_lisp" && expose !== "both") {
     throw new UsageError(`--expose takes ptc_lisp or both, got ${JSON.stringify(expose)}`);
   }
+  const catalog = values.catalog ?? "auto";
+  if (catalog !== "auto" && catalog !== "full" && catalog !== "summary") {
+    throw new UsageError(`--catalog takes auto, full or summary, got ${JSON.stringify(catalog)}`);
+  }
   const token = values.token ?? (env.PTC_MCP_TOKEN === "" ? undefined : env.PTC_MCP_TOKEN);
   return {
     help: values.help === true,
@@ -113,6 +121,7 @@ export function parseCliArguments(
     config: values.config,
     expose,
     sessions: values.sessions === true,
+    catalog,
     structuredContent: values["structured-content"] === true,
     http: parseHttp(values.http),
     httpPath: values["http-path"] ?? "/mcp",
@@ -139,6 +148,7 @@ function parse(argv: readonly string[]) {
       config: { type: "string" },
       expose: { type: "string" },
       sessions: { type: "boolean" },
+      catalog: { type: "string" },
       "structured-content": { type: "boolean" },
       http: { type: "string" },
       "http-path": { type: "string" },

@@ -105,6 +105,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       ...(upstreams === undefined ? {} : { upstreams }),
       expose: options.expose,
       sessions: options.sessions,
+      catalog: options.catalog,
       structuredContent: options.structuredContent,
       limits: programLimits(options),
       ...(options.maxConcurrent === undefined ? {} : { maxConcurrentEvaluations: options.maxConcurrent }),
