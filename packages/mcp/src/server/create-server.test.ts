@@ -97,13 +97,18 @@ describe("the tool catalog", () => {
       const described = payload(
         await client.callTool({
           name: "lisp_eval",
-          arguments: { program: '(select-keys (tool/describe_tool {:name "memory__search_nodes"}) [:name :signature])' },
+          arguments: {
+            program: '(select-keys (tool/describe_tool {:name "memory__search_nodes"}) [:name :signature])',
+          },
         }),
       );
       expect(described.result).toContain(':name "memory__search_nodes"');
       expect(described.result).toContain("(query :string)");
       const missing = payload(
-        await client.callTool({ name: "lisp_eval", arguments: { program: '(tool/describe_tool {:name "nope"})' } }),
+        await client.callTool({
+          name: "lisp_eval",
+          arguments: { program: '(tool/describe_tool {:name "nope"})' },
+        }),
       );
       expect(missing.message).toContain('no tool named \\"nope\\"');
     } finally {
