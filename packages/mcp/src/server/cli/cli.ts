@@ -8,7 +8,8 @@
  * the command says goes to stderr, one `ptc-mcp:` line at a time.
  */
 import { readFile } from "node:fs/promises";
-import { resolve } from "node:path";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import type { Limits } from "@ptc/lisp";
 import { parseServersFile } from "../../client/server-config.js";
@@ -41,10 +42,19 @@ function programLimits(options: CliOptions): Partial<Limits> {
   };
 }
 
+/**
+ * Where a --config path points. A leading `~/` is the home folder: desktop clients start servers
+ * without a shell, so nothing else would expand it, and it lets one config serve every user.
+ */
+export function configPath(path: string, cwd: string): string {
+  if (path === "~" || path.startsWith("~/")) return join(homedir(), path.slice(1));
+  return resolve(cwd, path);
+}
+
 async function readConfig(path: string, cwd: string): Promise<unknown> {
   let text: string;
   try {
-    text = await readFile(resolve(cwd, path), "utf8");
+    text = await readFile(configPath(path, cwd), "utf8");
   } catch (error) {
     throw new UsageError(
       `cannot read --config file ${JSON.stringify(path)}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
