@@ -142,6 +142,23 @@ describe("options", () => {
     }
   });
 
+  it("applies per-call limits: program size, time and memory", async () => {
+    const { client, close } = await connected({
+      limits: { maxProgramBytes: 40, timeoutMs: 100, maxMemoryBytes: 1_000_000, maxIterations: 1e12 },
+    });
+    const call = async (program: string) =>
+      payload(await client.callTool({ name: "lisp_eval", arguments: { program } }));
+    try {
+      const big = await call(`(+ ${"1 ".repeat(30)})`);
+      expect(big).toMatchObject({ reason: "args_error" });
+      expect(big.message).toContain("over the limit of 40");
+      expect(await call("(loop [i 0] (recur (inc i)))")).toMatchObject({ reason: "timeout" });
+      expect(await call("(count (range 1000000))")).toMatchObject({ reason: "memory_limit" });
+    } finally {
+      await close();
+    }
+  });
+
   it("answers busy beyond the bound on concurrent evaluations", async () => {
     const { client, close } = await connected({ upstreams, maxConcurrentEvaluations: 1 });
     try {
