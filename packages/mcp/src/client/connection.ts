@@ -204,9 +204,12 @@ class Connection implements McpConnection {
         ),
       );
     }
+    const restart = this.session !== undefined;
     this.starting = this.startSession().finally(() => {
       this.starting = undefined;
     });
+    // A server started again may list other tools than before; the call goes on meanwhile.
+    if (restart) this.starting.then(() => this.refreshTools()).catch(() => undefined);
     return this.starting;
   }
 

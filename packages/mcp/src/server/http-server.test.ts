@@ -166,6 +166,32 @@ describe("ptc-mcp over Streamable HTTP", () => {
     await expect(connect({})).rejects.toThrow();
   });
 
+  it("closes an MCP session its client left without DELETE, after the idle time", async () => {
+    const idle = await serveHttp(server, { port: 0, sessionIdleMs: 300 });
+    const transport = new StreamableHTTPClientTransport(new URL(idle.url));
+    const client = new Client({ name: "leaves", version: "1.0.0" });
+    try {
+      await client.connect(transport);
+      const id = transport.sessionId as string;
+      const status = () =>
+        fetch(idle.url, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+            "mcp-session-id": id,
+          },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/list" }),
+        }).then((response) => response.status);
+      expect(await status()).toBe(200);
+      // Each request counts as use: leave the session alone past its idle time, then look.
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      while ((await status()) !== 404) await new Promise((resolve) => setTimeout(resolve, 400));
+    } finally {
+      await idle.close();
+    }
+  });
+
   it("refuses to listen off loopback without a token", async () => {
     await expect(serveHttp(server, { host: "0.0.0.0", port: 0 })).rejects.toThrow(/without a bearer token/);
   });

@@ -36,6 +36,8 @@ export interface HttpOptions {
   readonly allowedHosts?: readonly string[];
   /** Largest request body, in bytes. Default 8 MiB. */
   readonly maxBodyBytes?: number;
+  /** An MCP session with no request for this long is closed (its Lisp sessions too). Default 30 minutes. */
+  readonly sessionIdleMs?: number;
 }
 
 export interface HttpServing {
@@ -137,8 +139,22 @@ export async function serveHttp(server: PtcMcpServer, options: HttpOptions = {})
   }
   const sessions = new Map<
     string,
-    { transport: StreamableHTTPServerTransport; connection: ClientConnection }
+    { transport: StreamableHTTPServerTransport; connection: ClientConnection; lastSeen: number }
   >();
+  const sessionIdleMs = options.sessionIdleMs ?? 30 * 60 * 1000;
+  // Clients that vanish without DELETE would otherwise keep their sessions for good.
+  const sweeper = setInterval(
+    () => {
+      const now = Date.now();
+      for (const [id, entry] of sessions) {
+        if (now - entry.lastSeen <= sessionIdleMs) continue;
+        sessions.delete(id);
+        entry.connection.close().catch(() => undefined);
+      }
+    },
+    Math.min(sessionIdleMs, 60_000),
+  );
+  sweeper.unref();
   let port = options.port ?? 7332;
 
   const hostAllowed = (header: string | undefined): boolean => {
@@ -211,6 +227,7 @@ export async function serveHttp(server: PtcMcpServer, options: HttpOptions = {})
         rpcError(response, 404, -32001, "Session not found: it ended or never existed; initialize a new one");
         return;
       }
+      entry.lastSeen = Date.now();
       if (request.method === "POST") {
         const read = await readBody(request, maxBodyBytes);
         if (!read.ok) {
@@ -244,7 +261,7 @@ export async function serveHttp(server: PtcMcpServer, options: HttpOptions = {})
       sessionIdGenerator: () => randomUUID(),
       enableJsonResponse: true,
       onsessioninitialized: (id) => {
-        if (connection !== undefined) sessions.set(id, { transport, connection });
+        if (connection !== undefined) sessions.set(id, { transport, connection, lastSeen: Date.now() });
       },
     });
     transport.onclose = () => {
@@ -267,7 +284,10 @@ export async function serveHttp(server: PtcMcpServer, options: HttpOptions = {})
     });
   });
   await new Promise<void>((resolve, reject) => {
-    httpServer.once("error", reject);
+    httpServer.once("error", (error) => {
+      clearInterval(sweeper);
+      reject(error);
+    });
     httpServer.listen(port, host, () => {
       httpServer.off("error", reject);
       resolve();
@@ -279,6 +299,7 @@ export async function serveHttp(server: PtcMcpServer, options: HttpOptions = {})
     url: `http://${shownHost}:${port}${path}`,
     port,
     async close() {
+      clearInterval(sweeper);
       const open = [...sessions.values()];
       sessions.clear();
       await Promise.all(open.map((entry) => entry.connection.close().catch(() => undefined)));
