@@ -159,20 +159,34 @@ describe("options", () => {
     }
   });
 
-  it("answers busy beyond the bound on concurrent evaluations", async () => {
+  it("answers busy beyond the bound on concurrent evaluations; a cancelled call frees its slot and cancels upstream", async () => {
     const { client, close } = await connected({ upstreams, maxConcurrentEvaluations: 1 });
     try {
-      const slow = client.callTool({
-        name: "lisp_eval",
-        arguments: { program: "(tool/slow__slow {:ms 300})" },
-      });
+      const cancel = new AbortController();
+      const slow = client.callTool(
+        { name: "lisp_eval", arguments: { program: "(tool/slow__slow {:ms 60000})" } },
+        undefined,
+        { signal: cancel.signal },
+      );
       // Once the upstream has the first program's call, that program holds the only slot.
       while (!slowStderr.some((line) => line.startsWith("in flight: 1"))) {
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
       const second = await client.callTool({ name: "lisp_eval", arguments: { program: "1" } });
       expect(payload(second)).toMatchObject({ status: "error", reason: "busy" });
-      expect(payload(await slow)).toMatchObject({ status: "ok" });
+      // The client cancels (notifications/cancelled): the program stops and so does its upstream call.
+      cancel.abort();
+      await expect(slow).rejects.toThrow();
+      while (!slowStderr.some((line) => line.startsWith("cancelled "))) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      let third = payload(await client.callTool({ name: "lisp_eval", arguments: { program: "2" } }));
+      // The slot is released when the aborted program has unwound, which may take a moment.
+      while (third.reason === "busy") {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        third = payload(await client.callTool({ name: "lisp_eval", arguments: { program: "2" } }));
+      }
+      expect(third).toMatchObject({ status: "ok", result: "user=> 2" });
     } finally {
       await close();
     }
