@@ -112,16 +112,17 @@ export function printMcpRow(output: Output, c: Colors, row: McpSchemaTokens): vo
     ),
   );
   write("");
-  write(c.dim(`${pad("listing", 44, true)}${pad("tokens", 10, false)}${pad("share", 10, false)}`));
+  write(c.dim(`${pad("listing", 48, true)}${pad("tokens", 10, false)}${pad("share", 10, false)}`));
   write(
-    `${pad(`every tool's schema, natively (${row.tools} tools)`, 44, true)}${pad(formatNumber(row.native), 10, false)}${pad("100.0%", 10, false)}`,
+    `${pad(`every tool's schema, natively (${row.tools} tools)`, 48, true)}${pad(formatNumber(row.native), 10, false)}${pad("100.0%", 10, false)}`,
   );
   const line = (label: string, tokens: number) => {
     const share = row.native === 0 ? 0 : (tokens / row.native) * 100;
     write(
-      `${pad(label, 44, true)}${pad(formatNumber(tokens), 10, false)}${pad(`${share.toFixed(1)}%`, 10, false)}`,
+      `${pad(label, 48, true)}${pad(formatNumber(tokens), 10, false)}${pad(`${share.toFixed(1)}%`, 10, false)}`,
     );
   };
-  line("lisp_eval, card with summaries (default)", row.lispEval);
+  line("lisp_eval, card with summaries (default here)", row.lispEval);
   line("lisp_eval, card with full descriptions", row.lispEvalFull);
+  line("lisp_eval, card with names only", row.lispEvalNames);
 }

@@ -26,6 +26,8 @@ export interface McpSchemaTokens {
   readonly lispEval: number;
   /** The same with every tool's full description in the card (`--catalog full`). */
   readonly lispEvalFull: number;
+  /** The same with only the tools' names in the card (`--catalog names`, the default past 40 tools). */
+  readonly lispEvalNames: number;
 }
 
 const require = createRequire(import.meta.url);
@@ -87,7 +89,7 @@ export async function measureMcpSchemaTokens(): Promise<McpSchemaTokens> {
       }
     }
     // The PTC side: what ptc-mcp lists, read over MCP by the SDK's client.
-    const listed = async (catalog: "auto" | "full") => {
+    const listed = async (catalog: "auto" | "full" | "names") => {
       const server = createPtcMcpServer({ upstreams, catalog });
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
       await server.connect(serverSide);
@@ -104,6 +106,7 @@ export async function measureMcpSchemaTokens(): Promise<McpSchemaTokens> {
       native: definitionTokens(native),
       lispEval: definitionTokens(await listed("auto")),
       lispEvalFull: definitionTokens(await listed("full")),
+      lispEvalNames: definitionTokens(await listed("names")),
     };
   } finally {
     await upstreams.close();

@@ -116,6 +116,25 @@ describe("the tool catalog", () => {
     }
   });
 
+  it("lists only names, by server, with catalog: names", async () => {
+    const { client, close } = await connected({ upstreams, catalog: "names" });
+    try {
+      const description = (await client.listTools()).tools[0]?.description ?? "";
+      expect(description).toContain("- memory: memory__add_observations, memory__create_entities,");
+      expect(description).not.toContain("(query :string)");
+      expect(description).toContain('(tool/describe_tool {:name "tool_name"})');
+      const described = payload(
+        await client.callTool({
+          name: "lisp_eval",
+          arguments: { program: '(:signature (tool/describe_tool {:name "memory__search_nodes"}))' },
+        }),
+      );
+      expect(described.result).toContain("(query :string)");
+    } finally {
+      await close();
+    }
+  });
+
   it("keeps full descriptions with catalog: full", async () => {
     const { client, close } = await connected({ upstreams, catalog: "full" });
     try {

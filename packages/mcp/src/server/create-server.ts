@@ -76,8 +76,9 @@ export interface PtcMcpServerOptions {
   readonly structuredContent?: boolean;
   /**
    * How `lisp_eval`'s card describes the tools programs can call: `"full"` descriptions,
-   * `"summary"` (first sentences, with `describe_tool` for the rest) or `"auto"` (summary past 8
-   * tools, the default).
+   * `"summary"` (signatures and first sentences), `"names"` (names by server), the last two with
+   * `describe_tool` for the rest; `"auto"` (the default): full up to 8 tools, summary up to 40,
+   * names beyond.
    */
   readonly catalog?: CatalogMode;
   /** The server's name in the MCP handshake. Default "ptc-mcp". */
@@ -130,10 +131,10 @@ export function createPtcMcpServer(options: PtcMcpServerOptions = {}): PtcMcpSer
   }
   const hostTools = options.tools ?? {};
   const catalog = options.catalog ?? "auto";
-  if (catalog !== "auto" && catalog !== "full" && catalog !== "summary") {
+  if (catalog !== "auto" && catalog !== "full" && catalog !== "summary" && catalog !== "names") {
     throw new PtcMcpError(
       "PTC_MCP_INVALID_OPTION",
-      `catalog must be "auto", "full" or "summary", got ${JSON.stringify(catalog)}`,
+      `catalog must be "auto", "full", "summary" or "names", got ${JSON.stringify(catalog)}`,
       {
         details: { option: "catalog" },
       },

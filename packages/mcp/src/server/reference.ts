@@ -11,7 +11,13 @@ import {
 } from "@ptc/protocol";
 import type { Tool } from "@ptc/tool";
 import type { PtcMcpError } from "../errors.js";
-import { type CatalogMode, DESCRIBE_TOOL_NAME, summarize, summarizes } from "./tool-catalog.js";
+import {
+  type CatalogMode,
+  catalogDetail,
+  DESCRIBE_TOOL_NAME,
+  namesSection,
+  summarize,
+} from "./tool-catalog.js";
 import type { ToolSet } from "./tool-set.js";
 
 export const REFERENCE_PROMPT_NAME = "ptc_lisp_reference";
@@ -25,14 +31,17 @@ export const REFERENCE_RESOURCE_URI = "ptc://reference-card";
 export function referenceCard(toolSet: ToolSet, catalog: CatalogMode = "full"): string {
   const tools = [...toolSet.programTools.values()].filter((tool) => tool.name !== DESCRIBE_TOOL_NAME);
   if (tools.length === 0) return COMPACT_REFERENCE_CARD;
-  const summary = summarizes(catalog, tools.length);
-  const listed: Tool[] = summary
-    ? tools.map((tool) => ({ ...tool, description: summarize(tool.description) }))
-    : tools;
+  const detail = catalogDetail(catalog, tools.length);
+  if (detail === "names")
+    return `${COMPACT_REFERENCE_CARD}\n\n${namesSection(tools.map((tool) => tool.name))}`;
+  const listed: Tool[] =
+    detail === "summary"
+      ? tools.map((tool) => ({ ...tool, description: summarize(tool.description) }))
+      : tools;
   const card =
     combinedModeReferenceCard({ output: "text", ptcTransport: "tool_call", tools: listed }) ??
     COMPACT_REFERENCE_CARD;
-  return summary
+  return detail === "summary"
     ? `${card}\nDescriptions above are first sentences: \`(tool/${DESCRIBE_TOOL_NAME} {:name "tool_name"})\` returns a tool's full description and JSON schemas.`
     : card;
 }

@@ -61,7 +61,7 @@ describe("ptc-mcp's flags", () => {
     expect(message(["--expose", "native"])).toBe('--expose takes ptc_lisp or both, got "native"');
     expect(message(["--http", "localhost"])).toContain("--http takes PORT or HOST:PORT");
     expect(message(["--timeout-ms", "soon"])).toBe('--timeout-ms takes a positive whole number, got "soon"');
-    expect(message(["--catalog", "lazy"])).toBe('--catalog takes auto, full or summary, got "lazy"');
+    expect(message(["--catalog", "lazy"])).toBe('--catalog takes auto, full, summary or names, got "lazy"');
     expect(message(["--bogus"])).toContain("run ptc-mcp --help for the options");
     expect(message(["servers.json"])).toContain('unexpected argument "servers.json"');
   });

@@ -15,7 +15,7 @@ export interface CliOptions {
   readonly config: string | undefined;
   readonly expose: "ptc_lisp" | "both";
   readonly sessions: boolean;
-  readonly catalog: "auto" | "full" | "summary";
+  readonly catalog: "auto" | "full" | "summary" | "names";
   readonly structuredContent: boolean;
   readonly http: { readonly host: string; readonly port: number } | undefined;
   readonly httpPath: string;
@@ -40,9 +40,9 @@ Tools for programs:
   --expose ptc_lisp|both    where tools that declare none may be called from: programs only
                             (default) or also natively beside lisp_eval (combined mode)
   --sessions                also offer lisp_session_* tools: defs and *1 persist across calls
-  --catalog auto|full|summary  how lisp_eval's card describes the tools: full descriptions, or
-                            first sentences plus a describe_tool for the rest (auto: summary
-                            past 8 tools, the default)
+  --catalog MODE            how lisp_eval's card describes the tools: full, summary (signatures
+                            and first sentences) or names, the last two with a describe_tool for
+                            the rest; auto (the default): full up to 8 tools, summary up to 40
 
 Limits per call:
   --timeout-ms N            program wall clock (default 10000 with tools, 1000 without)
@@ -110,8 +110,8 @@ export function parseCliArguments(
     throw new UsageError(`--expose takes ptc_lisp or both, got ${JSON.stringify(expose)}`);
   }
   const catalog = values.catalog ?? "auto";
-  if (catalog !== "auto" && catalog !== "full" && catalog !== "summary") {
-    throw new UsageError(`--catalog takes auto, full or summary, got ${JSON.stringify(catalog)}`);
+  if (catalog !== "auto" && catalog !== "full" && catalog !== "summary" && catalog !== "names") {
+    throw new UsageError(`--catalog takes auto, full, summary or names, got ${JSON.stringify(catalog)}`);
   }
   const token = values.token ?? (env.PTC_MCP_TOKEN === "" ? undefined : env.PTC_MCP_TOKEN);
   return {
