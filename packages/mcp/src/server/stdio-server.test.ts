@@ -207,6 +207,27 @@ describe("ptc-mcp over stdio as an aggregator", () => {
   });
 });
 
+describe("a config that starts ptc-mcp with itself", () => {
+  it("stops the chain a few levels down instead of starting processes forever", async () => {
+    const config = join(servers.folder, "self.json");
+    writeFileSync(
+      config,
+      JSON.stringify({
+        mcpServers: { self: { command: process.execPath, args: [cli.path, "--config", config] } },
+      }),
+    );
+    const started = await start(["--config", config]);
+    try {
+      const { tools } = await started.client.listTools();
+      // The first level serves its upstream ptc-mcp's lisp_eval; the chain ends three levels down.
+      expect(tools[0]?.description).toContain("(tool/self__lisp_eval {...})");
+      expect(started.stderr()).toContain("a chain of ptc-mcp aggregators");
+    } finally {
+      await started.client.close();
+    }
+  });
+});
+
 describe("session tools over stdio", () => {
   it("keeps defs and *1 across calls, and a failed program changes nothing", async () => {
     const started = await start(["--sessions"]);

@@ -12,7 +12,7 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import type { Limits } from "@ptc/lisp";
-import { parseServersFile } from "../../client/server-config.js";
+import { isHttpServerConfig, type McpServerConfig, parseServersFile } from "../../client/server-config.js";
 import { connectMcpServers, type McpServerGroup } from "../../client/server-group.js";
 import { isPtcMcpError } from "../../errors.js";
 import { PACKAGE_VERSION } from "../../version.js";
@@ -69,6 +69,24 @@ async function readConfig(path: string, cwd: string): Promise<unknown> {
   }
 }
 
+/**
+ * How deep in a chain of `ptc-mcp` aggregators this one runs. Each passes its depth on to the
+ * servers it starts, so a config that (directly or not) starts `ptc-mcp` with itself stops at
+ * `MAX_AGGREGATOR_DEPTH` instead of starting processes forever.
+ */
+const DEPTH_VARIABLE = "PTC_MCP_DEPTH";
+const MAX_AGGREGATOR_DEPTH = 3;
+
+function withDepth(servers: Record<string, McpServerConfig>, depth: number): Record<string, McpServerConfig> {
+  const out: Record<string, McpServerConfig> = {};
+  for (const [name, config] of Object.entries(servers)) {
+    out[name] = isHttpServerConfig(config)
+      ? config
+      : { ...config, env: { ...config.env, [DEPTH_VARIABLE]: String(depth + 1) } };
+  }
+  return out;
+}
+
 /** Runs the command until it is done; returns the exit status. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const say = (line: string) => io.stderr.write(`ptc-mcp: ${line}\n`);
@@ -95,7 +113,16 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   try {
     const tools = await loadToolModules(options.toolModules, io.cwd);
     if (options.config !== undefined) {
-      const servers = parseServersFile(await readConfig(options.config, io.cwd), options.config);
+      const depth = Number(io.env[DEPTH_VARIABLE] ?? 0) || 0;
+      if (depth >= MAX_AGGREGATOR_DEPTH) {
+        throw new UsageError(
+          `this ptc-mcp is the ${depth + 1}th in a chain of ptc-mcp aggregators started from each other's --config; a config that starts ptc-mcp with itself would never end, so --config is refused here`,
+        );
+      }
+      const servers = withDepth(
+        parseServersFile(await readConfig(options.config, io.cwd), options.config),
+        depth,
+      );
       upstreams = await connectMcpServers(servers, {
         onStderrLine: (server, line) => io.stderr.write(`[${server}] ${line}\n`),
         ...(options.upstreamTimeoutMs === undefined
