@@ -13,6 +13,9 @@ import { type BuiltCli, buildCli } from "../__tests__/built-cli.js";
 import { processGone } from "../__tests__/processes.js";
 import { writeStandIns } from "../__tests__/stand-ins.js";
 
+// Starting servers and building the command can take a while on a loaded machine.
+vi.setConfig({ hookTimeout: 60_000 });
+
 const guide = readFileSync(new URL("../../../../docs/mcp.md", import.meta.url), "utf8");
 
 /** The code block right after `<!-- marker -->` in the guide. */

@@ -5,10 +5,13 @@
  */
 import { type AgentEvent, createAgent, type Message, run } from "@ptc/agent";
 import { createScriptedModel } from "@ptc/agent/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { processGone } from "../__tests__/processes.js";
 import { type ReferenceServers, referenceServers } from "../__tests__/reference-servers.js";
 import { connectMcpServer, type McpConnection } from "./connection.js";
+
+// Starting servers and building the command can take a while on a loaded machine.
+vi.setConfig({ hookTimeout: 60_000 });
 
 let servers: ReferenceServers;
 let memory: McpConnection;

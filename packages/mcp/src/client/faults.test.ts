@@ -5,13 +5,16 @@
  */
 import { spawn } from "node:child_process";
 import { run } from "@ptc/lisp";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { type BuiltCli, buildLibrary, fixture } from "../__tests__/built-cli.js";
 import { processGone } from "../__tests__/processes.js";
 import { isPtcMcpError, type PtcMcpError } from "../errors.js";
 import { type ConnectOptions, connectMcpServer, type McpConnection } from "./connection.js";
 import type { McpServerSettings } from "./server-config.js";
 import { connectMcpServers } from "./server-group.js";
+
+// Starting servers and building the command can take a while on a loaded machine.
+vi.setConfig({ hookTimeout: 60_000 });
 
 const fake = (mode: string, ...extra: string[]) => ({
   command: process.execPath,

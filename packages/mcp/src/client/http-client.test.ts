@@ -3,11 +3,14 @@
  * upstream; its lisp_eval becomes a PTC tool reached with the configured headers.
  */
 import { run } from "@ptc/lisp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { isPtcMcpError } from "../errors.js";
 import { createPtcMcpServer, type PtcMcpServer } from "../server/create-server.js";
 import { type HttpServing, serveHttp } from "../server/serve-http.js";
 import { connectMcpServer } from "./connection.js";
+
+// Starting servers and building the command can take a while on a loaded machine.
+vi.setConfig({ hookTimeout: 60_000 });
 
 const TOKEN = "http-client-token-0123456789abcdef0123";
 let server: PtcMcpServer;

@@ -1,12 +1,15 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { run } from "@ptc/lisp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { processGone } from "../__tests__/processes.js";
 import { type ReferenceServers, referenceServers } from "../__tests__/reference-servers.js";
 import { isPtcMcpError } from "../errors.js";
 import { connectMcpServer, type McpConnection } from "./connection.js";
 import { connectMcpServers, type McpServerGroup } from "./server-group.js";
+
+// Starting servers and building the command can take a while on a loaded machine.
+vi.setConfig({ hookTimeout: 60_000 });
 
 let servers: ReferenceServers;
 let group: McpServerGroup;

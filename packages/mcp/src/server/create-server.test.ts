@@ -6,11 +6,14 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { fixture } from "../__tests__/built-cli.js";
 import { type ReferenceServers, referenceServers } from "../__tests__/reference-servers.js";
 import { connectMcpServers, type McpServerGroup } from "../client/server-group.js";
 import { createPtcMcpServer, type PtcMcpServerOptions } from "./create-server.js";
+
+// Starting servers and building the command can take a while on a loaded machine.
+vi.setConfig({ hookTimeout: 60_000 });
 
 let servers: ReferenceServers;
 let upstreams: McpServerGroup;

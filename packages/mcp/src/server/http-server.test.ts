@@ -7,12 +7,15 @@ import { spawn } from "node:child_process";
 import { request } from "node:http";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type BuiltCli, buildCli, fixture } from "../__tests__/built-cli.js";
 import { processGone } from "../__tests__/processes.js";
 import { loadToolModules } from "./cli/tool-modules.js";
 import { createPtcMcpServer, type PtcMcpServer } from "./create-server.js";
 import { type HttpServing, serveHttp } from "./serve-http.js";
+
+// Starting servers and building the command can take a while on a loaded machine.
+vi.setConfig({ hookTimeout: 60_000 });
 
 const TOKEN = "test-token-0123456789abcdef0123456789";
 

@@ -8,10 +8,13 @@ import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type BuiltCli, buildCli, fixture } from "../__tests__/built-cli.js";
 import { processGone } from "../__tests__/processes.js";
 import { type ReferenceServers, referenceServers } from "../__tests__/reference-servers.js";
+
+// Starting servers and building the command can take a while on a loaded machine.
+vi.setConfig({ hookTimeout: 60_000 });
 
 let cli: BuiltCli;
 let servers: ReferenceServers;
