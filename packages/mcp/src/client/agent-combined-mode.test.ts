@@ -1,7 +1,7 @@
 /**
- * An agent in combined mode over the memory server's tools, driven by the scripted model: native
+ * Agents over the memory server's tools, driven by the scripted model. In combined mode: native
  * calls, a native preview of a cached read, a program answered from the same cache, and the
- * destructive tools never cached.
+ * destructive tools never cached; then PTC-Lisp mode and text mode over the same tools.
  */
 import { type AgentEvent, createAgent, type Message, run } from "@ptc/agent";
 import { createScriptedModel } from "@ptc/agent/testing";
@@ -118,5 +118,41 @@ describe("an agent in combined mode over MCP tools", () => {
       ["native", false],
       ["ptc_lisp", true],
     ]);
+  });
+
+  it("works in PTC-Lisp mode: a fenced program calls the tools", async () => {
+    const agent = createAgent({
+      prompt: "How many entities are stored?",
+      signature: ":int",
+      tools: memory.tools,
+    });
+    const model = createScriptedModel([
+      "```clojure\n(return (count (:entities (tool/memory__read_graph {}))))\n```",
+    ]);
+    const result = await run(agent, { llm: model.llm });
+    model.assertConsumed();
+    expect(result.ok).toBe(true);
+    expect(result.step.return).toBeGreaterThanOrEqual(3);
+  });
+
+  it("works in text mode: the model reads a server's isError text as the tool's error", async () => {
+    const agent = createAgent({ prompt: "Add a note to Zed.", output: "text", tools: memory.tools });
+    const model = createScriptedModel([
+      {
+        toolCalls: [
+          {
+            id: "t1",
+            name: "memory__add_observations",
+            args: { observations: [{ entityName: "Zed", contents: ["likes tea"] }] },
+          },
+        ],
+      },
+      "Zed is not in memory.",
+    ]);
+    const result = await run(agent, { llm: model.llm });
+    model.assertConsumed();
+    expect(result.step.return).toBe("Zed is not in memory.");
+    const toolMessage = (model.calls[1]?.messages ?? []).find((message) => message.role === "tool");
+    expect(toolMessage?.content).toContain("Entity with name Zed not found");
   });
 });
