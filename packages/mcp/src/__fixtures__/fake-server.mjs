@@ -7,6 +7,7 @@
 //   big        answers tools/call with a result of 300 KB
 //   paged      lists its tools over three pages; the tool `grow` adds a tool and says so
 //   dies-at-start  exits before the handshake, after a line on stderr
+//   mute       prints text that is not MCP and never answers anything, the handshake included
 // `slow` answers after the number of milliseconds given in its `ms` argument, and reports on
 // stderr each cancellation it receives and the most calls it had in flight at once.
 import { createInterface } from "node:readline";
@@ -25,7 +26,7 @@ if (stubborn) {
   // Something to do forever, so the end of stdin does not end the process either.
   setInterval(() => undefined, 60_000);
 }
-if (mode === "garbage") process.stdout.write("Server starting... (this line is not MCP)\n");
+if (mode === "garbage" || mode === "mute") process.stdout.write("Server starting... (this line is not MCP)\n");
 
 const tool = (name, properties = {}) => ({ name, description: `the ${name} tool`, inputSchema: { type: "object", properties } });
 let tools =
@@ -71,6 +72,7 @@ function callTool(id, name, args) {
 
 const lines = createInterface({ input: process.stdin });
 lines.on("line", (line) => {
+  if (mode === "mute") return;
   const message = JSON.parse(line);
   if (message.method === "initialize") {
     return answer(message.id, {

@@ -84,7 +84,9 @@ describe("a server that exits mid-call", () => {
       });
       expect(fine.ok && fine.value).toEqual({ text: "still here" });
     } finally {
+      const pids = Object.values(group.connections).map((connection) => connection.pid);
       await group.close();
+      for (const pid of pids) if (pid !== undefined) expect(await processGone(pid)).toBe(true);
     }
   });
 });
@@ -147,6 +149,15 @@ describe("a server that writes garbage on stdout", () => {
 });
 
 describe("a server that cannot start", () => {
+  it("reports a handshake that never comes, quoting what it printed instead", async () => {
+    const error = await failure(
+      connectMcpServer("mute", fake("mute"), { settings: { connectTimeoutMs: 300 } }),
+    );
+    expect(error.code).toBe("PTC_MCP_UNAVAILABLE");
+    expect(error.message).toContain("no answer to the MCP handshake within 300 ms");
+    expect(error.message).toContain('(first: "Server starting... (this line is not MCP)")');
+  });
+
   it("reports its exit code and stderr", async () => {
     const error = await failure(connectMcpServer("dies", fake("dies-at-start")));
     expect(error.code).toBe("PTC_MCP_UNAVAILABLE");

@@ -8,6 +8,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { fixture } from "../__tests__/built-cli.js";
+import { processGone } from "../__tests__/processes.js";
 import { type ReferenceServers, referenceServers } from "../__tests__/reference-servers.js";
 import { connectMcpServers, type McpServerGroup } from "../client/server-group.js";
 import { createPtcMcpServer, type PtcMcpServerOptions } from "./create-server.js";
@@ -31,7 +32,9 @@ beforeAll(async () => {
   );
 });
 afterAll(async () => {
+  const pids = Object.values(upstreams.connections).map((connection) => connection.pid);
   await upstreams.close();
+  for (const pid of pids) if (pid !== undefined) expect(await processGone(pid)).toBe(true);
   servers.cleanup();
 });
 
