@@ -267,6 +267,15 @@ describe("session tools over stdio", () => {
         status: "error",
         session: { turn: 2 },
       });
+      // (fail v) is a failure too: its def is not kept (the reference committed it).
+      expect(
+        await call("lisp_session_eval", { session_id: id, program: '(def kept 1) (fail "no")' }),
+      ).toMatchObject({
+        reason: "fail",
+      });
+      expect(await call("lisp_session_eval", { session_id: id, program: "kept" })).toMatchObject({
+        status: "error",
+      });
       expect(await call("lisp_session_inspect", { session_id: id })).toMatchObject({
         bindings: { xs: "[1 2 3]" },
         history: [
