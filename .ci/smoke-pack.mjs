@@ -101,6 +101,23 @@ try {
       .replace("@ptc/agent ran an agent: ", "@ptc/agent ran an agent in a worker: ");
     process.stdout.write(run("node", ["--input-type=module", "-e", isolated], project));
   }
+  // @ptc/mcp must serve lisp_eval through its command to the MCP SDK's own client.
+  if (packages.some((entry) => entry.name === "@ptc/mcp")) {
+    const program = [
+      'const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");',
+      'const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");',
+      'const { createPtcMcpServer } = await import("@ptc/mcp");',
+      'if (typeof createPtcMcpServer !== "function") throw new Error("createPtcMcpServer is missing");',
+      'const client = new Client({ name: "smoke", version: "1.0.0" });',
+      'await client.connect(new StdioClientTransport({ command: process.execPath, args: ["node_modules/@ptc/mcp/bin/ptc-mcp.mjs"], stderr: "ignore" }));',
+      'const result = await client.callTool({ name: "lisp_eval", arguments: { program: "(reduce + (range 10))" } });',
+      "await client.close();",
+      "const body = JSON.parse(result.content[0].text);",
+      'if (body.result !== "user=> 45") throw new Error("unexpected lisp_eval result " + JSON.stringify(body));',
+      'console.log("ptc-mcp answered lisp_eval: " + body.result);',
+    ].join(" ");
+    process.stdout.write(run("node", ["--input-type=module", "-e", program], project));
+  }
   console.log("smoke-pack: ok");
 } catch (error) {
   const output = error && typeof error === "object" && "stderr" in error ? String(error.stderr) : "";

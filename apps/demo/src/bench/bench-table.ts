@@ -3,6 +3,7 @@
  * modes gave the same answer.
  */
 import { type Colors, formatNumber, type Output } from "../view/terminal.js";
+import type { McpSchemaTokens } from "./mcp-schema-tokens.js";
 import type { TaskResult } from "./run-bench.js";
 
 export interface BenchTotals {
@@ -98,4 +99,30 @@ function pad(text: string, width: number, left: boolean): string {
   const visible = text.replace(/\u001b\[[0-9;]*m/g, "").length;
   const space = " ".repeat(Math.max(0, width - visible));
   return left ? text + space : space + text;
+}
+
+/** The MCP row: every upstream tool's schema listed natively against one lisp_eval with the card. */
+export function printMcpRow(output: Output, c: Colors, row: McpSchemaTokens): void {
+  const write = (text: string) => output.write(`${text}\n`);
+  write("");
+  write(c.bold("Tool schemas per request, MCP servers together"));
+  write(
+    c.dim(
+      `${row.servers.join(", ")}: ${row.tools} tools; what every request carries to offer them (gpt-tokenizer, o200k_base)`,
+    ),
+  );
+  write("");
+  write(c.dim(`${pad("listing", 48, true)}${pad("tokens", 10, false)}${pad("share", 10, false)}`));
+  write(
+    `${pad(`every tool's schema, natively (${row.tools} tools)`, 48, true)}${pad(formatNumber(row.native), 10, false)}${pad("100.0%", 10, false)}`,
+  );
+  const line = (label: string, tokens: number) => {
+    const share = row.native === 0 ? 0 : (tokens / row.native) * 100;
+    write(
+      `${pad(label, 48, true)}${pad(formatNumber(tokens), 10, false)}${pad(`${share.toFixed(1)}%`, 10, false)}`,
+    );
+  };
+  line("lisp_eval, card with summaries (default here)", row.lispEval);
+  line("lisp_eval, card with full descriptions", row.lispEvalFull);
+  line("lisp_eval, card with names only", row.lispEvalNames);
 }

@@ -1,5 +1,6 @@
 import { expect, test } from "vitest";
 import { percentSaved } from "./bench-table.js";
+import { measureMcpSchemaTokens } from "./mcp-schema-tokens.js";
 import { runBench } from "./run-bench.js";
 
 test("combined mode sends at least 95% fewer context tokens on 1,000+ row results, with the same answers", async () => {
@@ -23,4 +24,12 @@ test("combined mode sends at least 95% fewer context tokens on 1,000+ row result
   // The honest cost of the reference card and the lisp_eval schema on a small result.
   expect(small?.combined.tokens).toBeGreaterThan(small?.text.tokens ?? 0);
   expect(results.find((result) => result.task === "revenue by tier (join)")?.combined.cacheHits).toBe(2);
+});
+
+test("ptc-mcp's lisp_eval costs a fraction of listing the three reference servers' tools natively", async () => {
+  const row = await measureMcpSchemaTokens();
+  expect(row.servers).toEqual(["everything", "filesystem", "memory"]);
+  expect(row.tools).toBeGreaterThan(30);
+  expect(row.lispEval).toBeGreaterThan(0);
+  expect(row.lispEval).toBeLessThan(row.native);
 });

@@ -1,0 +1,103 @@
+// A tiny MCP server over stdio, written by hand (no SDK), that misbehaves on request. Its first
+// argument picks the behaviour of its tools:
+//   well       answers everything properly (tools: echo, slow)
+//   crash      exits with code 3 in the middle of a tools/call
+//   hang       never answers tools/call (and, with --stubborn, ignores SIGTERM and end of stdin)
+//   garbage    prints text that is not MCP on stdout, and answers tools/call with more of it
+//   big        answers tools/call with a result of 300 KB
+//   paged      lists its tools over three pages; the tool `grow` adds a tool and says so
+//   dies-at-start  exits before the handshake, after a line on stderr
+//   mute       prints text that is not MCP and never answers anything, the handshake included
+// `slow` answers after the number of milliseconds given in its `ms` argument, and reports on
+// stderr each cancellation it receives and the most calls it had in flight at once.
+import { createInterface } from "node:readline";
+
+const mode = process.argv[2] ?? "well";
+const stubborn = process.argv.includes("--stubborn");
+const send = (message) => process.stdout.write(`${JSON.stringify(message)}\n`);
+const answer = (id, result) => send({ jsonrpc: "2.0", id, result });
+
+if (mode === "dies-at-start") {
+  process.stderr.write("fatal: missing API key FAKE_TOKEN\n");
+  process.exit(1);
+}
+if (stubborn) {
+  process.on("SIGTERM", () => process.stderr.write("ignoring SIGTERM\n"));
+  // Something to do forever, so the end of stdin does not end the process either.
+  setInterval(() => undefined, 60_000);
+}
+if (mode === "garbage" || mode === "mute") process.stdout.write("Server starting... (this line is not MCP)\n");
+
+const tool = (name, properties = {}) => ({ name, description: `the ${name} tool`, inputSchema: { type: "object", properties } });
+let tools =
+  mode === "paged"
+    ? [tool("one"), tool("two"), tool("three"), tool("grow")]
+    : [tool("echo", { text: { type: "string" } }), tool("slow", { ms: { type: "integer" } }), tool("work")];
+
+let inFlight = 0;
+let mostInFlight = 0;
+const pending = new Map();
+
+function callTool(id, name, args) {
+  if (mode === "crash") {
+    process.stderr.write("panic: index out of range\n");
+    process.exit(3);
+  }
+  if (mode === "hang") return;
+  if (mode === "garbage") {
+    process.stdout.write("DEBUG handling tools/call\n");
+    return;
+  }
+  if (mode === "big") return answer(id, { content: [{ type: "text", text: "x".repeat(300_000) }] });
+  if (name === "grow") {
+    tools = [...tools, tool(`grown${tools.length}`)];
+    answer(id, { content: [{ type: "text", text: "grown" }] });
+    send({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
+    return;
+  }
+  if (name === "slow") {
+    inFlight++;
+    mostInFlight = Math.max(mostInFlight, inFlight);
+    process.stderr.write(`in flight: ${inFlight}, most: ${mostInFlight}\n`);
+    const timer = setTimeout(() => {
+      inFlight--;
+      pending.delete(id);
+      answer(id, { content: [{ type: "text", text: JSON.stringify({ slept: args.ms ?? 0 }) }] });
+    }, args.ms ?? 0);
+    pending.set(id, timer);
+    return;
+  }
+  answer(id, { content: [{ type: "text", text: JSON.stringify({ tool: name, args }) }] });
+}
+
+const lines = createInterface({ input: process.stdin });
+lines.on("line", (line) => {
+  if (mode === "mute") return;
+  const message = JSON.parse(line);
+  if (message.method === "initialize") {
+    return answer(message.id, {
+      protocolVersion: message.params.protocolVersion,
+      capabilities: { tools: { listChanged: true } },
+      serverInfo: { name: `fake-${mode}`, version: "0.0.1" },
+    });
+  }
+  if (message.method === "tools/list") {
+    if (mode !== "paged") return answer(message.id, { tools });
+    const start = Number(message.params?.cursor ?? 0);
+    const next = start + 2 < tools.length ? { nextCursor: String(start + 2) } : {};
+    return answer(message.id, { tools: tools.slice(start, start + 2), ...next });
+  }
+  if (message.method === "tools/call") return callTool(message.id, message.params.name, message.params.arguments ?? {});
+  if (message.method === "notifications/cancelled") {
+    process.stderr.write(`cancelled ${message.params.requestId}\n`);
+    const timer = pending.get(message.params.requestId);
+    if (timer !== undefined) {
+      clearTimeout(timer);
+      pending.delete(message.params.requestId);
+      inFlight--;
+    }
+    return;
+  }
+  if (message.id !== undefined && message.method === "ping") return answer(message.id, {});
+});
+if (!stubborn) lines.on("close", () => process.exit(0));

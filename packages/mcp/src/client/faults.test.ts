@@ -1,0 +1,231 @@
+/**
+ * Upstream servers that misbehave, written by hand (src/__fixtures__/fake-server.mjs): each fault
+ * ends in a PtcMcpError that says what happened, nothing hangs, other servers keep serving, and no
+ * server process outlives its connection or its host.
+ */
+import { spawn } from "node:child_process";
+import { run } from "@ptc/lisp";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { type BuiltCli, buildLibrary, fixture } from "../__tests__/built-cli.js";
+import { processGone } from "../__tests__/processes.js";
+import { isPtcMcpError, type PtcMcpError } from "../errors.js";
+import { type ConnectOptions, connectMcpServer, type McpConnection } from "./connection.js";
+import type { McpServerSettings } from "./server-config.js";
+import { connectMcpServers } from "./server-group.js";
+
+// Starting servers and building the command can take a while on a loaded machine.
+vi.setConfig({ hookTimeout: 60_000 });
+
+const fake = (mode: string, ...extra: string[]) => ({
+  command: process.execPath,
+  args: [fixture("fake-server.mjs"), mode, ...extra],
+});
+
+interface Opened {
+  readonly connection: McpConnection;
+  readonly stderr: string[];
+}
+
+const opened: McpConnection[] = [];
+async function open(mode: string, settings: McpServerSettings = {}, extra: string[] = []): Promise<Opened> {
+  const stderr: string[] = [];
+  const options: ConnectOptions = { settings, onStderrLine: (line) => stderr.push(line) };
+  const connection = await connectMcpServer(mode.replaceAll("-", "_"), fake(mode, ...extra), options);
+  opened.push(connection);
+  return { connection, stderr };
+}
+
+afterAll(async () => {
+  const pids = opened.map((connection) => connection.pid);
+  await Promise.all(opened.map((connection) => connection.close()));
+  for (const pid of pids) if (pid !== undefined) await processGone(pid);
+});
+
+async function failure(promise: unknown): Promise<PtcMcpError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (isPtcMcpError(error)) return error;
+    throw error;
+  }
+  throw new Error("expected the call to fail");
+}
+
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
+describe("a server that exits mid-call", () => {
+  it("fails the call with the exit code and its last stderr lines, and the next call starts it again", async () => {
+    const { connection } = await open("crash");
+    const firstPid = connection.pid as number;
+    const error = await failure(connection.tools.crash__echo?.execute({ text: "hi" }, {}));
+    expect(error.code).toBe("PTC_MCP_CONNECTION_CLOSED");
+    expect(error.message).toContain("the server process exited with code 3");
+    expect(error.message).toContain("panic: index out of range");
+    expect(error.message).toContain("The next call starts the server again");
+    expect(await processGone(firstPid)).toBe(true);
+    const again = await failure(connection.tools.crash__echo?.execute({ text: "hi" }, {}));
+    expect(again.code).toBe("PTC_MCP_CONNECTION_CLOSED");
+  });
+
+  it("fails the program that called it with a tool error, while another server keeps serving", async () => {
+    const group = await connectMcpServers({ crash: fake("crash"), well: fake("well") });
+    try {
+      const crashed = await run('(tool/crash__echo {:text "x"})', {
+        tools: group.tools,
+        limits: { timeoutMs: 10_000 },
+      });
+      expect(!crashed.ok && crashed.error.reason).toBe("tool_error");
+      expect(!crashed.ok && crashed.error.message).toContain("exited with code 3");
+      const fine = await run('(:args (tool/well__echo {:text "still here"}))', {
+        tools: group.tools,
+        limits: { timeoutMs: 10_000 },
+      });
+      expect(fine.ok && fine.value).toEqual({ text: "still here" });
+    } finally {
+      const pids = Object.values(group.connections).map((connection) => connection.pid);
+      await group.close();
+      for (const pid of pids) if (pid !== undefined) expect(await processGone(pid)).toBe(true);
+    }
+  });
+});
+
+describe("a server that never answers", () => {
+  it("times the call out, cancels it on the server, and says so", async () => {
+    const { connection, stderr } = await open("hang", { timeoutMs: 200 });
+    const error = await failure(connection.tools.hang__echo?.execute({ text: "hi" }, {}));
+    expect(error.code).toBe("PTC_MCP_TIMEOUT");
+    expect(error.message).toBe(
+      'hang: tool "echo" did not answer within 200 ms, so the call was cancelled; retry with less work, or raise timeoutMs for this server.',
+    );
+    await until(() => stderr.some((line) => line.startsWith("cancelled ")));
+  });
+
+  it("is ended by close() even when it ignores the end of stdin and SIGTERM", async () => {
+    const { connection } = await open("hang", { timeoutMs: 100 }, ["--stubborn"]);
+    const pid = connection.pid as number;
+    await connection.close();
+    expect(await processGone(pid)).toBe(true);
+  });
+
+  it("does not outlive a host that fails mid-call", async () => {
+    const library: BuiltCli = await buildLibrary();
+    try {
+      const script = `
+        const { connectMcpServer } = await import(${JSON.stringify(`file://${library.path}`)});
+        const connection = await connectMcpServer("hang", ${JSON.stringify(fake("hang", "--stubborn"))});
+        console.log(connection.pid);
+        connection.tools.hang__echo.execute({ text: "x" }, {}).catch(() => {});
+        setTimeout(() => { throw new Error("the host fails"); }, 50);`;
+      const host = spawn(process.execPath, ["--input-type=module", "-e", script], {
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let stdout = "";
+      host.stdout.on("data", (chunk: Buffer) => {
+        stdout += chunk.toString();
+      });
+      const code = await new Promise<number | null>((resolve) =>
+        host.once("exit", (exitCode) => resolve(exitCode)),
+      );
+      expect(code).not.toBe(0);
+      const serverPid = Number(stdout.trim());
+      expect(serverPid).toBeGreaterThan(0);
+      expect(await processGone(serverPid)).toBe(true);
+    } finally {
+      library.cleanup();
+    }
+  });
+});
+
+describe("a server that writes garbage on stdout", () => {
+  it("still connects, and a call it answers with garbage times out with the garbage quoted", async () => {
+    const { connection } = await open("garbage", { timeoutMs: 300 });
+    const error = await failure(connection.tools.garbage__echo?.execute({ text: "hi" }, {}));
+    expect(error.code).toBe("PTC_MCP_TIMEOUT");
+    expect(error.message).toContain('not MCP messages (first: "Server starting... (this line is not MCP)")');
+    expect(error.message).toContain("must write only JSON-RPC messages on stdout");
+  });
+});
+
+describe("a server that cannot start", () => {
+  it("reports a handshake that never comes, quoting what it printed instead", async () => {
+    const error = await failure(
+      connectMcpServer("mute", fake("mute"), { settings: { connectTimeoutMs: 300 } }),
+    );
+    expect(error.code).toBe("PTC_MCP_UNAVAILABLE");
+    expect(error.message).toContain("no answer to the MCP handshake within 300 ms");
+    expect(error.message).toContain('(first: "Server starting... (this line is not MCP)")');
+  });
+
+  it("reports its exit code and stderr", async () => {
+    const error = await failure(connectMcpServer("dies", fake("dies-at-start")));
+    expect(error.code).toBe("PTC_MCP_UNAVAILABLE");
+    expect(error.message).toContain("the server process exited with code 1");
+    expect(error.message).toContain("fatal: missing API key FAKE_TOKEN");
+  });
+});
+
+describe("limits", () => {
+  it("refuses a result over the size cap, before decoding it", async () => {
+    const { connection } = await open("big", { maxResultBytes: 100_000 });
+    const error = await failure(connection.tools.big__echo?.execute({ text: "hi" }, {}));
+    expect(error.code).toBe("PTC_MCP_RESULT_TOO_LARGE");
+    expect(error.message).toContain("over the cap of 100000 bytes");
+  });
+
+  it("keeps at most maxConcurrency calls in flight for a pmap over a tool", async () => {
+    const { connection, stderr } = await open("well", { maxConcurrency: 2 });
+    const result = await run("(count (pmap (fn [i] (tool/well__slow {:ms 30})) (range 6)))", {
+      tools: connection.tools,
+      limits: { timeoutMs: 10_000 },
+    });
+    expect(result.ok && result.value).toBe(6);
+    const most = Math.max(...stderr.map((line) => Number(/most: (\d+)/.exec(line)?.[1] ?? 0)));
+    expect(most).toBe(2);
+  });
+
+  it("cancels the call on the server when its caller aborts", async () => {
+    const { connection, stderr } = await open("well");
+    const direct = new AbortController();
+    const call = connection.tools.well__slow?.execute({ ms: 60_000 }, { signal: direct.signal });
+    await until(() => stderr.some((line) => line.startsWith("in flight: 1")));
+    direct.abort();
+    const error = await failure(call);
+    expect(error.code).toBe("PTC_MCP_ABORTED");
+    await until(() => stderr.some((line) => line.startsWith("cancelled ")));
+  });
+
+  it("cancels the call on the server when the run is aborted", async () => {
+    const { connection, stderr } = await open("well");
+    const controller = new AbortController();
+    const pending = run("(tool/well__slow {:ms 60000})", {
+      tools: connection.tools,
+      signal: controller.signal,
+      limits: { timeoutMs: 120_000 },
+    });
+    await until(() => stderr.some((line) => line.startsWith("in flight: 1")));
+    controller.abort();
+    const result = await pending;
+    expect(!result.ok && result.error.reason).toBe("aborted");
+    await until(() => stderr.some((line) => line.startsWith("cancelled ")));
+  });
+});
+
+describe("tool lists", () => {
+  it("reads every page, and follows tools/list_changed", async () => {
+    const { connection } = await open("paged");
+    expect(Object.keys(connection.tools).sort()).toEqual([
+      "paged__grow",
+      "paged__one",
+      "paged__three",
+      "paged__two",
+    ]);
+    const changed = new Promise<string[]>((resolve) =>
+      connection.onToolsChanged((tools) => resolve(Object.keys(tools))),
+    );
+    await connection.tools.paged__grow?.execute({}, {});
+    expect(await changed).toContain("paged__grown4");
+    expect(connection.tools.paged__grown4?.mcp.tool).toBe("grown4");
+  });
+});

@@ -1,0 +1,47 @@
+/**
+ * The naming rule: how an MCP server's tool is named in programs and in native tool lists.
+ *
+ *   <prefix><tool>, the prefix being "<server>__" unless the host sets another (or "").
+ *
+ * Every character outside letters, digits, `_` and `-` becomes `_`, so the name is a PTC-Lisp
+ * symbol and a name every model provider accepts; names longer than 64 characters are cut and
+ * end in a short hash of the whole name, so they stay distinct. Two tools of one server that end
+ * up with the same name are told apart by the same hash.
+ */
+import { createHash } from "node:crypto";
+
+export const MAX_TOOL_NAME_LENGTH = 64;
+
+function sanitize(name: string): string {
+  return name.replace(/[^A-Za-z0-9_-]/g, "_");
+}
+
+function shortHash(text: string): string {
+  return createHash("sha256").update(text).digest("hex").slice(0, 8);
+}
+
+/** The PTC name of `tool` on a server whose prefix is `prefix`. */
+export function ptcToolName(prefix: string, tool: string): string {
+  const name = sanitize(`${prefix}${tool}`);
+  if (name.length <= MAX_TOOL_NAME_LENGTH) return name;
+  return `${name.slice(0, MAX_TOOL_NAME_LENGTH - 9)}_${shortHash(`${prefix}${tool}`)}`;
+}
+
+/**
+ * PTC names for every tool of one server, keyed by the server's name for the tool. A name that
+ * two tools would share (`a.b` and `a_b` both give `a_b`) is given to the first in sorted order;
+ * the others get a hash of their original name appended.
+ */
+export function ptcToolNames(prefix: string, tools: readonly string[]): Map<string, string> {
+  const names = new Map<string, string>();
+  const taken = new Set<string>();
+  for (const tool of [...tools].sort()) {
+    let name = ptcToolName(prefix, tool);
+    if (taken.has(name)) {
+      name = `${name.slice(0, MAX_TOOL_NAME_LENGTH - 9)}_${shortHash(`${prefix}${tool}`)}`;
+    }
+    taken.add(name);
+    names.set(tool, name);
+  }
+  return names;
+}

@@ -1,0 +1,48 @@
+/**
+ * `lisp_eval`'s `output_schema`: the JSON Schema a program's value must satisfy. The value is
+ * turned into JSON first (keywords become strings, sets arrays), then checked; every mismatch is
+ * reported with its path from `return` (`return.rows.0.id: expected integer, got string`).
+ */
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+
+let sharedAjv: Ajv | undefined;
+function ajv(): Ajv {
+  sharedAjv ??= new Ajv({ allErrors: true, strict: false, verbose: true, validateFormats: false });
+  return sharedAjv;
+}
+
+export type CompiledOutputSchema =
+  | { readonly ok: true; readonly check: (value: unknown) => string | undefined }
+  | { readonly ok: false; readonly message: string };
+
+function typeOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  if (typeof value === "number") return Number.isInteger(value) ? "integer" : "number";
+  return typeof value;
+}
+
+function describeError(error: ErrorObject): string {
+  const path = ["return", ...error.instancePath.split("/").slice(1)].join(".");
+  const params = error.params as Record<string, unknown>;
+  if (error.keyword === "type") return `${path}: expected ${String(params.type)}, got ${typeOf(error.data)}`;
+  if (error.keyword === "required") return `${path}.${String(params.missingProperty)}: missing`;
+  return `${path}: ${error.message ?? `does not satisfy "${error.keyword}"`}`;
+}
+
+export function compileOutputSchema(schema: Record<string, unknown>): CompiledOutputSchema {
+  const { $schema: _ignored, ...rest } = schema;
+  let validate: ValidateFunction;
+  try {
+    validate = ajv().compile(rest);
+  } catch (error) {
+    return { ok: false, message: error instanceof Error ? error.message : String(error) };
+  }
+  return {
+    ok: true,
+    check(value) {
+      if (validate(value)) return undefined;
+      return (validate.errors ?? []).map(describeError).join("; ");
+    },
+  };
+}
