@@ -332,7 +332,8 @@ function lazyPipeline(plan: unknown, ...values: unknown[]): MaybePromise<unknown
   }
   const wasPure = pureMode.on;
   pureMode.on = true;
-  const depth = active.depth;
+  const context = active;
+  const { depth, iterations, memory, copied, loopCheckAt } = context;
   let collected: unknown[] | undefined;
   try {
     if (pullsPrefix(plan.op)) {
@@ -348,8 +349,10 @@ function lazyPipeline(plan: unknown, ...values: unknown[]): MaybePromise<unknown
     // Limits stop the run wherever they strike: rerunning eagerly would only hit them harder.
     if (isLimitError(error)) throw error;
     if (error instanceof RangeError) throw error;
-    // Closures unwound by the throw left the depth count raised (compiler/closures.ts).
-    active.depth = depth;
+    // Closures unwound by the throw left the depth count raised (compiler/closures.ts), and the
+    // eager run below does the lazy run's work again: the meters go back to where it started.
+    context.depth = depth;
+    context.rewind(iterations, memory, copied, loopCheckAt);
   } finally {
     pureMode.on = wasPure;
   }

@@ -890,6 +890,8 @@ export class Generator implements LoopEmitter {
       // Saved, not decremented, on the way out of a throw: closures of the general evaluator
       // unwound by the same throw leave the count raised (closures.ts).
       `const depth = ${context}.depth;`,
+      // The meters at entry, put back before the call runs again on the general evaluator.
+      `const mark_i = ${context}.iterations, mark_m = ${context}.memory, mark_c = ${context}.copied, mark_a = ${context}.loopCheckAt;`,
       `if (++${context}.depth > ${context}.limits.maxDepth) throw $.depth(${context}, ${this.position(node.position)});`,
       `if (--${context}.fuel <= 0) ${context}.refuel();`,
       "const wasPure = P.on;",
@@ -905,6 +907,7 @@ export class Generator implements LoopEmitter {
       "P.on = wasPure;",
       `${context}.depth = depth;`,
       "if (wasPure || !$.rerun(error)) throw error;",
+      `${context}.rewind(mark_i, mark_m, mark_c, mark_a);`,
       `return $.deopt(${this.constant(slow)}, [${capturedNames.join(", ")}], [${[...params, ...(variadic ? ["...rest"] : [])].join(", ")}]);`,
       "}",
       "P.on = wasPure;",

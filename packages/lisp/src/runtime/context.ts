@@ -218,6 +218,19 @@ export class RunContext implements WalkTarget {
     return true;
   }
 
+  /**
+   * Puts the meters back to what they read when a unit of generated code (or a lazy pipeline)
+   * started, before the general evaluator runs the same work again: the rerun repeats that work,
+   * and counting it twice would stop a program that the general evaluator alone finishes. The
+   * fuel is not put back: it only says when to read the clock, and the rerun takes real time.
+   */
+  rewind(iterations: number, memory: number, copied: number, loopCheckAt: number): void {
+    this.iterations = iterations;
+    this.memory = memory;
+    this.copied = copied;
+    this.loopCheckAt = loopCheckAt;
+  }
+
   /** Charges work proportional to `units` elements, reading the clock when due. */
   work(units: number): void {
     this.fuel -= units;
