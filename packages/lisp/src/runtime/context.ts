@@ -197,6 +197,15 @@ export class RunContext implements WalkTarget {
   /** Called when fuel runs out: reads the clock, and stops the run past its deadline. */
   refuel(): void {
     this.fuel = FUEL_PER_CHECK;
+    this.checkDeadline();
+  }
+
+  /**
+   * Stops the run if it must stop now: its deadline (or its pmap/pcalls deadline) has passed, or
+   * the run was stopped. Called at every refuel, and after every tool call returns: a tool that
+   * held the thread past the deadline must not let the program go on.
+   */
+  checkDeadline(): void {
     if (this.abortReason !== undefined) throw this.abortReason;
     const time = now();
     if (time > this.deadline) throw timeoutError(this.limits.timeoutMs);
