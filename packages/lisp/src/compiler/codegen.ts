@@ -706,8 +706,6 @@ export class Generator implements LoopEmitter {
     this.emit(`const ${out} = [];`);
     const run = (index: number, breakLabel: string | undefined): void => {
       if (index === node.clauses.length) {
-        // A step of work, not an iteration (see comprehension.ts).
-        this.emit(`if (--${this.contextName}.fuel <= 0) ${this.contextName}.refuel();`);
         const value = this.value(node.body);
         if (node.collect) this.emit(`${out}.push(${value});`);
         return;
@@ -723,6 +721,8 @@ export class Generator implements LoopEmitter {
           const i = this.temp("i");
           const label = this.temp("L");
           const body = this.block(() => {
+            // A step of work per element visited, filtered out or not (see comprehension.ts).
+            this.emit(`if (--${this.contextName}.fuel <= 0) ${this.contextName}.refuel();`);
             this.pattern(pattern, this.bind(`${items}[${i}]`));
             run(index + 1, label);
           });
