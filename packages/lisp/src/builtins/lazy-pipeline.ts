@@ -137,6 +137,8 @@ function partitionStage(size: number, step: number, pad: readonly unknown[] | "d
     }
     if (window.length === size) {
       active.allocate(vectorBytes(size));
+      // Each chunk copies up to `size` items (the next window): work the pulls above do not count.
+      active.work(size);
       if (step >= size) {
         // The window itself is the chunk; the next one starts afresh, past any skipped items.
         const chunk = window;

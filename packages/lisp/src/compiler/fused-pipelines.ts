@@ -386,6 +386,9 @@ function stream(
         g.emit(`${window}[${filled}++] = ${item};`);
         g.emit(`if (${filled} === ${size}) {`);
         g.emit(`$.chargeVector(${size});`);
+        // A new window of `size` slots, and up to as many copied: work the source loop does not
+        // count (a thousand overlapping chunks of a thousand are a million copies).
+        g.emit(`${g.contextName}.work(${size});`);
         g.emit(`const ${chunk} = ${window};`);
         g.emit(`${window} = new Array(${size});`);
         g.emit(`if (${step} >= ${size}) { ${filled} = 0; ${skip} = ${step} - ${size}; }`);
