@@ -15,8 +15,9 @@
  * call: the program prints "started" and never "returned". One that misses its checks finishes its
  * whole input first and prints both.
  */
-import { beforeAll, describe, expect, test, vi } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import { LispSet, run } from "./index.js";
+import { withTickingClock } from "./test-support.js";
 
 /**
  * Reads of the clock before the deadline. A run reads the clock once before its first step, so
@@ -70,20 +71,6 @@ beforeAll(async () => {
   const warm = await run("(count (keys data/obj))", { context, limits: { timeoutMs: 60_000 } });
   expect(warm.ok).toBe(true);
 });
-
-/**
- * Runs `body` with a clock that moves only when it is read, one millisecond per read, so that
- * the deadline is a count of clock reads instead of a wall time.
- */
-async function withTickingClock<T>(body: () => Promise<T>): Promise<T> {
-  let time = performance.now();
-  const clock = vi.spyOn(performance, "now").mockImplementation(() => ++time);
-  try {
-    return await body();
-  } finally {
-    clock.mockRestore();
-  }
-}
 
 async function expectCutOff(source: string): Promise<void> {
   const program = `(do (println "started") (let [result ${source}] (println "returned") result))`;

@@ -50,8 +50,13 @@ function specialText(value: number | bigint): string | undefined {
 }
 
 function integerText(value: unknown, conversion: string, radix: number): string {
-  if (typeof value === "bigint" || (typeof value === "number" && Number.isInteger(value)))
-    return value.toString(radix);
+  if (typeof value === "bigint") {
+    // Superlinear in V8 (and bounded by the size of an integer): charged by its length.
+    const text = value.toString(radix);
+    active.work(text.length);
+    return text;
+  }
+  if (typeof value === "number" && Number.isInteger(value)) return value.toString(radix);
   if (conversion === "d") {
     const whole = value instanceof WholeFloat ? value.value : value;
     if (typeof whole === "number" && Number.isInteger(whole)) return BigInt(whole).toString();

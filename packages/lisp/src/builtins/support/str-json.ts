@@ -13,6 +13,7 @@
  */
 import { LispError } from "../../errors.js";
 import { print } from "../../format/print.js";
+import { parseDecimalInteger } from "../../runtime/big-integers.js";
 import { active } from "../../runtime/context.js";
 import { CHECK_EVERY, CHECK_MASK } from "../../runtime/interruptible.js";
 import { CustomValue } from "../../values/custom-value.js";
@@ -21,7 +22,7 @@ import { Keyword } from "../../values/keyword.js";
 import { LispMap } from "../../values/lisp-map.js";
 import { LispSet } from "../../values/lisp-set.js";
 import { mapEntries } from "../../values/map-access.js";
-import { makeFloat, makeInteger, WholeFloat } from "../../values/numbers.js";
+import { makeFloat, WholeFloat } from "../../values/numbers.js";
 import { defineOwn, isPlainObject, type PlainObject } from "../../values/plain-object.js";
 import { checkTextLength, sliceEnd, TEXT_SLICE } from "../../values/text-limit.js";
 
@@ -256,7 +257,7 @@ class Parser {
     const literal = text.slice(start, i);
     if (integral) {
       const value = Number(literal);
-      return Number.isSafeInteger(value) ? value || 0 : makeInteger(BigInt(literal));
+      return Number.isSafeInteger(value) ? value || 0 : parseDecimalInteger(literal);
     }
     const value = Number(literal);
     if (!Number.isFinite(value)) this.fail();
