@@ -44,10 +44,13 @@ describe.each(ENGINES)("on the %s engine", (engine) => {
 
   test("a sum one bit past the largest integer is refused", async () => {
     const largest = `(- (bit-shift-left 1 ${MAX_INTEGER_BITS - 1}) 1)`;
-    const result = await outcome(`(let [x (+ ${largest} (bit-shift-left 1 ${MAX_INTEGER_BITS - 1}))] (+ x x))`, {
-      engine,
-      limits,
-    });
+    const result = await outcome(
+      `(let [x (+ ${largest} (bit-shift-left 1 ${MAX_INTEGER_BITS - 1}))] (+ x x))`,
+      {
+        engine,
+        limits,
+      },
+    );
     expect(result).toMatchObject({ reason: "memory_exceeded" });
   });
 
@@ -62,7 +65,10 @@ describe.each(ENGINES)("on the %s engine", (engine) => {
 
   test.each([
     ["parse-long", '(parse-long (apply str "1" (mapv (constantly "0") (range 100000))))'],
-    ["json/parse-string", '(json/parse-string (apply str "[1" (conj (mapv (constantly "0") (range 100000)) "]")))'],
+    [
+      "json/parse-string",
+      '(json/parse-string (apply str "[1" (conj (mapv (constantly "0") (range 100000)) "]")))',
+    ],
   ])("%s refuses digits past the largest integer before parsing them", async (_name, source) => {
     const result = await outcome(source, { engine, limits });
     expect(result).toMatchObject({ reason: "memory_exceeded" });
@@ -70,7 +76,7 @@ describe.each(ENGINES)("on the %s engine", (engine) => {
 
   test("integers well within the limit stay exact", async () => {
     const result = await outcome(
-      "[(* 99999999999 99999999999) (count (str (reduce *' (range 1 2001)))) (bit-shift-left 1 64) (- (bit-shift-left 1 100000) (bit-shift-left 1 100000)) (parse-long \"123456789012345678901234567890\")]",
+      '[(* 99999999999 99999999999) (count (str (reduce *\' (range 1 2001)))) (bit-shift-left 1 64) (- (bit-shift-left 1 100000) (bit-shift-left 1 100000)) (parse-long "123456789012345678901234567890")]',
       { engine, limits },
     );
     expect(result).toEqual({

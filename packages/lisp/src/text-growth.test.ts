@@ -78,7 +78,10 @@ describe("with the memory budget lifted", () => {
       "replace",
       `(let [s ${sixteenMillion}] (count (replace s "abcdefgh" (apply str (mapv (constantly "abcdefgh") (range 20))))))`,
     ],
-    ["format", `(let [s ${sixteenMillion}] (count (apply format "%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s" (mapv (constantly s) (range 17)))))`],
+    [
+      "format",
+      `(let [s ${sixteenMillion}] (count (apply format "%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s" (mapv (constantly s) (range 17)))))`,
+    ],
   ])("%s refuses a text longer than any text may be", async (_name, source) => {
     const result = await outcome(source, { limits: unbounded });
     expect(result).toMatchObject({ reason: "memory_exceeded" });
@@ -101,7 +104,7 @@ describe("the same builders give the same text", () => {
   });
 
   test("json/parse-string of a long text made of escapes", async () => {
-    const text = "\n\t\"\\é😀".repeat(100_000);
+    const text = '\n\t"\\é😀'.repeat(100_000);
     const result = await run("(json/parse-string data/json)", { context: { json: JSON.stringify(text) } });
     expect(result.ok && result.value === text).toBe(true);
   });

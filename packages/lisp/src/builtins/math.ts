@@ -9,14 +9,7 @@
 import { LispError } from "../errors.js";
 import { chargedInteger } from "../runtime/big-integers.js";
 import { requireNumber } from "../runtime/numeric.js";
-import {
-  isFloat,
-  isInteger,
-  type LispNumber,
-  makeFloat,
-  toDouble,
-  WholeFloat,
-} from "../values/numbers.js";
+import { isFloat, isInteger, type LispNumber, makeFloat, toDouble, WholeFloat } from "../values/numbers.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
 import {
   bitAnd,

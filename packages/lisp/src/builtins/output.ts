@@ -2,8 +2,8 @@
 import { print } from "../format/print.js";
 import { chargeNewText } from "../runtime/allocation.js";
 import { active } from "../runtime/context.js";
-import { CHECK_EVERY, CHECK_MASK } from "../runtime/interruptible.js";
 import { graphemeCount } from "../runtime/graphemes.js";
+import { CHECK_EVERY, CHECK_MASK } from "../runtime/interruptible.js";
 import { assertEffectsAllowed } from "../runtime/pure-mode.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
 

@@ -105,7 +105,10 @@ describe.each(ENGINES)("on the %s engine", (engine) => {
 
   test("the iteration limit still holds across a fallback", async () => {
     // 1,200,000 jumps before the effect: over the limit however they are counted.
-    const { result } = await runOn(engine, withEffect("(loop [i 0] (if (< i 1200000) (recur (inc i)) (g i)))"));
+    const { result } = await runOn(
+      engine,
+      withEffect("(loop [i 0] (if (< i 1200000) (recur (inc i)) (g i)))"),
+    );
     expect(result.ok ? "finished" : result.error.reason).toBe("loop_limit_exceeded");
   });
 });
