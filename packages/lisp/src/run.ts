@@ -195,7 +195,9 @@ function toRunError(thrown: unknown): RunError {
       message: "recursion too deep for the host stack. Use loop/recur or reduce instead of deep recursion",
     };
   }
-  if (thrown instanceof RangeError && /string length|array length/i.test(thrown.message)) {
+  // Every builder of text, vectors and integers refuses sizes past its limit before V8 does
+  // (values/text-limit.ts, runtime/big-integers.ts); this is the net under them.
+  if (thrown instanceof RangeError && /string length|array length|BigInt/i.test(thrown.message)) {
     return {
       reason: "memory_exceeded",
       message: "the program built a value too large to represent. Build less data",

@@ -80,6 +80,48 @@ describe("runaway computation", () => {
   });
 });
 
+describe.each(["general", "fast", "adaptive"] as const)(
+  "a tool that holds the thread past the deadline (%s engine)",
+  (engine) => {
+    // The tool works synchronously until the run's deadline has certainly passed: no timer can
+    // fire meanwhile, so only a clock check after the call can stop the program.
+    const TIMEOUT_MS = 20;
+    const holdPastDeadline = () => {
+      const until = performance.now() + TIMEOUT_MS * 3;
+      while (performance.now() < until) {
+        // busy, as a tool doing CPU work would be
+      }
+      return 1;
+    };
+
+    async function afterSlowTool(slow: () => unknown) {
+      const calls: string[] = [];
+      const result = await run('(tool/slow {}) (tool/next {}) (println "went on")', {
+        engine,
+        tools: { slow, next: () => calls.push("next") },
+        limits: { timeoutMs: TIMEOUT_MS },
+      });
+      return { result, calls };
+    }
+
+    test("a synchronous tool: the program stops when the tool returns", async () => {
+      const { result, calls } = await afterSlowTool(holdPastDeadline);
+      expect(result.ok ? "finished" : result.error.reason).toBe("timeout");
+      expect(calls).toEqual([]);
+      expect(result.prints).toEqual([]);
+      // The call itself happened and is in the log.
+      expect(result.toolCalls.map((call) => call.name)).toEqual(["slow"]);
+    });
+
+    test("an async tool that answers at once after holding the thread: the program stops too", async () => {
+      // Its promise is settled before the deadline timer can fire, so it would win the race.
+      const { result, calls } = await afterSlowTool(async () => holdPastDeadline());
+      expect(result.ok ? "finished" : result.error.reason).toBe("timeout");
+      expect(calls).toEqual([]);
+    });
+  },
+);
+
 describe("a run that has ended stays ended", () => {
   test("a pmap branch whose tool answers after the run ended does not wake up", async () => {
     let answer: (value: unknown) => void = () => undefined;
@@ -317,10 +359,12 @@ describe("builtins that copy or loop stop at the limits (one call, however large
     expect(error.reason).toBe("memory_exceeded");
   });
 
-  test("counting and splitting a long non-ASCII text is fast (the segmenter works in pieces)", async () => {
+  test("counting and splitting a long non-ASCII text finishes (the segmenter works in pieces)", async () => {
+    // A second or two on a loaded machine; a segmenter run over the whole text at once would
+    // take minutes, far past this generous clock.
     const result = await run('[(count data/t) (count (split data/t "")) (count (split data/t ","))]', {
       context: { t: "é,👍🏽\r\n".repeat(100_000) },
-      limits: { maxMemoryBytes: Number.POSITIVE_INFINITY },
+      limits: { maxMemoryBytes: Number.POSITIVE_INFINITY, timeoutMs: 30_000 },
     });
     expect(result.ok && format(result.value)).toBe("[400000 400000 100001]");
   });

@@ -39,3 +39,20 @@ export function analyzedBody(source: string): Node {
 export function generatedSource(source: string): string {
   return generateUnitSource(analyzedBody(source), (name) => registry.get(name));
 }
+
+/**
+ * Runs `body` with a clock that moves only when it is read, one millisecond per read: a run's
+ * deadline then passes after `timeoutMs` reads of the clock, however fast or loaded the machine.
+ * Tests of "this work reads the clock as it goes" use it instead of measuring wall time.
+ */
+export async function withTickingClock<T>(body: () => Promise<T>): Promise<T> {
+  let time = performance.now();
+  const own = Object.getOwnPropertyDescriptor(performance, "now");
+  Object.defineProperty(performance, "now", { value: () => ++time, configurable: true, writable: true });
+  try {
+    return await body();
+  } finally {
+    if (own === undefined) Reflect.deleteProperty(performance, "now");
+    else Object.defineProperty(performance, "now", own);
+  }
+}

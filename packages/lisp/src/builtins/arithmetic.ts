@@ -1,5 +1,6 @@
 /** Arithmetic: + - * / inc dec quot rem mod, their primed aliases, abs, max, min, ==, compare. */
 
+import { chargedInteger } from "../runtime/big-integers.js";
 import { active } from "../runtime/context.js";
 import { CHECK_EVERY, CHECK_MASK } from "../runtime/interruptible.js";
 import {
@@ -14,7 +15,7 @@ import {
   requireNumber,
   subtract,
 } from "../runtime/numeric.js";
-import { isNumber, type LispNumber, makeFloat, makeInteger, WholeFloat } from "../values/numbers.js";
+import { isNumber, type LispNumber, makeFloat, WholeFloat } from "../values/numbers.js";
 import { compareTerms } from "../values/term-order.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
 
@@ -113,7 +114,7 @@ function dec(value: unknown): unknown {
 
 function abs(value: unknown): unknown {
   const n = requireNumber(value, "abs");
-  if (typeof n === "bigint") return makeInteger(n < 0n ? -n : n);
+  if (typeof n === "bigint") return chargedInteger(n < 0n ? -n : n);
   if (n instanceof WholeFloat) return new WholeFloat(Math.abs(n.value));
   return Math.abs(n);
 }

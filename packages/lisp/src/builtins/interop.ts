@@ -10,14 +10,13 @@
  * silently return the whole string).
  */
 import { LispError } from "../errors.js";
-import { active } from "../runtime/context.js";
 import { typeName } from "../runtime/describe.js";
 import { DateTime, Duration, LocalDate, MAX_EPOCH_MS, MIN_EPOCH_MS, MS_PER_DAY } from "../values/dates.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
 import { defineConstructor, defineMethod, type MethodImplementation } from "./internal.js";
 import { indexOfText, lastIndexOfText } from "./strings.js";
 import { parseIsoDate, parseIsoDateTime, parseRfc2822, startOfDay } from "./support/str-dates.js";
-import { describe, graphemeLength, graphemeSlice } from "./support/str-text.js";
+import { changeCase, describe, graphemeLength, graphemeSlice } from "./support/str-text.js";
 
 function interopError(message: string): LispError {
   return new LispError("type_error", message);
@@ -247,17 +246,13 @@ method(".endsWith", 1, 1, "(.endsWith s suffix)", (receiver, [part]) => {
   return text.endsWith(argumentString(".endsWith", part));
 });
 
-// Linear in the text, as upper-case and lower-case are: charged per character the same way.
-method(".toLowerCase", 0, 0, "(.toLowerCase s)", (receiver) => {
-  const text = receiverString(".toLowerCase", receiver);
-  active.work(text.length);
-  return text.toLowerCase();
-});
-method(".toUpperCase", 0, 0, "(.toUpperCase s)", (receiver) => {
-  const text = receiverString(".toUpperCase", receiver);
-  active.work(text.length);
-  return text.toUpperCase();
-});
+// Charged as upper-case and lower-case are (changeCase).
+method(".toLowerCase", 0, 0, "(.toLowerCase s)", (receiver) =>
+  changeCase(receiverString(".toLowerCase", receiver), "lower"),
+);
+method(".toUpperCase", 0, 0, "(.toUpperCase s)", (receiver) =>
+  changeCase(receiverString(".toUpperCase", receiver), "upper"),
+);
 method(".length", 0, 0, "(.length s)", (receiver) => graphemeLength(receiverString(".length", receiver)));
 
 method(".substring", 1, 2, "(.substring s start) or (.substring s start end)", (receiver, [start, end]) => {

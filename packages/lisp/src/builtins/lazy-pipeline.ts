@@ -137,6 +137,8 @@ function partitionStage(size: number, step: number, pad: readonly unknown[] | "d
     }
     if (window.length === size) {
       active.allocate(vectorBytes(size));
+      // Each chunk copies up to `size` items (the next window): work the pulls above do not count.
+      active.work(size);
       if (step >= size) {
         // The window itself is the chunk; the next one starts afresh, past any skipped items.
         const chunk = window;
@@ -332,7 +334,8 @@ function lazyPipeline(plan: unknown, ...values: unknown[]): MaybePromise<unknown
   }
   const wasPure = pureMode.on;
   pureMode.on = true;
-  const depth = active.depth;
+  const context = active;
+  const { depth, iterations, memory, copied, loopCheckAt } = context;
   let collected: unknown[] | undefined;
   try {
     if (pullsPrefix(plan.op)) {
@@ -348,8 +351,10 @@ function lazyPipeline(plan: unknown, ...values: unknown[]): MaybePromise<unknown
     // Limits stop the run wherever they strike: rerunning eagerly would only hit them harder.
     if (isLimitError(error)) throw error;
     if (error instanceof RangeError) throw error;
-    // Closures unwound by the throw left the depth count raised (compiler/closures.ts).
-    active.depth = depth;
+    // Closures unwound by the throw left the depth count raised (compiler/closures.ts), and the
+    // eager run below does the lazy run's work again: the meters go back to where it started.
+    context.depth = depth;
+    context.rewind(iterations, memory, copied, loopCheckAt);
   } finally {
     pureMode.on = wasPure;
   }

@@ -7,16 +7,9 @@
  * ##Inf, ##-Inf and ##NaN through unchanged; only `int` refuses them, since it promises an integer.
  */
 import { LispError } from "../errors.js";
+import { chargedInteger } from "../runtime/big-integers.js";
 import { requireNumber } from "../runtime/numeric.js";
-import {
-  isFloat,
-  isInteger,
-  type LispNumber,
-  makeFloat,
-  makeInteger,
-  toDouble,
-  WholeFloat,
-} from "../values/numbers.js";
+import { isFloat, isInteger, type LispNumber, makeFloat, toDouble, WholeFloat } from "../values/numbers.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
 import {
   bitAnd,
@@ -38,7 +31,7 @@ import {
 /** A whole JS number as an integer value: -0 becomes 0, values past 2^53 become bigints. */
 function wholeToInteger(value: number): number | bigint {
   if (Number.isSafeInteger(value)) return value === 0 ? 0 : value;
-  return makeInteger(BigInt(value));
+  return chargedInteger(BigInt(value));
 }
 
 /** Rounds a float with `round`; integers come back as they are, special floats unchanged. */

@@ -1,7 +1,9 @@
 /** Text output and conversion to text: println, str, pr-str. */
 import { print } from "../format/print.js";
+import { chargeNewText } from "../runtime/allocation.js";
 import { active } from "../runtime/context.js";
 import { graphemeCount } from "../runtime/graphemes.js";
+import { CHECK_EVERY, CHECK_MASK } from "../runtime/interruptible.js";
 import { assertEffectsAllowed } from "../runtime/pure-mode.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
 
@@ -19,19 +21,37 @@ export function strOf(value: unknown): string {
 
 function str(...args: unknown[]): string {
   if (args.length === 1) return strOf(args[0]);
-  let out = "";
-  for (const arg of args) out += strOf(arg);
-  active.allocate(out.length);
-  return out;
+  if (args.length === 2) {
+    const first = strOf(args[0]);
+    const second = strOf(args[1]);
+    chargeNewText(first.length + second.length);
+    return first + second;
+  }
+  // Many arguments (apply str over a long vector): the text of each, then the whole charged
+  // before it is joined; the loop reads the clock as it goes.
+  const texts = new Array<string>(args.length);
+  let length = 0;
+  for (let i = 0; i < args.length; i++) {
+    const text = strOf(args[i]);
+    texts[i] = text;
+    length += text.length;
+    if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
+  }
+  chargeNewText(length);
+  return texts.join("");
 }
 
 /** A non-empty vector of one-character strings: what `(take 3 "abcdef")` gives. */
 function isCharacterVector(value: unknown): value is string[] {
-  return (
-    Array.isArray(value) &&
-    value.length > 0 &&
-    value.every((item) => typeof item === "string" && graphemeCount(item) === 1)
-  );
+  if (!Array.isArray(value) || value.length === 0) return false;
+  // Every item decides (one number prints the vector as a vector), and the vector may hold
+  // millions: the scan reads the clock as it goes.
+  for (let i = 0; i < value.length; i++) {
+    const item = value[i];
+    if (typeof item !== "string" || graphemeCount(item) !== 1) return false;
+    if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
+  }
+  return true;
 }
 
 /**
@@ -47,9 +67,12 @@ export function printlnText(args: readonly unknown[], maxChars?: number): string
     const left = maxChars === undefined ? undefined : Math.max(maxChars - line.length, 0);
     line +=
       typeof arg === "string"
-        ? arg
+        ? left === undefined || arg.length <= left
+          ? arg
+          : arg.slice(0, left + 1)
         : isCharacterVector(arg)
-          ? arg.join("")
+          ? // Each character is at least one code unit: past the cap, the rest is never shown.
+            (left === undefined || arg.length <= left ? arg : arg.slice(0, left + 1)).join("")
           : print(
               arg,
               left === undefined

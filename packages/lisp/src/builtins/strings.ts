@@ -5,17 +5,19 @@
  * wrong type (`(upper-case nil)`) raises a type error that names the function.
  */
 import { LispError } from "../errors.js";
-import { vectorBytes } from "../runtime/allocation.js";
+import { chargeNewText, vectorBytes } from "../runtime/allocation.js";
 import { active } from "../runtime/context.js";
 import { CHECK_EVERY, CHECK_MASK } from "../runtime/interruptible.js";
 import { LispSet } from "../values/lisp-set.js";
 import { Regex } from "../values/regex.js";
+import { checkTextLength } from "../values/text-limit.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
 import { formatText } from "./support/str-format.js";
 import { parseBoolean, parseDouble, parseLong } from "./support/str-numbers.js";
 import { countOccurrences, replaceText, splitLineText, splitText } from "./support/str-pieces.js";
 import { findFirst, regexOf, replaceAll as replaceRegex, splitAll } from "./support/str-regex.js";
 import {
+  changeCase,
   describe,
   graphemeIndexAt,
   graphemeLength,
@@ -59,14 +61,19 @@ function joinItems(separator: string, coll: unknown): string {
   if (n === 0) return "";
   active.work(n);
   let out = textOf(items[0]);
-  let charged = 0;
+  chargeNewText(out.length);
+  let charged = out.length;
   for (let i = 1; i < n; i++) {
-    out += separator + textOf(items[i]);
-    // Charged as it grows: a join of a million copies of a long string stops at the budget.
-    if (out.length - charged > 65536 || (i & 1023) === 0) {
-      active.allocate(out.length - charged);
-      charged = out.length;
+    const piece = textOf(items[i]);
+    const length = out.length + separator.length + piece.length;
+    // Charged before it grows: a join of a million copies of a long string stops at the budget
+    // having built no more than the budget.
+    if (length - charged > 65536 || (i & 1023) === 0) {
+      checkTextLength(length);
+      active.allocate(length - charged);
+      charged = length;
     }
+    out += separator + piece;
     if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
   }
   active.allocate(out.length - charged);
@@ -144,21 +151,12 @@ function blank(s: unknown): boolean {
   return trimBoth(requireString(s, "blank?", "a string or nil")) === "";
 }
 
-// Linear in the text, which may be megabytes, and a loop may convert many: charged per character.
 function upperCase(who: string) {
-  return (s: unknown): string => {
-    const text = requireString(s, who);
-    active.work(text.length);
-    return text.toUpperCase();
-  };
+  return (s: unknown): string => changeCase(requireString(s, who), "upper");
 }
 
 function lowerCase(who: string) {
-  return (s: unknown): string => {
-    const text = requireString(s, who);
-    active.work(text.length);
-    return text.toLowerCase();
-  };
+  return (s: unknown): string => changeCase(requireString(s, who), "lower");
 }
 
 // ------------------------------------------------------------------ replacing
@@ -176,13 +174,13 @@ function replace(s: unknown, match: unknown, replacement: unknown): string {
   if (pattern === "") {
     const count = graphemeLength(text);
     active.work(count);
-    active.allocate(text.length + (count + 1) * by.length);
+    chargeNewText(text.length + (count + 1) * by.length);
     return `${by}${graphemeList(text).join(by)}${text === "" ? "" : by}`;
   }
   const matches = countOccurrences(text, pattern);
   if (matches === 0) return text;
   active.work(matches);
-  active.allocate(text.length + matches * (by.length - pattern.length));
+  chargeNewText(text.length + matches * (by.length - pattern.length));
   return replaceText(text, pattern, by);
 }
 

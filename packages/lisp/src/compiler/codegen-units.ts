@@ -90,15 +90,18 @@ export function compileUnit(node: Node, compileSlow: () => Code, environment: Co
     }
     const wasPure = pure.on;
     pure.on = true;
-    const depth = codegenRuntime.ctx().depth;
+    const context = codegenRuntime.ctx();
+    const { depth, iterations, memory, copied, loopCheckAt } = context;
     try {
       const value = fast(frame);
       fastTierStats.fastRuns++;
       return value;
     } catch (error) {
       if (wasPure || !codegenRuntime.rerun(error)) throw error;
-      // Closures unwound by the throw left the depth count raised (closures.ts).
-      codegenRuntime.ctx().depth = depth;
+      // Closures unwound by the throw left the depth count raised (closures.ts), and the work
+      // done so far is done again below: the meters go back to where the unit started.
+      context.depth = depth;
+      context.rewind(iterations, memory, copied, loopCheckAt);
       if (error === codegenRuntime.NOT_PURE) fallbacks++;
       pure.on = false;
       return slow(frame);

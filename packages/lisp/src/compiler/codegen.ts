@@ -706,8 +706,6 @@ export class Generator implements LoopEmitter {
     this.emit(`const ${out} = [];`);
     const run = (index: number, breakLabel: string | undefined): void => {
       if (index === node.clauses.length) {
-        // A step of work, not an iteration (see comprehension.ts).
-        this.emit(`if (--${this.contextName}.fuel <= 0) ${this.contextName}.refuel();`);
         const value = this.value(node.body);
         if (node.collect) this.emit(`${out}.push(${value});`);
         return;
@@ -723,6 +721,8 @@ export class Generator implements LoopEmitter {
           const i = this.temp("i");
           const label = this.temp("L");
           const body = this.block(() => {
+            // A step of work per element visited, filtered out or not (see comprehension.ts).
+            this.emit(`if (--${this.contextName}.fuel <= 0) ${this.contextName}.refuel();`);
             this.pattern(pattern, this.bind(`${items}[${i}]`));
             run(index + 1, label);
           });
@@ -890,6 +890,8 @@ export class Generator implements LoopEmitter {
       // Saved, not decremented, on the way out of a throw: closures of the general evaluator
       // unwound by the same throw leave the count raised (closures.ts).
       `const depth = ${context}.depth;`,
+      // The meters at entry, put back before the call runs again on the general evaluator.
+      `const mark_i = ${context}.iterations, mark_m = ${context}.memory, mark_c = ${context}.copied, mark_a = ${context}.loopCheckAt;`,
       `if (++${context}.depth > ${context}.limits.maxDepth) throw $.depth(${context}, ${this.position(node.position)});`,
       `if (--${context}.fuel <= 0) ${context}.refuel();`,
       "const wasPure = P.on;",
@@ -905,6 +907,7 @@ export class Generator implements LoopEmitter {
       "P.on = wasPure;",
       `${context}.depth = depth;`,
       "if (wasPure || !$.rerun(error)) throw error;",
+      `${context}.rewind(mark_i, mark_m, mark_c, mark_a);`,
       `return $.deopt(${this.constant(slow)}, [${capturedNames.join(", ")}], [${[...params, ...(variadic ? ["...rest"] : [])].join(", ")}]);`,
       "}",
       "P.on = wasPure;",

@@ -1,7 +1,9 @@
 /**
  * `for` and `doseq` on the general evaluator: nested iteration over binding clauses with :let,
- * :when and :while. Elements are steps of work (they read the clock), not iterations: only `recur`
- * counts against maxIterations.
+ * :when and :while. Every element visited, at every level, is a step of work that reads the clock
+ * when due, whether the body runs for it or a :when filters it out: a product of collections whose
+ * elements are all filtered out is as long as one that keeps them. Elements are not iterations:
+ * only `recur` counts against maxIterations (docs/sandbox.md, "Iterations", says why).
  */
 import type { ForClause, Node, Pattern } from "../analyzer/ast.js";
 import { LispError } from "../errors.js";
@@ -73,10 +75,6 @@ export function compileComprehension(
 
   const run = (frame: unknown[], index: number, out: unknown[]): unknown => {
     if (index === steps.length) {
-      // A step of work (the clock is read every so often), not an iteration: the collections
-      // bound a for, so only recur counts against maxIterations.
-      const context = active;
-      if (--context.fuel <= 0) context.refuel();
       return after(body(frame), (value) => {
         if (collect) out.push(value);
         return undefined;
@@ -116,7 +114,10 @@ export function compileComprehension(
             }
           }
           const each = (i: number): unknown => {
+            const context = active;
             for (; i < items.length; i++) {
+              // A step of work per element visited (see the top of this file).
+              if (--context.fuel <= 0) context.refuel();
               step.bind(frame, items[i]);
               const result = run(frame, index + 1, out);
               if (result instanceof Promise) {

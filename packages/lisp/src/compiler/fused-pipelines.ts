@@ -386,6 +386,9 @@ function stream(
         g.emit(`${window}[${filled}++] = ${item};`);
         g.emit(`if (${filled} === ${size}) {`);
         g.emit(`$.chargeVector(${size});`);
+        // A new window of `size` slots, and up to as many copied: work the source loop does not
+        // count (a thousand overlapping chunks of a thousand are a million copies).
+        g.emit(`${g.contextName}.work(${size});`);
         g.emit(`const ${chunk} = ${window};`);
         g.emit(`${window} = new Array(${size});`);
         g.emit(`if (${step} >= ${size}) { ${filled} = 0; ${skip} = ${step} - ${size}; }`);
@@ -410,6 +413,8 @@ function stream(
       // The maps of each chain, innermost first, prepared before the loop.
       const maps = chains.map((chain) => chain.maps.map((mapIndex) => callback(mapIndex, 1)));
       const j = g.temp("j");
+      // The items short of a whole 1,024 up front (see sourceLoop).
+      g.emit(`${g.contextName}.work(Math.min(${sources[0]}.length, ${sources[1]}.length) & 1023);`);
       const body = g.block(() => {
         g.emit(`if ((${j} & 1023) === 1023) ${g.contextName}.work(1024);`);
         sources.forEach((source, side) => {
@@ -505,11 +510,15 @@ function streamOf(
 /**
  * A loop over a stage's source (read as the stage's builtin reads it: a set is refused where
  * `sets` is false), charging its work every 1,024 items as the inlined builtins do (a counter in
- * memory touched per item would cost more than a short stage does).
+ * memory touched per item would cost more than a short stage does). The items short of a whole
+ * 1,024 are charged up front: otherwise a source of fewer than 1,024 items would never be
+ * charged, and such a pipeline nested in another (a filter over 1,000 rows for each of 1,000
+ * rows) would run a million items without reading the clock.
  */
 function sourceLoop(g: LoopEmitter, value: string, sets: boolean, sink: (item: string) => void): void {
   const whole = wholeInput;
   const items = g.bind(`$.${whole ? "stageSource" : "lazySource"}(${value}, ${sets})`);
+  g.emit(`${g.contextName}.work(${items}.length & 1023);`);
   const i = g.temp("i");
   const body = g.block(() => {
     g.emit(`if ((${i} & 1023) === 1023) ${g.contextName}.work(1024);`);

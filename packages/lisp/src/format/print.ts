@@ -10,7 +10,10 @@
  * The walk is iterative (a value nested 100,000 deep prints; it does not overflow the stack), it
  * stops as soon as the text passes `maxChars` (a value with shared structure can expand to more
  * text than exists), and it is metered (values/walk-meter.ts): inside a run every collection
- * visited reads the run's clock, so `(str huge)` stops at the run's timeout.
+ * visited reads the run's clock, so `(str huge)` stops at the run's timeout. Text that becomes a
+ * program value (`str`, `pr-str`) is charged to the memory budget as it grows, and a long string
+ * is escaped a slice at a time (values/text-limit.ts), so `pr-str` applied to its own output again
+ * and again stops at the budget instead of growing past what V8 can hold.
  */
 import { CustomValue } from "../values/custom-value.js";
 import { Keyword } from "../values/keyword.js";
@@ -20,7 +23,8 @@ import { LispSet } from "../values/lisp-set.js";
 import { mapEntries } from "../values/map-access.js";
 import { WholeFloat } from "../values/numbers.js";
 import { isPlainObject } from "../values/plain-object.js";
-import { chargeText, chargeWalk } from "../values/walk-meter.js";
+import { checkTextLength, sliceEnd, TEXT_SLICE } from "../values/text-limit.js";
+import { chargeText, chargeTextWork, chargeWalk } from "../values/walk-meter.js";
 import { floatCompact, floatFull } from "./numbers.js";
 
 export interface PrintOptions {
@@ -57,31 +61,40 @@ const ESCAPES: Record<string, string> = {
 // biome-ignore lint/suspicious/noControlCharactersInRegex: escaping control characters is the point
 const NEEDS_ESCAPE = /["\\\u0000-\u001f]/;
 
-/** Texts longer than this are escaped slice by slice (see quoteString). */
-const ESCAPE_SLICE = 1 << 16;
-
 // biome-ignore lint/suspicious/noControlCharactersInRegex: escaping control characters is the point
 const ESCAPED = /["\\\n\t\r\b\f\u0000-\u001f]/g;
+const SURROGATE = /[\ud800-\udfff]/;
 
-function escapeSlice(text: string): string {
+/** `text` with its escapes, without the quotes; one native call, so only for a slice of text. */
+function escaped(text: string): string {
+  if (!NEEDS_ESCAPE.test(text)) return text;
+  // JSON escapes exactly these characters, the same way (`\u0001` in lowercase hex), and V8
+  // does it about twenty times faster than a replace that calls back per match; it differs only
+  // on surrogates, which it escapes when they stand alone.
+  if (!SURROGATE.test(text)) return JSON.stringify(text).slice(1, -1);
   return text.replace(
     ESCAPED,
     (char) => ESCAPES[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
   );
 }
 
+/**
+ * A string as a Clojure literal. A long text is escaped a slice at a time, with the clock read
+ * between slices: escaping is the one step that can double a text (quotes and backslashes) or
+ * grow it sixfold (control characters), and a single global replace over more than 2^27 matches
+ * ends the process instead of failing.
+ */
 export function quoteString(text: string): string {
-  if (!NEEDS_ESCAPE.test(text)) return `"${text}"`;
-  if (text.length <= ESCAPE_SLICE) return `"${escapeSlice(text)}"`;
-  // One global replace over a huge text makes V8 gather every match in one array first; with
-  // some 10^8 matches that allocation is a fatal error that ends the process (nothing to catch).
-  // Escapes are single characters, so slices can be cut anywhere (a split surrogate pair is
-  // matched by nothing and joins up again).
-  const parts: string[] = [];
-  for (let start = 0; start < text.length; start += ESCAPE_SLICE) {
-    parts.push(escapeSlice(text.slice(start, start + ESCAPE_SLICE)));
+  if (text.length <= TEXT_SLICE) return `"${escaped(text)}"`;
+  const parts = ['"'];
+  for (let start = 0; start < text.length; ) {
+    const end = sliceEnd(text, start);
+    chargeTextWork(end - start);
+    parts.push(escaped(text.slice(start, end)));
+    start = end;
   }
-  return `"${parts.join("")}"`;
+  parts.push('"');
+  return parts.join("");
 }
 
 /** Code points in `text`, counting no further than `stop`. */
@@ -131,8 +144,13 @@ function scalarText(value: unknown, floats: "full" | "compact"): string {
         : floats === "full"
           ? floatFull(value)
           : floatCompact(value);
-    case "bigint":
-      return value.toString();
+    case "bigint": {
+      // Superlinear in V8, and bounded by the size an integer may have (runtime/big-integers.ts):
+      // charged by its length, so printing many of them reads the clock.
+      const text = value.toString();
+      chargeTextWork(text.length);
+      return text;
+    }
     case "boolean":
       return value ? "true" : "false";
     case "undefined":
@@ -214,6 +232,7 @@ class Printer {
     }
     if (this.length > this.limit) this.full = true;
     if (this.chargesText && this.length - this.charged >= 4096) {
+      checkTextLength(this.length);
       chargeText(this.length - this.charged);
       this.charged = this.length;
     }
@@ -225,17 +244,36 @@ class Printer {
     return this.chunks.length === 0 ? last : this.chunks.join("") + last;
   }
 
-  private string(text: string, maxChars: number): string {
-    if (this.chargesText && text.length > 4096) {
-      // Quoting builds a text at least this long in one step: charged before it, a string grown
-      // by repeated pr-str stops at the memory budget instead of inside that step.
-      const ahead = Math.min(text.length, maxChars);
-      chargeText(ahead);
-      this.charged += ahead;
+  /** Emits a string literal cut at `maxChars` code points; a long one a slice at a time. */
+  private string(text: string, maxChars: number): void {
+    if (text.length <= TEXT_SLICE) {
+      const quoted = quotedWithin(text, maxChars);
+      if (quoted.truncated) this.truncated = true;
+      this.emit(quoted.text);
+      return;
     }
-    const quoted = quotedWithin(text, maxChars);
-    if (quoted.truncated) this.truncated = true;
-    return quoted.text;
+    let shown = text;
+    let marker = "";
+    if (text.length > maxChars) {
+      chargeTextWork(text.length);
+      const total = codePoints(text, Number.POSITIVE_INFINITY);
+      if (total > maxChars) {
+        shown = `${text.slice(0, codePointOffset(text, maxChars))}...`;
+        marker = ` (${maxChars}/${total} chars)`;
+        this.truncated = true;
+      }
+    }
+    // Slice by slice, each charged (emit) before the next is escaped: the text stops at the
+    // memory budget, or at the printer's cap, having built at most one slice past it.
+    this.emit('"');
+    for (let start = 0; start < shown.length && !this.full; ) {
+      const end = sliceEnd(shown, start);
+      chargeTextWork(end - start);
+      this.emit(escaped(shown.slice(start, end)));
+      start = end;
+    }
+    this.emit('"');
+    if (marker !== "") this.emit(marker);
   }
 
   private scalar(value: unknown): string {
@@ -275,7 +313,7 @@ class Printer {
   /** Prints `value` with strings cut at `maxChars`; collections are opened and printed by `run`. */
   private value(value: unknown, maxChars: number): void {
     if (typeof value === "string") {
-      this.emit(this.string(value, maxChars));
+      this.string(value, maxChars);
       return;
     }
     if (typeof value !== "object" || value === null) {
@@ -347,18 +385,15 @@ interface Printed {
 
 function printed(value: unknown, options: PrintOptions): Printed {
   const limit = options.maxChars ?? Number.POSITIVE_INFINITY;
-  if (typeof value !== "object" || value === null || !isCollection(value)) {
-    // Scalars and strings, the most printed values, need no walk.
-    const maxStringChars = options.maxStringChars ?? Number.POSITIVE_INFINITY;
-    // As in Printer.string: a quoted string is charged before it is built, then for the escapes.
-    const ahead =
-      options.chargeText === true && typeof value === "string" ? Math.min(value.length, maxStringChars) : 0;
-    if (ahead > 0) chargeText(ahead);
+  const longText = typeof value === "string" && value.length > TEXT_SLICE;
+  if (!longText && (typeof value !== "object" || value === null || !isCollection(value))) {
+    // Scalars and strings, the most printed values, need no walk (a long text takes the printer,
+    // which escapes it a slice at a time).
     const shown =
       typeof value === "string"
-        ? quotedWithin(value, maxStringChars)
+        ? quotedWithin(value, options.maxStringChars ?? Number.POSITIVE_INFINITY)
         : { text: scalarText(value, options.floats ?? "full"), truncated: false };
-    if (ahead > 0 && shown.text.length > ahead) chargeText(shown.text.length - ahead);
+    if (options.chargeText === true) chargeText(shown.text.length);
     if (shown.text.length > limit) return { text: cut(shown.text, limit), truncated: true, cut: true };
     return { text: shown.text, truncated: shown.truncated, cut: false };
   }

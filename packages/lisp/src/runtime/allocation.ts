@@ -6,6 +6,7 @@
  *
  * Nothing here may change how a program behaves except by ending it at its memory limit.
  */
+import { checkTextLength } from "../values/text-limit.js";
 import { active } from "./context.js";
 
 /** A vector (JS array): its header, and each slot. */
@@ -44,4 +45,13 @@ export function setBytes(members: number): number {
 /** Charges a new vector of `slots` items to the running program. */
 export function chargeVector(slots: number): void {
   active.allocate(vectorBytes(slots));
+}
+
+/**
+ * Charges a text of `length` characters that is about to be built (one byte a character),
+ * refusing one longer than any text may be (values/text-limit.ts) whatever the budget.
+ */
+export function chargeNewText(length: number): void {
+  checkTextLength(length);
+  active.allocate(length);
 }

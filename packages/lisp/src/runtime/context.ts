@@ -197,6 +197,15 @@ export class RunContext implements WalkTarget {
   /** Called when fuel runs out: reads the clock, and stops the run past its deadline. */
   refuel(): void {
     this.fuel = FUEL_PER_CHECK;
+    this.checkDeadline();
+  }
+
+  /**
+   * Stops the run if it must stop now: its deadline (or its pmap/pcalls deadline) has passed, or
+   * the run was stopped. Called at every refuel, and after every tool call returns: a tool that
+   * held the thread past the deadline must not let the program go on.
+   */
+  checkDeadline(): void {
     if (this.abortReason !== undefined) throw this.abortReason;
     const time = now();
     if (time > this.deadline) throw timeoutError(this.limits.timeoutMs);
@@ -216,6 +225,19 @@ export class RunContext implements WalkTarget {
     this.loopCheckAt = Math.min(this.limits.maxIterations, this.iterations + FUEL_PER_CHECK);
     this.refuel();
     return true;
+  }
+
+  /**
+   * Puts the meters back to what they read when a unit of generated code (or a lazy pipeline)
+   * started, before the general evaluator runs the same work again: the rerun repeats that work,
+   * and counting it twice would stop a program that the general evaluator alone finishes. The
+   * fuel is not put back: it only says when to read the clock, and the rerun takes real time.
+   */
+  rewind(iterations: number, memory: number, copied: number, loopCheckAt: number): void {
+    this.iterations = iterations;
+    this.memory = memory;
+    this.copied = copied;
+    this.loopCheckAt = loopCheckAt;
   }
 
   /** Charges work proportional to `units` elements, reading the clock when due. */

@@ -57,13 +57,13 @@ describe("defaults and the reference's limits", () => {
     expect(!looped.ok && looped.error.reason).toBe("loop_limit_exceeded");
   });
 
-  test("under the defaults a 100,000-step loop runs and a runaway loop stops promptly", async () => {
+  test("under the defaults a 100,000-step loop runs and a runaway loop stops at the iteration limit", async () => {
     const long = await run("(loop [i 0 acc 0] (if (< i 100000) (recur (inc i) (+ acc i)) acc))");
     expect(long.ok && long.value).toBe(4_999_950_000);
     for (const engine of ["adaptive", "general"] as const) {
+      // Its reason says it stopped on the count, before the timeout (which would say "timeout").
       const runaway = await run("(loop [x 0] (recur x))", { engine });
       expect(!runaway.ok && runaway.error.reason).toBe("loop_limit_exceeded");
-      expect(runaway.durationMs).toBeLessThan(DEFAULT_LIMITS.timeoutMs);
     }
   });
 });

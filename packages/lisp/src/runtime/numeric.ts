@@ -1,11 +1,13 @@
 /**
  * Arithmetic on the numeric tower (values/numbers.ts): integers stay exact (promoting to bigint
  * past 2^53), any float operand makes a float result, and every operation starts with a fast path
- * for two plain JS numbers.
+ * for two plain JS numbers. Every integer result past 2^53 is charged by its size, a product
+ * before it is computed (big-integers.ts).
  */
 import { LispError } from "../errors.js";
 import { print } from "../format/print.js";
 import { isFloat, type LispNumber, makeFloat, makeInteger, toDouble, WholeFloat } from "../values/numbers.js";
+import { chargedInteger, chargeInteger, operandBits } from "./big-integers.js";
 import { typeName } from "./describe.js";
 
 export function requireNumber(value: unknown, who: string): LispNumber {
@@ -37,14 +39,14 @@ export function add(a: unknown, b: unknown): LispNumber {
     const r = a + b;
     if (Number.isInteger(r)) {
       if (Number.isInteger(a) && Number.isInteger(b))
-        return Number.isSafeInteger(r) ? r : makeInteger(BigInt(a) + BigInt(b));
+        return Number.isSafeInteger(r) ? r : chargedInteger(BigInt(a) + BigInt(b));
       return new WholeFloat(r);
     }
     return r;
   }
   bothNumbers("add", a, b);
   if (isFloat(a) || isFloat(b)) return makeFloat(toDouble(a as LispNumber) + toDouble(b as LispNumber));
-  return makeInteger(toBig(a as number | bigint) + toBig(b as number | bigint));
+  return chargedInteger(toBig(a as number | bigint) + toBig(b as number | bigint));
 }
 
 export function subtract(a: unknown, b: unknown): LispNumber {
@@ -52,14 +54,14 @@ export function subtract(a: unknown, b: unknown): LispNumber {
     const r = a - b;
     if (Number.isInteger(r)) {
       if (Number.isInteger(a) && Number.isInteger(b))
-        return Number.isSafeInteger(r) ? r : makeInteger(BigInt(a) - BigInt(b));
+        return Number.isSafeInteger(r) ? r : chargedInteger(BigInt(a) - BigInt(b));
       return new WholeFloat(r);
     }
     return r;
   }
   bothNumbers("subtract", a, b);
   if (isFloat(a) || isFloat(b)) return makeFloat(toDouble(a as LispNumber) - toDouble(b as LispNumber));
-  return makeInteger(toBig(a as number | bigint) - toBig(b as number | bigint));
+  return chargedInteger(toBig(a as number | bigint) - toBig(b as number | bigint));
 }
 
 export function multiply(a: unknown, b: unknown): LispNumber {
@@ -67,13 +69,16 @@ export function multiply(a: unknown, b: unknown): LispNumber {
     const r = a * b;
     if (Number.isInteger(r)) {
       if (Number.isInteger(a) && Number.isInteger(b))
-        return Number.isSafeInteger(r) ? (r === 0 ? 0 : r) : makeInteger(BigInt(a) * BigInt(b));
+        return Number.isSafeInteger(r) ? (r === 0 ? 0 : r) : chargedInteger(BigInt(a) * BigInt(b));
       return new WholeFloat(r);
     }
     return r;
   }
   bothNumbers("multiply", a, b);
   if (isFloat(a) || isFloat(b)) return makeFloat(toDouble(a as LispNumber) * toDouble(b as LispNumber));
+  // A product has at most the bits of its factors together: refused or charged before V8
+  // spends the time to compute it.
+  chargeInteger(operandBits(a as number | bigint) + operandBits(b as number | bigint));
   return makeInteger(toBig(a as number | bigint) * toBig(b as number | bigint));
 }
 
@@ -103,7 +108,7 @@ export function quot(a: unknown, b: unknown): LispNumber {
     return makeFloat(Math.trunc(x / toDouble(b as LispNumber)));
   }
   if (typeof a === "number" && typeof b === "number") return Math.trunc(a / b);
-  return makeInteger(toBig(a as number | bigint) / toBig(b as number | bigint));
+  return chargedInteger(toBig(a as number | bigint) / toBig(b as number | bigint));
 }
 
 /** rem: remainder with the sign of the dividend. */
@@ -115,7 +120,7 @@ export function rem(a: unknown, b: unknown): LispNumber {
     const r = a % b;
     return r === 0 ? 0 : r;
   }
-  return makeInteger(toBig(a as number | bigint) % toBig(b as number | bigint));
+  return chargedInteger(toBig(a as number | bigint) % toBig(b as number | bigint));
 }
 
 /** mod: remainder with the sign of the divisor (floored division). */
@@ -135,7 +140,7 @@ export function mod(a: unknown, b: unknown): LispNumber {
   const x = toBig(a as number | bigint);
   const y = toBig(b as number | bigint);
   const r = x % y;
-  return makeInteger(r !== 0n && r < 0n !== y < 0n ? r + y : r);
+  return chargedInteger(r !== 0n && r < 0n !== y < 0n ? r + y : r);
 }
 
 export function negate(a: unknown): LispNumber {

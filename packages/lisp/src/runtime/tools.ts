@@ -84,6 +84,9 @@ export function callTool(name: string, argsValue: unknown, position: Position): 
     return settle(pending).then(
       (value) => {
         record(context, name, args, started, { result: value === undefined ? null : value });
+        // The answer may come after the deadline (a tool that held the thread before it
+        // answered, or an answer that won the race against the deadline timer).
+        context.checkDeadline();
         return value === undefined ? null : value;
       },
       (error: unknown) => {
@@ -94,5 +97,7 @@ export function callTool(name: string, argsValue: unknown, position: Position): 
   }
   const value = result === undefined ? null : result;
   record(context, name, args, started, { result: value });
+  // A synchronous tool holds the thread: nothing else reads the clock while it works.
+  context.checkDeadline();
   return value;
 }

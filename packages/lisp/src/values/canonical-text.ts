@@ -23,8 +23,16 @@ function identityText(value: object): string {
 
 function numberText(value: number): string {
   if (Number.isInteger(value))
-    return Number.isSafeInteger(value) ? String(value === 0 ? 0 : value) : BigInt(value).toString();
+    return Number.isSafeInteger(value) ? String(value === 0 ? 0 : value) : integerText(BigInt(value));
   return String(value);
+}
+
+/**
+ * An integer past 2^53, in hexadecimal: linear in its size, where V8's decimal text is not (a
+ * set of large integers would otherwise spend most of its time here). No number's text has an x.
+ */
+function integerText(value: bigint): string {
+  return `#x${value.toString(16)}`;
 }
 
 /**
@@ -48,7 +56,7 @@ export function canonicalText(value: unknown): string {
     case "number":
       return numberText(value);
     case "bigint":
-      return value.toString();
+      return integerText(value);
     case "boolean":
       return value ? "true" : "false";
     case "undefined":

@@ -11,8 +11,9 @@ import { readerOf } from "./field-reader.js";
 import { Keyword } from "./keyword.js";
 import { LispMap, MapBuilder } from "./lisp-map.js";
 import { isPlainObject, ownGet, ownHas, type PlainObject } from "./plain-object.js";
+import { TEXT_SLICE } from "./text-limit.js";
 import { either } from "./versioned-table.js";
-import { chargeWalk } from "./walk-meter.js";
+import { chargeTextWork, chargeWalk } from "./walk-meter.js";
 
 export type AnyMap = LispMap | PlainObject;
 
@@ -38,7 +39,16 @@ export function mapHasExact(map: AnyMap, key: unknown): boolean {
 }
 
 function underscored(name: string): string | undefined {
-  return name.includes("-") ? name.replaceAll("-", "_") : undefined;
+  if (!name.includes("-")) return undefined;
+  if (name.length <= TEXT_SLICE) return name.replaceAll("-", "_");
+  // A name the program built long: V8 takes seconds to replace millions of hyphens in one call,
+  // so a slice at a time, reading the clock between slices.
+  const parts: string[] = [];
+  for (let start = 0; start < name.length; start += TEXT_SLICE) {
+    chargeTextWork(TEXT_SLICE);
+    parts.push(name.slice(start, start + TEXT_SLICE).replaceAll("-", "_"));
+  }
+  return parts.join("");
 }
 
 /** The value under the string key `name`, or undefined. */

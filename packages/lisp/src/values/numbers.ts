@@ -50,6 +50,19 @@ export function makeFloat(value: number): number | WholeFloat {
   return Number.isInteger(value) || Object.is(value, -0) ? new WholeFloat(value) : value;
 }
 
+/**
+ * The most bits an integer may hold: 2^18, about 78,900 decimal digits (20,000! fits). V8
+ * multiplies, divides and prints big integers in more than linear time, and the clock cannot
+ * interrupt one operation, so their size is bounded where a single operation still takes a few
+ * hundredths of a second: printing an integer of this size is the slowest (20 ms, 60 ms on a
+ * loaded machine; four times the size takes ten times as long). runtime/big-integers.ts enforces
+ * it; integer literals are far shorter (100 digits at most).
+ */
+export const MAX_INTEGER_BITS = 2 ** 18;
+
+/** Decimal digits of the largest integer, MAX_INTEGER_BITS × log10(2), rounded down. */
+export const MAX_INTEGER_DIGITS = Math.floor(MAX_INTEGER_BITS * Math.log10(2));
+
 /** Builds an integer from a bigint, narrowing it to a number when it is safe. */
 export function makeInteger(value: bigint): number | bigint {
   return value >= -9007199254740991n && value <= 9007199254740991n ? Number(value) : value;

@@ -50,6 +50,17 @@ export function chargeText(chars: number): void {
   if (target !== undefined && !target.finished) target.allocate(chars);
 }
 
+/**
+ * Charges the running program's clock for escaping or scanning `chars` characters of text (one
+ * unit per character, as the builtins that scan text charge). A call from the host is bounded by
+ * its own character cap instead, so it is not charged: its node budget counts nodes, not text.
+ */
+export function chargeTextWork(chars: number): void {
+  if (hostBudget >= 0) return;
+  const target = current;
+  if (target !== undefined && !target.finished) target.work(chars);
+}
+
 /** Nodes a host call (`equals`, `format`, `toJson`...) may visit. */
 export const HOST_WALK_NODES = 10_000_000;
 

@@ -2,13 +2,13 @@
  * Bitwise operations on the integer tower: two's complement semantics on unbounded integers, as
  * the reference gives them. Small values (the 32-bit range, by far the common case) use JS
  * bitwise operators; everything else goes through bigint and is narrowed back to a number when it
- * fits (values/numbers.ts). Shifting left can build an arbitrarily large integer, so the bits it
- * creates are charged to the run's memory budget before they are built.
+ * fits (values/numbers.ts). Every result past 2^53 is charged by its size (runtime/big-integers.ts);
+ * shifting left can build an arbitrarily large integer, so its size is charged (or refused) before
+ * it is built.
  */
 import { LispError } from "../../errors.js";
 import { print } from "../../format/print.js";
-import { bigintBytes } from "../../runtime/allocation.js";
-import { active } from "../../runtime/context.js";
+import { chargedInteger, chargeInteger, operandBits } from "../../runtime/big-integers.js";
 import { typeName } from "../../runtime/describe.js";
 import { makeInteger } from "../../values/numbers.js";
 
@@ -39,34 +39,28 @@ function isSmall(value: Int): value is number {
 const big = (value: Int): bigint => (typeof value === "bigint" ? value : BigInt(value));
 
 export function bitAnd(a: Int, b: Int): Int {
-  return isSmall(a) && isSmall(b) ? a & b : makeInteger(big(a) & big(b));
+  return isSmall(a) && isSmall(b) ? a & b : chargedInteger(big(a) & big(b));
 }
 
 export function bitOr(a: Int, b: Int): Int {
-  return isSmall(a) && isSmall(b) ? a | b : makeInteger(big(a) | big(b));
+  return isSmall(a) && isSmall(b) ? a | b : chargedInteger(big(a) | big(b));
 }
 
 export function bitXor(a: Int, b: Int): Int {
-  return isSmall(a) && isSmall(b) ? a ^ b : makeInteger(big(a) ^ big(b));
+  return isSmall(a) && isSmall(b) ? a ^ b : chargedInteger(big(a) ^ big(b));
 }
 
 export function bitAndNot(a: Int, b: Int): Int {
-  return isSmall(a) && isSmall(b) ? a & ~b : makeInteger(big(a) & ~big(b));
+  return isSmall(a) && isSmall(b) ? a & ~b : chargedInteger(big(a) & ~big(b));
 }
 
 export function bitNot(a: Int): Int {
-  return isSmall(a) ? ~a : makeInteger(~big(a));
-}
-
-function bitLength(value: Int): number {
-  const magnitude = typeof value === "bigint" ? (value < 0n ? -value : value) : Math.abs(value);
-  return magnitude.toString(16).length * 4;
+  return isSmall(a) ? ~a : chargedInteger(~big(a));
 }
 
 /** Charges the integer a left shift by `n` would build, refusing absurd sizes before any work. */
 function chargeShift(value: Int, n: Int): number {
-  const bits = bitLength(value) + Number(n);
-  active.allocate(bigintBytes(bits));
+  chargeInteger(operandBits(value) + Number(n));
   return Number(n);
 }
 
@@ -90,7 +84,7 @@ export function shiftRight(value: Int, n: Int): Int {
     // Dividing a safe integer by a power of two is exact, so the floor is the shifted value.
     return Math.floor(value / 2 ** n) || 0;
   }
-  return makeInteger(value >> BigInt(n));
+  return chargedInteger(value >> BigInt(n));
 }
 
 /** The integer with only bit `n` set, charged like a shift. */

@@ -8,6 +8,7 @@ import { LispError } from "../../errors.js";
 import { print } from "../../format/print.js";
 import { active } from "../../runtime/context.js";
 import { WholeFloat } from "../../values/numbers.js";
+import { checkTextLength } from "../../values/text-limit.js";
 import { textOf } from "./str-text.js";
 
 function formatError(message: string): LispError {
@@ -49,8 +50,13 @@ function specialText(value: number | bigint): string | undefined {
 }
 
 function integerText(value: unknown, conversion: string, radix: number): string {
-  if (typeof value === "bigint" || (typeof value === "number" && Number.isInteger(value)))
-    return value.toString(radix);
+  if (typeof value === "bigint") {
+    // Superlinear in V8 (and bounded by the size of an integer): charged by its length.
+    const text = value.toString(radix);
+    active.work(text.length);
+    return text;
+  }
+  if (typeof value === "number" && Number.isInteger(value)) return value.toString(radix);
   if (conversion === "d") {
     const whole = value instanceof WholeFloat ? value.value : value;
     if (typeof whole === "number" && Number.isInteger(whole)) return BigInt(whole).toString();
@@ -69,20 +75,20 @@ function floatText(value: unknown, conversion: "f" | "e", precision: number): st
 }
 
 export function formatText(template: string, args: readonly unknown[]): string {
-  let out = "";
+  const out = new FormattedText();
   let next = 0;
   let i = 0;
   const length = template.length;
   while (i < length) {
     const percent = template.indexOf("%", i);
     if (percent < 0) {
-      out += template.slice(i);
+      out.add(template.slice(i));
       break;
     }
-    out += template.slice(i, percent);
+    out.add(template.slice(i, percent));
     i = percent + 1;
     if (template[i] === "%") {
-      out += "%";
+      out.add("%");
       i++;
       continue;
     }
@@ -114,21 +120,48 @@ export function formatText(template: string, args: readonly unknown[]): string {
     const arg = args[next++];
     switch (conversion) {
       case "s":
-        out += textOf(arg);
+        out.add(textOf(arg));
         break;
       case "d":
-        out += integerText(arg, "d", 10);
+        out.add(integerText(arg, "d", 10));
         break;
       case "x":
-        out += integerText(arg, "x", 16);
+        out.add(integerText(arg, "x", 16));
         break;
       case "o":
-        out += integerText(arg, "o", 8);
+        out.add(integerText(arg, "o", 8));
         break;
       default:
-        out += floatText(arg, conversion as "f" | "e", precision ?? 6);
+        out.add(floatText(arg, conversion as "f" | "e", precision ?? 6));
     }
   }
-  active.allocate(out.length);
-  return out;
+  return out.text();
+}
+
+/**
+ * The text `format` builds: its pieces, charged to the memory budget as they come (before the
+ * text is joined), and to the clock one unit a piece.
+ */
+class FormattedText {
+  private readonly pieces: string[] = [];
+  private length = 0;
+  private charged = 0;
+
+  add(piece: string): void {
+    this.length += piece.length;
+    if (this.length - this.charged > 4096) this.charge();
+    this.pieces.push(piece);
+    active.work(1);
+  }
+
+  text(): string {
+    this.charge();
+    return this.pieces.join("");
+  }
+
+  private charge(): void {
+    checkTextLength(this.length);
+    active.allocate(this.length - this.charged);
+    this.charged = this.length;
+  }
 }

@@ -13,6 +13,7 @@
  */
 import { LispError } from "../../errors.js";
 import { print } from "../../format/print.js";
+import { parseDecimalInteger } from "../../runtime/big-integers.js";
 import { active } from "../../runtime/context.js";
 import { CHECK_EVERY, CHECK_MASK } from "../../runtime/interruptible.js";
 import { CustomValue } from "../../values/custom-value.js";
@@ -21,8 +22,9 @@ import { Keyword } from "../../values/keyword.js";
 import { LispMap } from "../../values/lisp-map.js";
 import { LispSet } from "../../values/lisp-set.js";
 import { mapEntries } from "../../values/map-access.js";
-import { makeFloat, makeInteger, WholeFloat } from "../../values/numbers.js";
+import { makeFloat, WholeFloat } from "../../values/numbers.js";
 import { defineOwn, isPlainObject, type PlainObject } from "../../values/plain-object.js";
+import { checkTextLength, sliceEnd, TEXT_SLICE } from "../../values/text-limit.js";
 
 /** Deeper nesting is refused (nil): no legitimate payload needs it, and it would exhaust the stack. */
 export const MAX_JSON_DEPTH = 512;
@@ -163,7 +165,11 @@ class Parser {
       if (code === 92 || code < 32 || Number.isNaN(code)) break;
       if ((++i & 0xffff) === 0) active.work(0x10000);
     }
-    let out = text.slice(start, i);
+    // With escapes: runs of plain characters are sliced whole and the pieces joined in batches,
+    // never appended a character at a time (a rope of millions of one-character links is many
+    // times the size of the text, and is not charged).
+    let pieces: string[] = [text.slice(start, i)];
+    let run = i;
     let read = 0;
     for (;;) {
       const code = text.charCodeAt(i);
@@ -171,48 +177,52 @@ class Parser {
       if (code === 34) break;
       if ((++read & 0xffff) === 0) active.work(0x10000);
       if (code !== 92) {
-        out += text[i];
         i++;
         continue;
       }
+      if (i > run) pieces.push(text.slice(run, i));
       const escaped = text[i + 1];
       i += 2;
       switch (escaped) {
         case '"':
-          out += '"';
+          pieces.push('"');
           break;
         case "\\":
-          out += "\\";
+          pieces.push("\\");
           break;
         case "/":
-          out += "/";
+          pieces.push("/");
           break;
         case "b":
-          out += "\b";
+          pieces.push("\b");
           break;
         case "f":
-          out += "\f";
+          pieces.push("\f");
           break;
         case "n":
-          out += "\n";
+          pieces.push("\n");
           break;
         case "r":
-          out += "\r";
+          pieces.push("\r");
           break;
         case "t":
-          out += "\t";
+          pieces.push("\t");
           break;
         case "u": {
           const hex = text.slice(i, i + 4);
           if (!/^[0-9a-fA-F]{4}$/.test(hex)) this.fail();
-          out += String.fromCharCode(Number.parseInt(hex, 16));
+          pieces.push(String.fromCharCode(Number.parseInt(hex, 16)));
           i += 4;
           break;
         }
         default:
           this.fail();
       }
+      run = i;
+      if (pieces.length >= 4096) pieces = [pieces.join("")];
     }
+    if (i > run) pieces.push(text.slice(run, i));
+    const out = pieces.join("");
     this.index = i + 1;
     this.bytes += out.length;
     return out;
@@ -247,7 +257,7 @@ class Parser {
     const literal = text.slice(start, i);
     if (integral) {
       const value = Number(literal);
-      return Number.isSafeInteger(value) ? value || 0 : makeInteger(BigInt(literal));
+      return Number.isSafeInteger(value) ? value || 0 : parseDecimalInteger(literal);
     }
     const value = Number(literal);
     if (!Number.isFinite(value)) this.fail();
@@ -342,12 +352,34 @@ class Encoder {
     this.parts.push(text);
     this.length += text.length;
     if (this.length - this.charged >= 4096) {
+      checkTextLength(this.length);
       active.allocate(this.length - this.charged);
       this.charged = this.length;
     }
   }
 
+  /**
+   * A string as JSON: a long one a slice at a time, each charged (emit) before the next is
+   * escaped, so text that grows with every pass (JSON of JSON of...) stops at the memory budget.
+   */
+  private string(text: string): void {
+    if (text.length <= TEXT_SLICE) {
+      this.emit(JSON.stringify(text));
+      return;
+    }
+    this.emit('"');
+    for (let start = 0; start < text.length; ) {
+      // Never between the two halves of a surrogate pair: alone, each would be escaped.
+      const end = sliceEnd(text, start);
+      active.work(end - start);
+      this.emit(JSON.stringify(text.slice(start, end)).slice(1, -1));
+      start = end;
+    }
+    this.emit('"');
+  }
+
   finish(): string {
+    checkTextLength(this.length);
     active.allocate(this.length - this.charged);
     return this.parts.join("");
   }
@@ -361,14 +393,18 @@ class Encoder {
       );
     switch (typeof value) {
       case "string":
-        this.emit(JSON.stringify(value));
+        this.string(value);
         return;
       case "boolean":
         this.emit(value ? "true" : "false");
         return;
-      case "bigint":
-        this.emit(value.toString());
+      case "bigint": {
+        // Superlinear in V8 (and bounded by the size of an integer): charged by its length.
+        const text = value.toString();
+        active.work(text.length);
+        this.emit(text);
         return;
+      }
       case "number":
         this.emit(Number.isInteger(value) ? String(value) : floatText(value, this.path));
         return;
@@ -403,7 +439,7 @@ class Encoder {
 
   private object(value: object | null): void {
     if (value === null) this.emit("null");
-    else if (value instanceof Keyword) this.emit(JSON.stringify(value.name));
+    else if (value instanceof Keyword) this.string(value.name);
     else if (value instanceof WholeFloat) this.emit(floatText(value.value, this.path));
     else if (Array.isArray(value)) this.items(value);
     else if (value instanceof LispSet) this.items(value.members());
@@ -439,7 +475,8 @@ class Encoder {
       }
       seen.set(name, key);
       if (i > 0) this.emit(",");
-      this.emit(`${JSON.stringify(name)}:`);
+      this.string(name);
+      this.emit(":");
       this.path.push(key);
       this.value(item);
       this.path.pop();

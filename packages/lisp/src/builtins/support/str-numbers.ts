@@ -3,7 +3,8 @@
  * entire string must be the number (no spaces, no trailing text); anything else, including a
  * value that is not a string, reads as nil (bad data signals, it does not raise).
  */
-import { makeFloat, makeInteger, type WholeFloat } from "../../values/numbers.js";
+import { parseDecimalInteger } from "../../runtime/big-integers.js";
+import { makeFloat, type WholeFloat } from "../../values/numbers.js";
 
 const INTEGER = /^[+-]?\d+$/;
 // Digits, then an optional fraction and an optional exponent, each with at least one digit.
@@ -12,7 +13,7 @@ const DECIMAL = /^[+-]?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 export function parseLong(value: unknown): number | bigint | null {
   if (typeof value !== "string" || !INTEGER.test(value)) return null;
   if (value.length <= 15) return Number(value) || 0; // `|| 0` turns "-0" into 0
-  return makeInteger(BigInt(value));
+  return parseDecimalInteger(value);
 }
 
 export function parseDouble(value: unknown): number | WholeFloat | null {

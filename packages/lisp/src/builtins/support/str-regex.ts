@@ -15,6 +15,7 @@ import { VECTOR_BYTES, VECTOR_SLOT_BYTES, vectorBytes } from "../../runtime/allo
 import { active } from "../../runtime/context.js";
 import { Regex } from "../../values/regex.js";
 import { NATIVE_TEXT_LIMIT } from "../../values/regex-native.js";
+import { checkTextLength } from "../../values/text-limit.js";
 import { describe } from "./str-text.js";
 
 export function requireRegex(value: unknown, who: string): Regex {
@@ -147,6 +148,7 @@ export function replaceAll(regex: Regex, text: string, replacement: string): str
     const piece = text.slice(from, matcher.start());
     const end = matcher.end();
     active.work(1 + end - from);
+    checkTextLength(out.length + piece.length + replacement.length);
     active.allocate(piece.length + replacement.length);
     out += piece + replacement;
     from = end;

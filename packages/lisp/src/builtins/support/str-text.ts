@@ -8,6 +8,8 @@
  */
 import { LispError } from "../../errors.js";
 import { print } from "../../format/print.js";
+import { chargeNewText } from "../../runtime/allocation.js";
+import { active } from "../../runtime/context.js";
 import { typeName } from "../../runtime/describe.js";
 import { graphemeBoundaries } from "../../runtime/graphemes.js";
 import { chargeWalk } from "../../values/walk-meter.js";
@@ -130,6 +132,20 @@ export function trimEnd(text: string): string {
 
 export function trimBoth(text: string): string {
   return trimEnd(trimStart(text));
+}
+
+/**
+ * `text` in upper or lower case (upper-case, lower-case, .toUpperCase, .toLowerCase). Linear in
+ * the text, which may be megabytes, and a loop may convert many: charged per character to the
+ * clock, and as a new text to the memory budget before it is made (after, too, for the part a
+ * few letters add: "ß" is "SS" in upper case).
+ */
+export function changeCase(text: string, to: "upper" | "lower"): string {
+  active.work(text.length);
+  chargeNewText(text.length);
+  const changed = to === "upper" ? text.toUpperCase() : text.toLowerCase();
+  if (changed.length > text.length) chargeNewText(changed.length - text.length);
+  return changed;
 }
 
 /** A value as `str` shows it, with special floats as Java names them (`Infinity`, `NaN`). */
