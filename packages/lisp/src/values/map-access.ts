@@ -193,6 +193,8 @@ export function mapDissoc(map: AnyMap, key: unknown): AnyMap {
 }
 
 const hasOwnKey = Object.prototype.hasOwnProperty;
+const getPrototypeOf = Object.getPrototypeOf;
+const ObjectPrototype = Object.prototype;
 
 /**
  * `(:k item)` for any item: the flexible lookup of `key` in a map, nil for anything else. This is
@@ -206,7 +208,7 @@ export function getField(item: unknown, key: unknown): unknown {
     if (item instanceof LispMap) return slowField(item, key);
     const reader = readerOf(key);
     if (reader !== undefined) return reader(item, slowField);
-    if ((item as { constructor?: unknown }).constructor === Object) {
+    if ((item as { constructor?: unknown }).constructor === Object && getPrototypeOf(item) === ObjectPrototype) {
       const name = key.name;
       const found =
         key.direct || hasOwnKey.call(item, name) ? (item as Record<string, unknown>)[name] : undefined;

@@ -14,6 +14,7 @@
  * after its run is the host's walk, not the run's).
  */
 import { LispError } from "../errors.js";
+import { hostDataMayHaveChanged } from "./map-entries.js";
 
 /** What a running program exposes to walks: its clock and memory meters (runtime/context.ts). */
 export interface WalkTarget {
@@ -60,6 +61,8 @@ export const HOST_WALK_NODES = 10_000_000;
  */
 export function hostWalk<T>(body: () => T, limit: number = HOST_WALK_NODES): T {
   if (hostBudget >= 0) return body();
+  // The host may have changed its objects since a run read them.
+  hostDataMayHaveChanged();
   hostBudget = limit;
   hostLimit = limit;
   try {
