@@ -30,10 +30,10 @@ import { Namespace } from "./runtime/namespace.js";
 import { checkSignal } from "./runtime/signal-option.js";
 import { FailSignal, RECUR, ReturnSignal } from "./runtime/signals.js";
 import { normalizeTools } from "./runtime/tool-options.js";
-import { findUnreadable, type HostRoot } from "./runtime/unreadable-host-data.js";
 import type { Session } from "./session.js";
 import { lookup } from "./values/map-access.js";
 import { hostDataMayHaveChanged } from "./values/map-entries.js";
+import { findUnreadable, type HostRoot } from "./values/unreadable-host-data.js";
 import { isPlainObject, type PlainObject } from "./values/plain-object.js";
 import { Regex } from "./values/regex.js";
 

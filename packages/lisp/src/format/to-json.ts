@@ -93,10 +93,12 @@ function isCollection(value: unknown): value is object {
 
 /**
  * Nodes of the tree `root` expands to, counting each path (a node shared by two paths counts
- * twice), in time linear in the distinct nodes; stops counting past `limit`.
+ * twice), in time linear in the distinct nodes; stops counting past `limit`. A value that contains
+ * itself (host data can) expands without end: past the limit at once.
  */
 function expandedNodes(root: object, limit: number): number {
   const sizes = new Map<object, number>();
+  const open = new Set<object>([root]);
   const stack: Array<{ node: object; children: readonly unknown[]; next: number; total: number }> = [
     { node: root, children: childrenOf(root), next: 0, total: 1 },
   ];
@@ -110,8 +112,10 @@ function expandedNodes(root: object, limit: number): number {
         top.next++;
         continue;
       }
+      if (open.has(child)) return limit + 1;
       const known = sizes.get(child);
       if (known === undefined) {
+        open.add(child);
         stack.push({ node: child, children: childrenOf(child), next: 0, total: 1 });
         continue;
       }
@@ -120,6 +124,7 @@ function expandedNodes(root: object, limit: number): number {
       continue;
     }
     stack.pop();
+    open.delete(top.node);
     sizes.set(top.node, top.total);
     result = top.total;
     const parent = stack[stack.length - 1];
@@ -133,7 +138,7 @@ function expandedNodes(root: object, limit: number): number {
 
 export function toJson(value: unknown, options: ToJsonOptions = {}): JsonValue {
   const maxNodes = options.maxNodes ?? HOST_WALK_NODES;
-  return hostWalk(() => convert(value, maxNodes), HOST_WALK_NODES + maxNodes);
+  return hostWalk(() => convert(value, maxNodes), HOST_WALK_NODES + maxNodes, [value]);
 }
 
 const MEASURE_AT = 1_000_000;

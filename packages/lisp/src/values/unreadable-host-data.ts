@@ -11,9 +11,10 @@
  * The walk must never throw, never follow a cycle twice and stay bounded: it visits at most
  * `limit` values and gives up past it. It reads the data again, so a getter runs once more.
  */
-import { isLispFunction } from "../values/lisp-function.js";
-import { isPlainObject } from "../values/plain-object.js";
-import { errorText } from "./error-text.js";
+import { LispError } from "../errors.js";
+import { errorText } from "../runtime/error-text.js";
+import { isLispFunction } from "./lisp-function.js";
+import { isPlainObject } from "./plain-object.js";
 
 /**
  * A host value the program could reach: how to name it, and how to read it (reading a `data/`
@@ -140,4 +141,31 @@ export function findUnreadable(roots: readonly HostRoot[], limit = DEFAULT_LIMIT
 
 function threw(thrown: unknown): string {
   return `could not be read: reading it threw ${JSON.stringify(errorText(thrown))}`;
+}
+
+/**
+ * The error of a host call (`format`, `toJson`, `equals`...) on `values` that threw something
+ * that is none of ours: host_data_error naming the place that cannot be read, or, when every place
+ * reads fine, an internal error.
+ */
+export function hostCallError(thrown: unknown, values: readonly unknown[]): LispError {
+  const found = findUnreadable(
+    values.map((value, index) => ({
+      label: values.length === 1 ? "the value" : `argument ${index + 1}`,
+      read: () => value,
+    })),
+  );
+  if (found !== undefined)
+    return new LispError(
+      "host_data_error",
+      `${found.path} ${found.problem}; pass plain data (objects, arrays, strings, numbers; no getters that throw, no revoked proxies)`,
+      undefined,
+      { cause: thrown },
+    );
+  return new LispError(
+    "runtime_error",
+    `unexpected internal error (a bug in @ptc/lisp, please report it): ${errorText(thrown)}`,
+    undefined,
+    { cause: thrown },
+  );
 }
