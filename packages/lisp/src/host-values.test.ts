@@ -344,32 +344,36 @@ describe("what a tool throws", () => {
       throw new Error("no JSON");
     },
   };
-  const thrown: Array<[string, () => unknown, string]> = [
-    ["an Error whose message throws", () => message, "(a value that could not be read)"],
-    ["a revoked Proxy", revoked, "(a value that could not be read)"],
-    ["a string", () => "plain text", "plain text"],
-    ["null", () => null, "null"],
-    ["undefined", () => undefined, "undefined"],
-    ["an object whose toString and toJSON throw", () => hostile, "(a value that could not be read)"],
-    ["an object that contains itself", cyclic, "[object Object]"],
-    ["a long message", () => new Error("x".repeat(1_000_000)), `${"x".repeat(2000)}...`],
+  const cases: Array<[string, Array<[() => unknown, string]>]> = [
+    ["an Error whose message throws", [[() => message, "(a value that could not be read)"]]],
+    ["a revoked Proxy", [[revoked, "(a value that could not be read)"]]],
+    [
+      "a value that is not an Error",
+      [
+        [() => "plain text", "plain text"],
+        [() => null, "null"],
+        [() => undefined, "undefined"],
+        [cyclic, "[object Object]"],
+        [() => hostile, "(a value that could not be read)"],
+      ],
+    ],
+    ["an Error with a long message", [[() => new Error("x".repeat(1_000_000)), `${"x".repeat(2000)}...`]]],
   ];
 
-  for (const [what, make, text] of thrown) {
-    test.each(ENGINES)(`${what}, thrown or rejected, fails the run with tool_error (%s)`, async (engine) => {
-      const tools = {
-        sync: () => {
-          throw make();
-        },
-        later: () => Promise.reject(make()),
-      };
-      for (const program of ["(tool/sync {})", "(tool/later {})"]) {
-        const result = await run(program, { tools, engine });
-        expect(result.ok).toBe(false);
-        if (result.ok) continue;
-        expect(result.error.reason).toBe("tool_error");
-        expect(result.error.message).toBe(`Tool '${program.slice(6, program.indexOf(" "))}' failed: ${JSON.stringify(text)}`);
-        expect(result.toolCalls[0]?.error).toBe(text);
+  for (const [what, values] of cases) {
+    test.each(ENGINES)(`${what}, thrown or rejected, fails the run with tool_error and a safe message (%s)`, async (engine) => {
+      for (const [make, text] of values) {
+        const tools = {
+          sync: () => {
+            throw make();
+          },
+          later: () => Promise.reject(make()),
+        };
+        for (const name of ["sync", "later"]) {
+          const result = await run(`(tool/${name} {})`, { tools, engine });
+          expect(outcome(result)).toBe(`tool_error: Tool '${name}' failed: ${JSON.stringify(text)}`);
+          expect(result.toolCalls[0]?.error).toBe(text);
+        }
       }
     });
   }
