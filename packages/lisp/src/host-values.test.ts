@@ -378,3 +378,130 @@ describe("what a tool throws", () => {
     });
   }
 });
+
+describe("run resolves whatever the host hands it", () => {
+  class Order {
+    id = 1;
+    get total(): number {
+      return 5;
+    }
+  }
+  // Deeper than the JS stack: every walk that recurses must end with a documented reason.
+  let deep: unknown = 1;
+  for (let i = 0; i < 20_000; i++) deep = [deep];
+  const never = new Promise(() => {});
+  const hostileValues: Record<string, () => unknown> = {
+    "a revoked Proxy": revoked,
+    "a throwing getter": throwingGetter,
+    "a Proxy whose ownKeys throws": () =>
+      new Proxy(
+        { a: 1 },
+        {
+          ownKeys() {
+            throw new Error("no keys");
+          },
+        },
+      ),
+    "a value that contains itself": cyclic,
+    "an array that contains itself": () => {
+      const items: unknown[] = [1];
+      items.push(items);
+      return items;
+    },
+    "a bigint": () => 2n ** 80n,
+    "a symbol": () => Symbol("s"),
+    "a registered symbol": () => Symbol.for("s"),
+    "a host function": () => () => 1,
+    "a Date": () => new Date(0),
+    "a Map": () => new Map([["a", 1]]),
+    "a class instance": () => new Order(),
+    "a typed array": () => new Uint8Array([1, 2]),
+    "a sparse array": () => [1, , 3],
+    "a vector nested 20,000 deep": () => deep,
+    "a promise that never settles": () => never,
+    "an object made with Object.create": () => Object.create({ a: 1 }),
+  };
+  const programs = [
+    "data/x",
+    "(str data/x)",
+    "(pr-str data/x)",
+    "(count data/x)",
+    "(keys data/x)",
+    "(first data/x)",
+    "(:a data/x)",
+    "(= data/x data/x)",
+    "(= data/x [data/x])",
+    "#{data/x}",
+    "(json/generate-string data/x)",
+    "(tool/echo {:x data/x})",
+    "(tool/give {})",
+    "(fail data/x)",
+    "(println data/x)",
+    "(sort-by str [data/x data/x])",
+    "(def y data/x)",
+  ];
+  // Reasons a hostile value may end a run with; an internal error is never one of them.
+  const documented = new Set([
+    "host_data_error",
+    "type_error",
+    "invalid_tool_args",
+    "tool_error",
+    "fail",
+    "timeout",
+    "memory_exceeded",
+    "recursion_limit_exceeded",
+  ]);
+
+  /** Runs `program` (which names `data/x`) with `value` reaching it from `place`. */
+  async function runWith(program: string, value: unknown, place: string, engine: string): Promise<RunResult> {
+    const options = {
+      engine: engine as (typeof ENGINES)[number],
+      tools: { echo: (args: unknown) => args, give: () => value },
+      limits: { timeoutMs: 20, maxMemoryBytes: 1_000_000 },
+    };
+    switch (place) {
+      case "context":
+        return run(program, { ...options, context: { x: value } });
+      case "nested":
+        return run(program.replaceAll("data/x", "(:x data/o)"), { ...options, context: { o: { x: value } } });
+      case "tool result":
+        return run(`(let [x (tool/give {})] ${program.replaceAll("data/x", "x")})`, options);
+      default: {
+        // Kept by a session from an earlier program, then used by the next.
+        const session = createSession();
+        const kept = await run("(def x (tool/give {}))", { ...options, session });
+        return kept.ok ? run(program.replaceAll("data/x", "x"), { ...options, session }) : kept;
+      }
+    }
+  }
+
+  for (const [what, make] of Object.entries(hostileValues)) {
+    test.each(ENGINES)(`${what}: every program resolves with a value or a documented reason (%s)`, async (engine) => {
+      const unexpected: string[] = [];
+      for (const program of programs) {
+        for (const place of ["context", "nested", "tool result", "session"]) {
+          const result = await runWith(program, make(), place, engine);
+          if (!result.ok && !documented.has(result.error.reason))
+            unexpected.push(`${place} ${program}: ${result.error.reason}: ${result.error.message}`);
+          // What the host does with the result next never throws anything but a LispError. (Past
+          // the stack, JSON.stringify itself cannot write what toJson makes: toJson is the test.)
+          const value = result.ok ? result.value : result.error.value;
+          const uses = [
+            () => toJson(value),
+            () => format(value, { maxChars: 10_000 }),
+            () => preview(value),
+            () => JSON.stringify(result),
+          ];
+          for (const use of what.includes("deep") ? uses.slice(0, 3) : uses) {
+            try {
+              use();
+            } catch (error) {
+              if (!(error instanceof LispError)) unexpected.push(`${place} ${program}: host call threw ${String(error)}`);
+            }
+          }
+        }
+      }
+      expect(unexpected).toEqual([]);
+    });
+  }
+});
