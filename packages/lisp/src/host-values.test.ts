@@ -11,7 +11,9 @@ const ENGINES = ["general", "fast", "adaptive"] as const;
 
 /** The printed value of a successful run, or `reason: message` of a failed one. */
 function outcome(result: RunResult): string {
-  return result.ok ? format(result.value, { maxChars: 2000 }) : `${result.error.reason}: ${result.error.message}`;
+  return result.ok
+    ? format(result.value, { maxChars: 2000 })
+    : `${result.error.reason}: ${result.error.message}`;
 }
 
 function revoked(): object {
@@ -54,22 +56,28 @@ describe("host objects that change between runs", () => {
     expect(outcome(await run("[(keys o) (vals o)]", { session, engine }))).toBe('[["a" "b"] [1 2]]');
   });
 
-  test.each(ENGINES)("a tool that hands back the same object, changed, is seen changed (%s)", async (engine) => {
-    const shared: Record<string, unknown> = {};
-    let calls = 0;
-    const tools = {
-      next: () => {
-        calls++;
-        shared[`k${calls}`] = calls;
-        return shared;
-      },
-    };
-    const result = await run("(let [a (keys (tool/next {})) b (keys (tool/next {}))] [a b (vals (tool/next {}))])", {
-      tools,
-      engine,
-    });
-    expect(outcome(result)).toBe('[["k1"] ["k1" "k2"] [1 2 3]]');
-  });
+  test.each(ENGINES)(
+    "a tool that hands back the same object, changed, is seen changed (%s)",
+    async (engine) => {
+      const shared: Record<string, unknown> = {};
+      let calls = 0;
+      const tools = {
+        next: () => {
+          calls++;
+          shared[`k${calls}`] = calls;
+          return shared;
+        },
+      };
+      const result = await run(
+        "(let [a (keys (tool/next {})) b (keys (tool/next {}))] [a b (vals (tool/next {}))])",
+        {
+          tools,
+          engine,
+        },
+      );
+      expect(outcome(result)).toBe('[["k1"] ["k1" "k2"] [1 2 3]]');
+    },
+  );
 
   test("format, toJson and equals from the host see the object as it is now", async () => {
     const o: Record<string, unknown> = { a: 1 };
@@ -107,7 +115,8 @@ describe("only own properties of plain objects are data", () => {
     "(distinct (for [r data/rows] (get r :a)))",
   ];
   const objects: Record<string, () => object> = {
-    "an object made with Object.create over data": () => Object.assign(Object.create({ a: SECRET }), { b: 2 }),
+    "an object made with Object.create over data": () =>
+      Object.assign(Object.create({ a: SECRET }), { b: 2 }),
     "an object whose prototype has a getter": () =>
       Object.assign(
         Object.create({
@@ -120,32 +129,40 @@ describe("only own properties of plain objects are data", () => {
   };
 
   for (const [what, make] of Object.entries(objects)) {
-    test.each(ENGINES)(`${what} is an opaque host object: no read sees its prototype (%s)`, async (engine) => {
-      const o = make();
-      const context = { o, rows: Array.from({ length: 3000 }, make) };
-      const seen: string[] = [];
-      for (const form of forms) seen.push(`${form} => ${outcome(await run(form, { context, engine }))}`);
-      expect(seen.filter((line) => line.includes(SECRET) || line.includes("unbound_var"))).toEqual([]);
-      // Every read agrees with every other: the object is not a map.
-      expect(outcome(await run("[(map? data/o) (:a data/o) (:b data/o)]", { context: { o }, engine }))).toBe(
-        "[false nil nil]",
-      );
-    });
+    test.each(ENGINES)(
+      `${what} is an opaque host object: no read sees its prototype (%s)`,
+      async (engine) => {
+        const o = make();
+        const context = { o, rows: Array.from({ length: 3000 }, make) };
+        const seen: string[] = [];
+        for (const form of forms) seen.push(`${form} => ${outcome(await run(form, { context, engine }))}`);
+        expect(seen.filter((line) => line.includes(SECRET) || line.includes("unbound_var"))).toEqual([]);
+        // Every read agrees with every other: the object is not a map.
+        expect(
+          outcome(await run("[(map? data/o) (:a data/o) (:b data/o)]", { context: { o }, engine })),
+        ).toBe("[false nil nil]");
+      },
+    );
   }
 });
 
 describe("values that contain themselves", () => {
-  test.each(ENGINES)("(fail v) of one resolves, with its text cut and the value kept (%s)", async (engine) => {
-    const c = cyclic();
-    const result = await run("(fail data/c)", { context: { c }, engine });
-    expect(result.ok).toBe(false);
-    if (result.ok) return;
-    expect(result.error.reason).toBe("fail");
-    expect(result.error.value).toBe(c);
-    expect(result.error.message.startsWith('{"a" 1 "self" {"a" 1 "self" {')).toBe(true);
-    expect(result.error.message.endsWith("(cut at 10000 characters)")).toBe(true);
-    expect(() => JSON.stringify(result)).toThrow(expect.objectContaining({ code: "PTC_LISP_MEMORY_EXCEEDED" }));
-  });
+  test.each(ENGINES)(
+    "(fail v) of one resolves, with its text cut and the value kept (%s)",
+    async (engine) => {
+      const c = cyclic();
+      const result = await run("(fail data/c)", { context: { c }, engine });
+      expect(result.ok).toBe(false);
+      if (result.ok) return;
+      expect(result.error.reason).toBe("fail");
+      expect(result.error.value).toBe(c);
+      expect(result.error.message.startsWith('{"a" 1 "self" {"a" 1 "self" {')).toBe(true);
+      expect(result.error.message.endsWith("(cut at 10000 characters)")).toBe(true);
+      expect(() => JSON.stringify(result)).toThrow(
+        expect.objectContaining({ code: "PTC_LISP_MEMORY_EXCEEDED" }),
+      );
+    },
+  );
 
   test.each(ENGINES)("as the program's value, printed, and in a session's *1 (%s)", async (engine) => {
     const c = cyclic();
@@ -157,7 +174,10 @@ describe("values that contain themselves", () => {
       limits: { maxPrintLength: 40 },
     });
     expect(result.ok && result.value).toBe(c);
-    expect(result.prints).toEqual(['{"a" 1 "self" {"a" 1 "self" {"a" 1 "self...', '[{"a" 1 "self" {"a" 1 "self" {"a" 1 "sel...']);
+    expect(result.prints).toEqual([
+      '{"a" 1 "self" {"a" 1 "self" {"a" 1 "self...',
+      '[{"a" 1 "self" {"a" 1 "self" {"a" 1 "sel...',
+    ]);
     expect(session.history()[0]).toBe(c);
     expect(format(c, { maxChars: 30 })).toBe(`${'{"a" 1 "self" {"a" 1 "self" {"'}... (cut at 30 characters)`);
     expect(preview(c, { maxTotalChars: 30 }).text).toBe(`${'{"a" 1 "self" {"a" 1 "self" {"'}...`);
@@ -197,9 +217,9 @@ describe("values that contain themselves", () => {
       "(compare data/c data/d)": "recursion_limit_exceeded",
       "(str data/c)": "memory_exceeded",
     });
-    expect(outcome(await run("[(= data/c data/c) (:a (:self (:self data/c)))]", { context: { c }, engine }))).toBe(
-      "[true 1]",
-    );
+    expect(
+      outcome(await run("[(= data/c data/c) (:a (:self (:self data/c)))]", { context: { c }, engine })),
+    ).toBe("[true 1]");
   });
 
   test("a tool result that contains itself: usable, and JSON.stringify of the result fails with a LispError", async () => {
@@ -207,20 +227,27 @@ describe("values that contain themselves", () => {
     const result = await run("(:a (:self (tool/load {})))", { tools: { load: () => c } });
     expect(outcome(result)).toBe("1");
     expect(result.toolCalls[0]?.result).toBe(c);
-    expect(() => JSON.stringify(result)).toThrow(expect.objectContaining({ code: "PTC_LISP_MEMORY_EXCEEDED" }));
+    expect(() => JSON.stringify(result)).toThrow(
+      expect.objectContaining({ code: "PTC_LISP_MEMORY_EXCEEDED" }),
+    );
   });
 });
 
 describe("host data that cannot be read", () => {
-  test.each(ENGINES)("a context that is a revoked Proxy fails the run with host_data_error (%s)", async (engine) => {
-    const session = createSession({ bindings: { kept: 1 } });
-    const result = await run("(def kept 2) 1", { context: revoked() as never, engine, session });
-    expect(result.ok).toBe(false);
-    if (result.ok) return;
-    expect(result.error.reason).toBe("host_data_error");
-    expect(result.error.message).toMatch(/^the context \(the data\/ namespace\) could not be read: reading it threw "Cannot perform 'get' on a proxy that has been revoked"/);
-    expect(session.get("kept")).toBe(1);
-  });
+  test.each(ENGINES)(
+    "a context that is a revoked Proxy fails the run with host_data_error (%s)",
+    async (engine) => {
+      const session = createSession({ bindings: { kept: 1 } });
+      const result = await run("(def kept 2) 1", { context: revoked() as never, engine, session });
+      expect(result.ok).toBe(false);
+      if (result.ok) return;
+      expect(result.error.reason).toBe("host_data_error");
+      expect(result.error.message).toMatch(
+        /^the context \(the data\/ namespace\) could not be read: reading it threw "Cannot perform 'get' on a proxy that has been revoked"/,
+      );
+      expect(session.get("kept")).toBe(1);
+    },
+  );
 
   test.each(ENGINES)("a value the program reads names its data/ path (%s)", async (engine) => {
     const context = {
@@ -243,7 +270,13 @@ describe("host data that cannot be read", () => {
       },
     });
     const messages: Record<string, string> = {};
-    for (const program of ["data/top", "(:a data/p)", "(mapv :id (:rows data/r))", "(keys data/k)", "(:a data/k)"])
+    for (const program of [
+      "data/top",
+      "(:a data/p)",
+      "(mapv :id (:rows data/r))",
+      "(keys data/k)",
+      "(:a data/k)",
+    ])
       messages[program] = outcome(await run(program, { context, engine }));
     const tail =
       "The host's value cannot be used: leave it out of the program, or have the host hand in plain data (objects, arrays, strings, numbers)";
@@ -269,29 +302,39 @@ describe("host data that cannot be read", () => {
     );
   });
 
-  test.each(ENGINES)("a tool that returns a revoked Proxy fails as the tool failing, now or later (%s)", async (engine) => {
-    for (const rows of [() => revoked(), async () => revoked()]) {
-      const result = await run("(tool/rows {})", { tools: { rows }, engine });
-      expect(outcome(result)).toBe(`tool_error: Tool 'rows' failed: "Cannot perform 'get' on a proxy that has been revoked"`);
-      expect(result.toolCalls).toMatchObject([{ name: "rows", error: "Cannot perform 'get' on a proxy that has been revoked" }]);
-    }
-  });
+  test.each(ENGINES)(
+    "a tool that returns a revoked Proxy fails as the tool failing, now or later (%s)",
+    async (engine) => {
+      for (const rows of [() => revoked(), async () => revoked()]) {
+        const result = await run("(tool/rows {})", { tools: { rows }, engine });
+        expect(outcome(result)).toBe(
+          `tool_error: Tool 'rows' failed: "Cannot perform 'get' on a proxy that has been revoked"`,
+        );
+        expect(result.toolCalls).toMatchObject([
+          { name: "rows", error: "Cannot perform 'get' on a proxy that has been revoked" },
+        ]);
+      }
+    },
+  );
 
-  test.each(ENGINES)("a program value that cannot be read leaves the session as it was (%s)", async (engine) => {
-    const session = createSession({ bindings: { kept: 1 }, history: ["before"] });
-    const result = await run('(def kept 2) (task "t" 3) [(tool/rows {})]', {
-      tools: { rows: () => [revoked()] },
-      session,
-      engine,
-    });
-    expect(result.ok).toBe(false);
-    if (result.ok) return;
-    expect(result.error.reason).toBe("host_data_error");
-    expect(result.error.message).toMatch(/^the program's value could not be read/);
-    expect(session.get("kept")).toBe(1);
-    expect(session.history()).toEqual(["before"]);
-    expect(session.journalEntries()).toEqual({});
-  });
+  test.each(ENGINES)(
+    "a program value that cannot be read leaves the session as it was (%s)",
+    async (engine) => {
+      const session = createSession({ bindings: { kept: 1 }, history: ["before"] });
+      const result = await run('(def kept 2) (task "t" 3) [(tool/rows {})]', {
+        tools: { rows: () => [revoked()] },
+        session,
+        engine,
+      });
+      expect(result.ok).toBe(false);
+      if (result.ok) return;
+      expect(result.error.reason).toBe("host_data_error");
+      expect(result.error.message).toMatch(/^the program's value could not be read/);
+      expect(session.get("kept")).toBe(1);
+      expect(session.history()).toEqual(["before"]);
+      expect(session.journalEntries()).toEqual({});
+    },
+  );
 
   test.each(ENGINES)("a promise in host data never keeps the run from ending (%s)", async (engine) => {
     const never = new Promise(() => {});
@@ -300,11 +343,17 @@ describe("host data that cannot be read", () => {
     const failing = Promise.reject(new Error("it failed"));
     failing.catch(() => undefined);
     const rejected = await run("(:p data/o)", { context: { o: { p: failing } }, engine });
-    expect(outcome(rejected)).toMatch(/^host_data_error: data\/o\.p is a promise, not data \(the host must await it before the run\)/);
+    expect(outcome(rejected)).toMatch(
+      /^host_data_error: data\/o\.p is a promise, not data \(the host must await it before the run\)/,
+    );
   });
 
   test("createSession with state that cannot be read throws a LispError and makes no session", () => {
-    for (const init of [{ bindings: { x: [revoked()] } }, { history: [[revoked()]] }, { journal: revoked() }]) {
+    for (const init of [
+      { bindings: { x: [revoked()] } },
+      { history: [[revoked()]] },
+      { journal: revoked() },
+    ]) {
       expect(() => createSession(init as never)).toThrow(LispError);
     }
     expect(() => createSession({ bindings: { x: [revoked()] } })).toThrow(
@@ -316,7 +365,12 @@ describe("host data that cannot be read", () => {
     const values = [revoked(), { rows: [1, throwingGetter()] }];
     for (const value of values) {
       const same = { rows: [1, { ok: 1, a: 2 }] };
-      for (const call of [() => format(value), () => preview(value), () => toJson(value), () => equals(same, value)]) {
+      for (const call of [
+        () => format(value),
+        () => preview(value),
+        () => toJson(value),
+        () => equals(same, value),
+      ]) {
         expect(call).toThrow(expect.objectContaining({ code: "PTC_LISP_HOST_DATA_ERROR" }));
       }
     }
@@ -361,21 +415,24 @@ describe("what a tool throws", () => {
   ];
 
   for (const [what, values] of cases) {
-    test.each(ENGINES)(`${what}, thrown or rejected, fails the run with tool_error and a safe message (%s)`, async (engine) => {
-      for (const [make, text] of values) {
-        const tools = {
-          sync: () => {
-            throw make();
-          },
-          later: () => Promise.reject(make()),
-        };
-        for (const name of ["sync", "later"]) {
-          const result = await run(`(tool/${name} {})`, { tools, engine });
-          expect(outcome(result)).toBe(`tool_error: Tool '${name}' failed: ${JSON.stringify(text)}`);
-          expect(result.toolCalls[0]?.error).toBe(text);
+    test.each(ENGINES)(
+      `${what}, thrown or rejected, fails the run with tool_error and a safe message (%s)`,
+      async (engine) => {
+        for (const [make, text] of values) {
+          const tools = {
+            sync: () => {
+              throw make();
+            },
+            later: () => Promise.reject(make()),
+          };
+          for (const name of ["sync", "later"]) {
+            const result = await run(`(tool/${name} {})`, { tools, engine });
+            expect(outcome(result)).toBe(`tool_error: Tool '${name}' failed: ${JSON.stringify(text)}`);
+            expect(result.toolCalls[0]?.error).toBe(text);
+          }
         }
-      }
-    });
+      },
+    );
   }
 });
 
@@ -416,6 +473,7 @@ describe("run resolves whatever the host hands it", () => {
     "a Map": () => new Map([["a", 1]]),
     "a class instance": () => new Order(),
     "a typed array": () => new Uint8Array([1, 2]),
+    // biome-ignore lint/suspicious/noSparseArray: a hole is what this value is about
     "a sparse array": () => [1, , 3],
     "a vector nested 20,000 deep": () => deep,
     "a promise that never settles": () => never,
@@ -476,32 +534,36 @@ describe("run resolves whatever the host hands it", () => {
   }
 
   for (const [what, make] of Object.entries(hostileValues)) {
-    test.each(ENGINES)(`${what}: every program resolves with a value or a documented reason (%s)`, async (engine) => {
-      const unexpected: string[] = [];
-      for (const program of programs) {
-        for (const place of ["context", "nested", "tool result", "session"]) {
-          const result = await runWith(program, make(), place, engine);
-          if (!result.ok && !documented.has(result.error.reason))
-            unexpected.push(`${place} ${program}: ${result.error.reason}: ${result.error.message}`);
-          // What the host does with the result next never throws anything but a LispError. (Past
-          // the stack, JSON.stringify itself cannot write what toJson makes: toJson is the test.)
-          const value = result.ok ? result.value : result.error.value;
-          const uses = [
-            () => toJson(value),
-            () => format(value, { maxChars: 10_000 }),
-            () => preview(value),
-            () => JSON.stringify(result),
-          ];
-          for (const use of what.includes("deep") ? uses.slice(0, 3) : uses) {
-            try {
-              use();
-            } catch (error) {
-              if (!(error instanceof LispError)) unexpected.push(`${place} ${program}: host call threw ${String(error)}`);
+    test.each(ENGINES)(
+      `${what}: every program resolves with a value or a documented reason (%s)`,
+      async (engine) => {
+        const unexpected: string[] = [];
+        for (const program of programs) {
+          for (const place of ["context", "nested", "tool result", "session"]) {
+            const result = await runWith(program, make(), place, engine);
+            if (!result.ok && !documented.has(result.error.reason))
+              unexpected.push(`${place} ${program}: ${result.error.reason}: ${result.error.message}`);
+            // What the host does with the result next never throws anything but a LispError. (Past
+            // the stack, JSON.stringify itself cannot write what toJson makes: toJson is the test.)
+            const value = result.ok ? result.value : result.error.value;
+            const uses = [
+              () => toJson(value),
+              () => format(value, { maxChars: 10_000 }),
+              () => preview(value),
+              () => JSON.stringify(result),
+            ];
+            for (const use of what.includes("deep") ? uses.slice(0, 3) : uses) {
+              try {
+                use();
+              } catch (error) {
+                if (!(error instanceof LispError))
+                  unexpected.push(`${place} ${program}: host call threw ${String(error)}`);
+              }
             }
           }
         }
-      }
-      expect(unexpected).toEqual([]);
-    });
+        expect(unexpected).toEqual([]);
+      },
+    );
   }
 });

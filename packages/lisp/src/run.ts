@@ -33,9 +33,9 @@ import { normalizeTools } from "./runtime/tool-options.js";
 import type { Session } from "./session.js";
 import { lookup } from "./values/map-access.js";
 import { hostDataMayHaveChanged } from "./values/map-entries.js";
-import { findUnreadable, type HostRoot } from "./values/unreadable-host-data.js";
 import { isPlainObject, type PlainObject } from "./values/plain-object.js";
 import { Regex } from "./values/regex.js";
+import { findUnreadable, type HostRoot } from "./values/unreadable-host-data.js";
 
 export interface RunOptions {
   /** The `data/` namespace: a plain object, read in place and never modified. */
@@ -203,7 +203,8 @@ function toRunError(thrown: unknown, unreadable: () => RunError | undefined): Ru
     const data = thrown.toData();
     return thrown.reason === "fail" ? { ...data, value: thrown.value } : data;
   }
-  if (thrown instanceof FailSignal) return { reason: "fail", message: failText(thrown.value), value: thrown.value };
+  if (thrown instanceof FailSignal)
+    return { reason: "fail", message: failText(thrown.value), value: thrown.value };
   const host = unreadable();
   if (host !== undefined) return host;
   if (thrown instanceof RangeError && /call stack/i.test(thrown.message)) {
@@ -243,15 +244,24 @@ function hostRoots(
   dataKeys: readonly string[],
   session: Session | undefined,
 ): HostRoot[] {
-  const roots: HostRoot[] = dataKeys.map((key) => ({ label: `data/${key}`, read: () => lookup(context.data, key) }));
+  const roots: HostRoot[] = dataKeys.map((key) => ({
+    label: `data/${key}`,
+    read: () => lookup(context.data, key),
+  }));
   context.toolCalls.forEach((call, index) => {
     if ("result" in call)
-      roots.push({ label: `the result of tool/${call.name} (call ${index + 1} of the run)`, read: () => call.result });
+      roots.push({
+        label: `the result of tool/${call.name} (call ${index + 1} of the run)`,
+        read: () => call.result,
+      });
   });
   roots.push({ label: "(budget/remaining)", read: () => context.budget });
   if (session !== undefined) {
-    for (const name of session.names()) roots.push({ label: `the session's ${name}`, read: () => session.get(name) });
-    session.history().forEach((value, index) => roots.push({ label: `*${index + 1}`, read: () => value }));
+    for (const name of session.names())
+      roots.push({ label: `the session's ${name}`, read: () => session.get(name) });
+    session.history().forEach((value, index) => {
+      roots.push({ label: `*${index + 1}`, read: () => value });
+    });
     for (const [id, value] of session.journal.list())
       roots.push({ label: `the journal's task ${JSON.stringify(id)}`, read: () => value });
   }
@@ -431,7 +441,10 @@ function checkOptions(source: unknown, options: RunOptions): CheckedOptions {
     throw new LispError("invalid_options", `source must be a string, got ${typeof source}`);
   const engine = options.engine;
   if (engine !== undefined && !ENGINES.has(engine)) {
-    throw new LispError("invalid_options", `engine must be "adaptive", "fast" or "general", got ${String(engine)}`);
+    throw new LispError(
+      "invalid_options",
+      `engine must be "adaptive", "fast" or "general", got ${String(engine)}`,
+    );
   }
   const limits = resolveLimits(options.limits);
   const tools = normalizeTools(options.tools);
@@ -487,6 +500,7 @@ export async function run(source: string, options: RunOptions = {}): Promise<Run
   const unreadable = (): RunError | undefined =>
     unreadableHostData(hostRoots(context, compiled?.dataKeys ?? [], session));
   const failed = (error: RunError): RunResult => {
+    context.dispose();
     namespace.rollback();
     journal?.rollback();
     return withJson({

@@ -354,11 +354,7 @@ function sortKeyFunction(key: unknown): (item: unknown) => unknown {
     try {
       return callNow(f, "sort-by", item);
     } catch (error) {
-      if (
-        isLispError(error) &&
-        error.reason === "type_error" &&
-        !error.message.startsWith("sort-by ")
-      ) {
+      if (isLispError(error) && error.reason === "type_error" && !error.message.startsWith("sort-by ")) {
         throw new LispError(
           "type_error",
           `sort-by key function failed for item ${print(item, { maxChars: 80 })}: ${error.message}`,

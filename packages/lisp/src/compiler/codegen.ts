@@ -523,14 +523,10 @@ export class Generator implements LoopEmitter {
       // a missing field is nil at once.
       this.emit(`let ${result};`);
       const missing = raw ? "" : ` if (${result} === undefined) ${result} = null;`;
-      this.emit(
-        `if (${plainObjectTest(target)}) { ${result} = ${target}[${name}];${missing} }`,
-      );
+      this.emit(`if (${plainObjectTest(target)}) { ${result} = ${target}[${name}];${missing} }`);
       this.emit(`else ${result} = $.field(${target}, ${this.constant(keyword)});`);
     } else if (keyword.direct) {
-      this.emit(
-        `let ${result} = ${plainObjectTest(target)} ? ${target}[${name}] : undefined;`,
-      );
+      this.emit(`let ${result} = ${plainObjectTest(target)} ? ${target}[${name}] : undefined;`);
       this.emit(`if (${result} === undefined) ${result} = $.field(${target}, ${this.constant(keyword)});`);
     } else {
       this.emit(`const ${result} = $.field(${target}, ${this.constant(keyword)});`);

@@ -2,7 +2,7 @@
  * Pieces every part of the general evaluator shares: evaluating argument lists that may wait on
  * tools, counting loop iterations, locating errors at their call.
  */
-import { isLispError, LispError } from "../errors.js";
+import { isLispError } from "../errors.js";
 import type { Position } from "../reader/form.js";
 import { after } from "../runtime/async.js";
 import { callValue } from "../runtime/call.js";

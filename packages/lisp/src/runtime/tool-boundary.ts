@@ -55,7 +55,12 @@ function tooDeep(path: string): LispError {
   );
 }
 
-export function toToolValue(value: unknown, path = "args", seen: Set<object> = new Set(), depth = 0): unknown {
+export function toToolValue(
+  value: unknown,
+  path = "args",
+  seen: Set<object> = new Set(),
+  depth = 0,
+): unknown {
   if (value === undefined) return null;
   if (
     value === null ||

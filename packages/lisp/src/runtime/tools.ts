@@ -7,13 +7,13 @@
  */
 import { isLispError, LispError } from "../errors.js";
 import type { Position } from "../reader/form.js";
+import { hostDataMayHaveChanged } from "../values/map-entries.js";
 import { settle } from "./async.js";
 import { active, type RunContext } from "./context.js";
 import { errorText } from "./error-text.js";
 import { assertEffectsAllowed } from "./pure-mode.js";
 import { toToolArgs } from "./tool-boundary.js";
 import { invokeTool } from "./tool-options.js";
-import { hostDataMayHaveChanged } from "../values/map-entries.js";
 
 function now(): number {
   return typeof performance !== "undefined" ? performance.now() : Date.now();

@@ -208,7 +208,10 @@ export function getField(item: unknown, key: unknown): unknown {
     if (item instanceof LispMap) return slowField(item, key);
     const reader = readerOf(key);
     if (reader !== undefined) return reader(item, slowField);
-    if ((item as { constructor?: unknown }).constructor === Object && getPrototypeOf(item) === ObjectPrototype) {
+    if (
+      (item as { constructor?: unknown }).constructor === Object &&
+      getPrototypeOf(item) === ObjectPrototype
+    ) {
       const name = key.name;
       const found =
         key.direct || hasOwnKey.call(item, name) ? (item as Record<string, unknown>)[name] : undefined;

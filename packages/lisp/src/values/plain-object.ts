@@ -17,7 +17,10 @@ export function isPlainObject(value: unknown): value is PlainObject {
   // knows the object's shape at the second check and folds it to a constant where the site sees
   // few shapes; getPrototypeOf alone is a call (about 10 times the cost on one shape). An own
   // "constructor" key (it is data here) just sends the object down the exact path.
-  if ((value as { constructor?: unknown }).constructor === Object && getPrototypeOf(value) === ObjectPrototype)
+  if (
+    (value as { constructor?: unknown }).constructor === Object &&
+    getPrototypeOf(value) === ObjectPrototype
+  )
     return true;
   if (Array.isArray(value)) return false;
   const proto = getPrototypeOf(value);

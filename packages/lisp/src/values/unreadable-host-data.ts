@@ -88,7 +88,10 @@ function children(value: object, path: string): Pending[] | Unreadable {
     const out: Pending[] = [];
     for (const key of keys) {
       const at = step(path, key);
-      out.push({ value: attempt(at, () => (Object.hasOwn(object, key) ? object[key] : undefined)), path: at });
+      out.push({
+        value: attempt(at, () => (Object.hasOwn(object, key) ? object[key] : undefined)),
+        path: at,
+      });
     }
     return out;
   }

@@ -62,7 +62,11 @@ export const HOST_WALK_NODES = 10_000_000;
  * data that cannot be read) becomes one too (see hostCallError; `values` are what the call walks).
  * Nested host calls share the outer budget.
  */
-export function hostWalk<T>(body: () => T, limit: number = HOST_WALK_NODES, values: readonly unknown[] = []): T {
+export function hostWalk<T>(
+  body: () => T,
+  limit: number = HOST_WALK_NODES,
+  values: readonly unknown[] = [],
+): T {
   if (hostBudget >= 0) return body();
   // The host may have changed its objects since a run read them.
   hostDataMayHaveChanged();
