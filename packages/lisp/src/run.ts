@@ -30,7 +30,7 @@ import { Namespace } from "./runtime/namespace.js";
 import { checkSignal } from "./runtime/signal-option.js";
 import { FailSignal, RECUR, ReturnSignal } from "./runtime/signals.js";
 import { normalizeTools } from "./runtime/tool-options.js";
-import type { Session } from "./session.js";
+import { Session } from "./session.js";
 import { lookup } from "./values/map-access.js";
 import { hostDataMayHaveChanged } from "./values/map-entries.js";
 import { isPlainObject, type PlainObject } from "./values/plain-object.js";
@@ -448,6 +448,9 @@ function checkOptions(source: unknown, options: RunOptions): CheckedOptions {
   }
   const limits = resolveLimits(options.limits);
   const tools = normalizeTools(options.tools);
+  const session: unknown = options.session;
+  if (session !== undefined && !(session instanceof Session))
+    throw new LispError("invalid_options", "session must be a Session made with createSession()");
   const context: unknown = options.context;
   let data: PlainObject = {};
   let dataError: RunError | undefined;
@@ -464,7 +467,7 @@ function checkOptions(source: unknown, options: RunOptions): CheckedOptions {
     data,
     dataError,
     signal: checkSignal(options.signal),
-    session: options.session,
+    session,
     engine,
     budget: options.budget,
   };
