@@ -196,6 +196,7 @@ describe("values that contain themselves", () => {
       "(frequencies [data/c])",
       "(json/generate-string data/c)",
       "(tool/echo {:x data/c})",
+      "(tool/echo {:x (:self (tool/echo {:x 1 :c data/c}))})",
       "(compare data/c data/d)",
       "(str data/c)",
     ]) {
@@ -203,7 +204,8 @@ describe("values that contain themselves", () => {
         context: { c, d },
         engine,
         tools: { echo: (args) => args },
-        limits: { maxMemoryBytes: 100_000 },
+        // Small enough that text stops at the budget quickly; tool arguments stop at their depth.
+        limits: { maxMemoryBytes: 1_000_000 },
       });
       reasons[program] = result.ok ? "ok" : result.error.reason;
     }
@@ -213,7 +215,8 @@ describe("values that contain themselves", () => {
       "{data/c 1}": "recursion_limit_exceeded",
       "(frequencies [data/c])": "recursion_limit_exceeded",
       "(json/generate-string data/c)": "type_error",
-      "(tool/echo {:x data/c})": "memory_exceeded",
+      "(tool/echo {:x data/c})": "invalid_tool_args",
+      "(tool/echo {:x (:self (tool/echo {:x 1 :c data/c}))})": "invalid_tool_args",
       "(compare data/c data/d)": "recursion_limit_exceeded",
       "(str data/c)": "memory_exceeded",
     });
