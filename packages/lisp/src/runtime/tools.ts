@@ -7,7 +7,7 @@
  */
 import { isLispError, LispError } from "../errors.js";
 import type { Position } from "../reader/form.js";
-import { hostDataMayHaveChanged } from "../values/map-entries.js";
+import { hostDataMayHaveChanged } from "../values/host-epoch.js";
 import { settle } from "./async.js";
 import { active, type RunContext } from "./context.js";
 import { errorText } from "./error-text.js";

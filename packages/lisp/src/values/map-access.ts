@@ -10,6 +10,7 @@
 import { readerOf } from "./field-reader.js";
 import { Keyword } from "./keyword.js";
 import { LispMap, MapBuilder } from "./lisp-map.js";
+import { hostKeys } from "./map-entries.js";
 import { isPlainObject, ownGet, ownHas, type PlainObject } from "./plain-object.js";
 import { either } from "./versioned-table.js";
 import { chargeWalk } from "./walk-meter.js";
@@ -21,7 +22,7 @@ export function isMap(value: unknown): value is AnyMap {
 }
 
 export function mapSize(map: AnyMap): number {
-  return map instanceof LispMap ? map.size : Object.keys(map).length;
+  return map instanceof LispMap ? map.size : hostKeys(map).length;
 }
 
 export { mapEntries } from "./map-entries.js";

@@ -14,7 +14,7 @@
  * after its run is the host's walk, not the run's).
  */
 import { isLispError, LispError } from "../errors.js";
-import { hostDataMayHaveChanged } from "./map-entries.js";
+import { hostDataMayHaveChanged } from "./host-epoch.js";
 import { hostCallError } from "./unreadable-host-data.js";
 
 /** What a running program exposes to walks: its clock and memory meters (runtime/context.ts). */
