@@ -256,6 +256,12 @@ describe("host data that cannot be read", () => {
     const context = {
       top: undefined as unknown,
       p: throwingGetter(),
+      q: Object.defineProperty({}, "a", {
+        enumerable: true,
+        get() {
+          throw revoked();
+        },
+      }),
       r: { rows: [{ id: 1 }, revoked()] },
       k: new Proxy(
         { a: 1 },
@@ -276,6 +282,7 @@ describe("host data that cannot be read", () => {
     for (const program of [
       "data/top",
       "(:a data/p)",
+      "(:a data/q)",
       "(mapv :id (:rows data/r))",
       "(keys data/k)",
       "(:a data/k)",
@@ -286,6 +293,7 @@ describe("host data that cannot be read", () => {
     expect(messages).toEqual({
       "data/top": `host_data_error: data/top could not be read: reading it threw "top broke". ${tail}`,
       "(:a data/p)": `host_data_error: data/p.a could not be read: reading it threw "the getter broke". ${tail}`,
+      "(:a data/q)": `host_data_error: data/q.a could not be read: reading it threw "(a value that could not be read)". ${tail}`,
       "(mapv :id (:rows data/r))": `host_data_error: data/r.rows[1] could not be read: reading it threw "Cannot perform 'getPrototypeOf' on a proxy that has been revoked". ${tail}`,
       "(keys data/k)": `host_data_error: data/k could not be read: reading it threw "no keys for you". ${tail}`,
       "(:a data/k)": "1",

@@ -183,13 +183,25 @@ const FINISHED = new LispError("timeout", "the program already finished");
 /** Characters of a `(fail v)` value's text kept as the message (the value itself is kept whole). */
 const FAIL_MESSAGE_CHARS = 10_000;
 
-/** A host value, as an error's text says it: bounded, and never throwing (see failText). */
+/** What `(fail v)`'s message says of `v`: its text, cut, and never a throw. */
 function failText(value: unknown): string {
   if (typeof value === "string") return value;
   try {
     return format(value, { maxChars: FAIL_MESSAGE_CHARS });
   } catch {
     return "(a value that could not be read)";
+  }
+}
+
+/**
+ * `value instanceof type`, and false for a value that cannot even be asked: host code (a getter)
+ * may throw anything, a revoked Proxy included, on which `instanceof` throws.
+ */
+function isInstance<T>(value: unknown, type: abstract new (...args: never[]) => T): value is T {
+  try {
+    return value instanceof type;
+  } catch {
+    return false;
   }
 }
 
@@ -203,18 +215,18 @@ function toRunError(thrown: unknown, unreadable: () => RunError | undefined): Ru
     const data = thrown.toData();
     return thrown.reason === "fail" ? { ...data, value: thrown.value } : data;
   }
-  if (thrown instanceof FailSignal)
+  if (isInstance(thrown, FailSignal))
     return { reason: "fail", message: failText(thrown.value), value: thrown.value };
   const host = unreadable();
   if (host !== undefined) return host;
-  if (thrown instanceof RangeError && /call stack/i.test(thrown.message)) {
+  if (isInstance(thrown, RangeError) && /call stack/i.test(thrown.message)) {
     return {
       reason: "recursion_limit_exceeded",
       message:
         "recursion too deep for the host stack: a function that recurses too deep, or a value nested too deep to walk (host data that contains itself). Use loop/recur or reduce instead of deep recursion",
     };
   }
-  if (thrown instanceof RangeError && /string length|array length/i.test(thrown.message)) {
+  if (isInstance(thrown, RangeError) && /string length|array length/i.test(thrown.message)) {
     return {
       reason: "memory_exceeded",
       message: "the program built a value too large to represent. Build less data",
@@ -565,7 +577,7 @@ export async function run(source: string, options: RunOptions = {}): Promise<Run
       // say) must not keep the run from ending.
       if (value instanceof Promise) value = await settle(Promise.race([value, context.interrupted()]));
     } catch (thrown) {
-      if (thrown instanceof ReturnSignal) return finish({ value: thrown.value, returned: true });
+      if (isInstance(thrown, ReturnSignal)) return finish({ value: thrown.value, returned: true });
       return finish({ error: toRunError(thrown, unreadable) });
     } finally {
       // Anything this run left running (a pmap branch still waiting on a tool) stops at its next step.
@@ -576,7 +588,7 @@ export async function run(source: string, options: RunOptions = {}): Promise<Run
     return finish({ value: value === undefined ? null : value, returned: false });
   } catch (thrown) {
     // Nothing above should throw; if something does, the host still gets a result, not a rejection.
-    return failed(isLispError(thrown) ? thrown.toData() : toRunError(thrown, () => undefined));
+    return failed(isLispError(thrown) ? thrown.toData() : toRunError(thrown, unreadable));
   } finally {
     session?.release();
   }
