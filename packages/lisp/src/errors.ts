@@ -43,6 +43,7 @@ export type ErrorReason =
   | "execution_error"
   | "runtime_error"
   | "invalid_options"
+  | "host_data_error"
   | "fail";
 
 export interface LispErrorData {
@@ -102,6 +103,18 @@ export function typeError(message: string): LispError {
   return new LispError("type_error", message);
 }
 
+/**
+ * Whether `thrown` is one of our errors. Host code may throw anything, and `instanceof` on a
+ * revoked Proxy throws: this never does.
+ */
+export function isLispError(thrown: unknown): thrown is LispError {
+  try {
+    return thrown instanceof LispError;
+  } catch {
+    return false;
+  }
+}
+
 const LIMIT_REASONS: ReadonlySet<string> = new Set([
   "timeout",
   "aborted",
@@ -112,5 +125,5 @@ const LIMIT_REASONS: ReadonlySet<string> = new Set([
 
 /** A run stopped by one of its limits (time, cancellation, memory, iterations, depth). */
 export function isLimitError(error: unknown): boolean {
-  return error instanceof LispError && LIMIT_REASONS.has(error.reason);
+  return isLispError(error) && LIMIT_REASONS.has(error.reason);
 }

@@ -116,6 +116,7 @@ const REASONS = [
   "execution_error",
   "runtime_error",
   "invalid_options",
+  "host_data_error",
   "fail",
 ] as const satisfies readonly ErrorReason[];
 // Every documented reason is listed: a new one must be added here too.

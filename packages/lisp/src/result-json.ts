@@ -1,19 +1,29 @@
 /**
  * `JSON.stringify` of a RunResult, or of its `error`, gives JSON data: program values in it
- * (a `(fail {...})` value, the result value) go through `toJson`, the bounded conversion that also
- * writes bigints and composite keys. The method is not enumerable: spreading or comparing a result
- * sees only its data.
+ * (a `(fail {...})` value, the result value) and the host values of its tool calls (what tools
+ * returned, which may be anything: bigints, a value that contains itself) go through `toJson`, the
+ * bounded conversion that also writes bigints and composite keys, and fails with a LispError where
+ * JSON cannot follow. The method is not enumerable: spreading or comparing a result sees only its
+ * data.
  */
 import { toJson } from "./format/to-json.js";
 import type { RunError, RunResult, RunSuccess } from "./run.js";
+import type { ToolCallRecord } from "./runtime/context.js";
 
 function errorJson(this: RunError): Record<string, unknown> {
   return this.value === undefined ? { ...this } : { ...this, value: toJson(this.value) };
 }
 
+function toolCallJson(call: ToolCallRecord): Record<string, unknown> {
+  const json: Record<string, unknown> = { ...call, args: toJson(call.args) };
+  if ("result" in call) json.result = toJson(call.result);
+  return json;
+}
+
 function resultJson(this: RunResult): Record<string, unknown> {
-  if (this.ok) return { ...this, value: toJson(this.value) };
-  return { ...this, error: errorJson.call(this.error) };
+  const toolCalls = this.toolCalls.map(toolCallJson);
+  if (this.ok) return { ...this, value: toJson(this.value), toolCalls };
+  return { ...this, error: errorJson.call(this.error), toolCalls };
 }
 
 function withToJson<T extends object>(target: T, method: (this: never) => unknown): T {

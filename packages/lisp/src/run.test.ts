@@ -494,6 +494,19 @@ describe("options", () => {
     await expect(run("1", { context: [] as never })).rejects.toThrow(/plain object/);
     await expect(run("1", { tools: { t: 42 as never } })).rejects.toThrow(/must be a function/);
   });
+
+  test("options that are not what the API takes, or cannot be read, reject with invalid_options only", async () => {
+    const code = { code: "PTC_LISP_INVALID_OPTIONS" };
+    await expect(run("1", { session: {} as never })).rejects.toMatchObject(code);
+    await expect(run("1", { session: {} as never })).rejects.toThrow(/session must be a Session/);
+    const unreadable = Object.defineProperty({}, "limits", {
+      get() {
+        throw new Error("no limits");
+      },
+    });
+    await expect(run("1", unreadable)).rejects.toMatchObject(code);
+    await expect(run("1", unreadable)).rejects.toThrow(/the options could not be read: no limits/);
+  });
 });
 
 describe("values kept by a session", () => {

@@ -16,24 +16,27 @@ import {
   programKey,
   rememberProgram,
 } from "./compiler/program-cache.js";
-import { type ErrorReason, LispError } from "./errors.js";
-import { print } from "./format/print.js";
+import { type ErrorReason, isLispError, LispError } from "./errors.js";
+import { format } from "./format/format.js";
 import type { Form } from "./reader/form.js";
 import { readProgram, type StrayCloser } from "./reader/reader.js";
 import { successResult, withJson } from "./result-json.js";
 import { settle } from "./runtime/async.js";
 import { locate } from "./runtime/call-site.js";
 import { enter, type HostTool, RunContext, type ToolCallRecord, type ToolObject } from "./runtime/context.js";
+import { errorText } from "./runtime/error-text.js";
 import { type Limits, resolveLimits } from "./runtime/limits.js";
 import { Namespace } from "./runtime/namespace.js";
 import { checkSignal } from "./runtime/signal-option.js";
 import { FailSignal, RECUR, ReturnSignal } from "./runtime/signals.js";
 import { normalizeTools } from "./runtime/tool-options.js";
 import { parameterNames } from "./runtime/tool-parameters.js";
-import type { Session } from "./session.js";
+import { Session } from "./session.js";
+import { hostDataMayHaveChanged } from "./values/host-epoch.js";
 import { lookup } from "./values/map-access.js";
 import { isPlainObject, type PlainObject } from "./values/plain-object.js";
 import { Regex } from "./values/regex.js";
+import { findUnreadable, type HostRoot } from "./values/unreadable-host-data.js";
 
 export interface RunOptions {
   /** The `data/` namespace: a plain object, read in place and never modified. */
@@ -172,32 +175,61 @@ function checkContext(context: unknown): PlainObject {
   return context;
 }
 
-/** Stops leftovers of a finished run; made once, since an error captures a stack when made. */
 /** The tool names of a run without tools (never changed: prepare only reads them). */
 const NO_TOOLS: ReadonlySet<string> = new Set();
 
+/** Stops leftovers of a finished run; made once, since an error captures a stack when made. */
 const FINISHED = new LispError("timeout", "the program already finished");
 
-/** Turns anything thrown while running into a RunError. */
-function toRunError(thrown: unknown): RunError {
+/** Characters of a `(fail v)` value's text kept as the message (the value itself is kept whole). */
+const FAIL_MESSAGE_CHARS = 10_000;
+
+/** What `(fail v)`'s message says of `v`: its text, cut, and never a throw. */
+function failText(value: unknown): string {
+  if (typeof value === "string") return value;
+  try {
+    return format(value, { maxChars: FAIL_MESSAGE_CHARS });
+  } catch {
+    return "(a value that could not be read)";
+  }
+}
+
+/**
+ * `value instanceof type`, and false for a value that cannot even be asked: host code (a getter)
+ * may throw anything, a revoked Proxy included, on which `instanceof` throws.
+ */
+function isInstance<T>(value: unknown, type: abstract new (...args: never[]) => T): value is T {
+  try {
+    return value instanceof type;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Turns anything thrown while running into a RunError. `unreadable` is asked only for what is
+ * none of ours: such a throw comes from host data that cannot be read, or from a bug here.
+ */
+function toRunError(thrown: unknown, unreadable: () => RunError | undefined): RunError {
   locate(thrown);
-  if (thrown instanceof LispError) {
+  if (isLispError(thrown)) {
     const data = thrown.toData();
     return thrown.reason === "fail" ? { ...data, value: thrown.value } : data;
   }
-  if (thrown instanceof FailSignal) {
-    const text = typeof thrown.value === "string" ? thrown.value : print(thrown.value);
-    return { reason: "fail", message: text, value: thrown.value };
-  }
-  if (thrown instanceof RangeError && /call stack/i.test(thrown.message)) {
+  if (isInstance(thrown, FailSignal))
+    return { reason: "fail", message: failText(thrown.value), value: thrown.value };
+  const host = unreadable();
+  if (host !== undefined) return host;
+  if (isInstance(thrown, RangeError) && /call stack/i.test(thrown.message)) {
     return {
       reason: "recursion_limit_exceeded",
-      message: "recursion too deep for the host stack. Use loop/recur or reduce instead of deep recursion",
+      message:
+        "recursion too deep for the host stack: a function that recurses too deep, or a value nested too deep to walk (host data that contains itself). Use loop/recur or reduce instead of deep recursion",
     };
   }
   // Every builder of text, vectors and integers refuses sizes past its limit before V8 does
   // (values/text-limit.ts, runtime/big-integers.ts); this is the net under them.
-  if (thrown instanceof RangeError && /string length|array length|BigInt/i.test(thrown.message)) {
+  if (isInstance(thrown, RangeError) && /string length|array length|BigInt/i.test(thrown.message)) {
     return {
       reason: "memory_exceeded",
       message: "the program built a value too large to represent. Build less data",
@@ -207,6 +239,57 @@ function toRunError(thrown: unknown): RunError {
     reason: "runtime_error",
     message:
       "unexpected internal error while running the program (a bug in @ptc/lisp, please report it); try rewriting the failing expression",
+  };
+}
+
+/** The error of a run that cannot read `what` (the context, the program's value). */
+function hostDataError(what: string, thrown: unknown): RunError {
+  return {
+    reason: "host_data_error",
+    message: `${what} could not be read: reading it threw ${JSON.stringify(errorText(thrown))}. The host must hand in plain data (objects, arrays, strings, numbers; no getters that throw, no revoked proxies)`,
+  };
+}
+
+/**
+ * The host values a run's program could reach, for `findUnreadable`: the `data/` keys it names,
+ * the results its tools returned, what `(budget/remaining)` returns, and what a session holds.
+ */
+function hostRoots(
+  context: RunContext,
+  dataKeys: readonly string[],
+  session: Session | undefined,
+): HostRoot[] {
+  const roots: HostRoot[] = dataKeys.map((key) => ({
+    label: `data/${key}`,
+    read: () => lookup(context.data, key),
+  }));
+  context.toolCalls.forEach((call, index) => {
+    if ("result" in call)
+      roots.push({
+        label: `the result of tool/${call.name} (call ${index + 1} of the run)`,
+        read: () => call.result,
+      });
+  });
+  roots.push({ label: "(budget/remaining)", read: () => context.budget });
+  if (session !== undefined) {
+    for (const name of session.names())
+      roots.push({ label: `the session's ${name}`, read: () => session.get(name) });
+    session.history().forEach((value, index) => {
+      roots.push({ label: `*${index + 1}`, read: () => value });
+    });
+    for (const [id, value] of session.journal.list())
+      roots.push({ label: `the journal's task ${JSON.stringify(id)}`, read: () => value });
+  }
+  return roots;
+}
+
+/** A host_data_error naming the first host value the program could reach that cannot be read. */
+function unreadableHostData(roots: readonly HostRoot[]): RunError | undefined {
+  const found = findUnreadable(roots);
+  if (found === undefined) return undefined;
+  return {
+    reason: "host_data_error",
+    message: `${found.path} ${found.problem}. The host's value cannot be used: leave it out of the program, or have the host hand in plain data (objects, arrays, strings, numbers)`,
   };
 }
 
@@ -317,12 +400,21 @@ function strayCloserWarnings(closers: readonly StrayCloser[]): string[] {
 
 const MAX_KEYS_LISTED = 10;
 
+/** Whether `data` has `key`; a key whose reading throws counts as present (the run says why). */
+function hasDataKey(data: PlainObject, key: string): boolean {
+  try {
+    return lookup(data, key) !== undefined;
+  } catch {
+    return true;
+  }
+}
+
 /** A warning for each `data/` key the program reads and the context lacks. */
 function dataKeyWarnings(keys: readonly string[], data: PlainObject): string[] {
   const warnings: string[] = [];
   let available: string[] | undefined;
   for (const key of keys) {
-    if (lookup(data, key) !== undefined) continue;
+    if (hasDataKey(data, key)) continue;
     available ??= Object.keys(data).sort();
     const nearest = nearestName(key, available);
     const hint =
@@ -339,22 +431,80 @@ function dataKeyWarnings(keys: readonly string[], data: PlainObject): string[] {
   return warnings;
 }
 
-/** Runs a PTC-Lisp program. Never rejects for a program's own failure; see RunResult. */
-export async function run(source: string, options: RunOptions = {}): Promise<RunResult> {
+/** The warnings of a run; a context whose keys cannot be listed adds none of its own. */
+function runWarnings(compiled: CompiledProgram | undefined, data: PlainObject): string[] {
+  if (compiled === undefined) return [];
+  try {
+    return [...compiled.warnings, ...dataKeyWarnings(compiled.dataKeys, data)];
+  } catch {
+    return [...compiled.warnings];
+  }
+}
+
+/** The options a run reads, checked; bad ones throw LispError invalid_options. */
+interface CheckedOptions {
+  readonly limits: Limits;
+  readonly tools: Map<string, ToolObject>;
+  readonly data: PlainObject;
+  /** Set when the context cannot be read: the run then fails with it. */
+  readonly dataError: RunError | undefined;
+  readonly signal: AbortSignal | undefined;
+  readonly session: Session | undefined;
+  readonly engine: RunOptions["engine"];
+  readonly budget: unknown;
+}
+
+function checkOptions(source: unknown, options: RunOptions): CheckedOptions {
   if (typeof source !== "string")
     throw new LispError("invalid_options", `source must be a string, got ${typeof source}`);
-  if (options.engine !== undefined && !ENGINES.has(options.engine)) {
+  const engine = options.engine;
+  if (engine !== undefined && !ENGINES.has(engine)) {
     throw new LispError(
       "invalid_options",
-      `engine must be "adaptive", "fast" or "general", got ${String(options.engine)}`,
+      `engine must be "adaptive", "fast" or "general", got ${String(engine)}`,
     );
   }
   const limits = resolveLimits(options.limits);
   const tools = normalizeTools(options.tools);
-  const data = checkContext(options.context);
-  const signal = checkSignal(options.signal);
-  const session = options.session;
+  const session: unknown = options.session;
+  if (session !== undefined && !(session instanceof Session))
+    throw new LispError("invalid_options", "session must be a Session made with createSession()");
+  const context: unknown = options.context;
+  let data: PlainObject = {};
+  let dataError: RunError | undefined;
+  try {
+    data = checkContext(context);
+  } catch (thrown) {
+    if (isLispError(thrown)) throw thrown;
+    // A revoked Proxy, a Proxy whose traps throw: the run fails, the host gets no throw.
+    dataError = hostDataError("the context (the data/ namespace)", thrown);
+  }
+  return {
+    limits,
+    tools,
+    data,
+    dataError,
+    signal: checkSignal(options.signal),
+    session,
+    engine,
+    budget: options.budget,
+  };
+}
+
+/** Runs a PTC-Lisp program. Never rejects for a program's own failure; see RunResult. */
+export async function run(source: string, options: RunOptions = {}): Promise<RunResult> {
+  let checked: CheckedOptions;
+  try {
+    checked = checkOptions(source, options);
+  } catch (thrown) {
+    if (isLispError(thrown)) throw thrown;
+    throw new LispError("invalid_options", `the options could not be read: ${errorText(thrown)}`, undefined, {
+      cause: thrown,
+    });
+  }
+  const { limits, tools, data, signal, session } = checked;
   const namespace = session?.namespace ?? new Namespace();
+  const journal = session?.journal;
 
   let compiled: CompiledProgram | undefined;
   session?.acquire();
@@ -364,45 +514,71 @@ export async function run(source: string, options: RunOptions = {}): Promise<Run
     tools,
     namespace,
     history: session?.history() ?? [],
-    budget: options.budget,
-    journal: session?.journal,
+    budget: checked.budget,
+    journal,
     signal,
   });
+  const unreadable = (): RunError | undefined =>
+    unreadableHostData(hostRoots(context, compiled?.dataKeys ?? [], session));
+  const failed = (error: RunError): RunResult => {
+    context.dispose();
+    namespace.rollback();
+    journal?.rollback();
+    return withJson({
+      ok: false,
+      error,
+      prints: context.prints,
+      toolCalls: context.toolCalls,
+      durationMs: context.elapsedMs(),
+      warnings: runWarnings(compiled, data),
+    });
+  };
   const finish = (outcome: { value: unknown; returned: boolean } | { error: RunError }): RunResult => {
     context.dispose();
     // Cancelled after its last step (say, by the last tool it called): the run still counts as
     // cancelled, so the host never has to wonder whether it was.
     if (!("error" in outcome) && context.abortReason?.reason === "aborted")
-      outcome = { error: toRunError(context.abortReason) };
+      outcome = { error: toRunError(context.abortReason, unreadable) };
+    if ("error" in outcome) return failed(outcome.error);
+    // Everything that reads the value comes before anything is kept: a value that cannot be
+    // read fails the run and leaves the session as it was.
+    let entry: unknown;
+    try {
+      entry = session?.historyEntry(outcome.value);
+    } catch (thrown) {
+      return failed(isLispError(thrown) ? thrown.toData() : hostDataError("the program's value", thrown));
+    }
     const output: RunOutput = {
       prints: context.prints,
       toolCalls: context.toolCalls,
       durationMs: context.elapsedMs(),
-      warnings:
-        compiled === undefined ? [] : [...compiled.warnings, ...dataKeyWarnings(compiled.dataKeys, data)],
+      warnings: runWarnings(compiled, data),
     };
-    if ("error" in outcome) {
-      namespace.rollback();
-      return withJson({ ok: false, error: outcome.error, ...output });
-    }
     const defined = namespace.commit();
-    session?.remember(outcome.value);
+    journal?.commit();
+    session?.remember(entry);
     const summaries = context.stepSummaries.size === 0 ? {} : Object.fromEntries(context.stepSummaries);
     return successResult(outcome.value, outcome.returned, defined, summaries, output);
   };
 
   try {
     namespace.begin();
+    journal?.begin();
+    // The host may have changed its objects since the last run: nothing read then still holds.
+    hostDataMayHaveChanged();
     enter(context);
     let value: unknown;
     try {
       if (context.abortReason !== undefined) throw context.abortReason;
-      compiled = prepare(source, limits, namespace, tools, options.engine);
+      if (checked.dataError !== undefined) return finish({ error: checked.dataError });
+      compiled = prepare(source, limits, namespace, tools, checked.engine);
       value = compiled.code(new Array(compiled.frameSize));
-      if (value instanceof Promise) value = await settle(value);
+      // Raced against the deadline: a promise that never settles (one handed in as host data,
+      // say) must not keep the run from ending.
+      if (value instanceof Promise) value = await settle(Promise.race([value, context.interrupted()]));
     } catch (thrown) {
-      if (thrown instanceof ReturnSignal) return finish({ value: thrown.value, returned: true });
-      return finish({ error: toRunError(thrown) });
+      if (isInstance(thrown, ReturnSignal)) return finish({ value: thrown.value, returned: true });
+      return finish({ error: toRunError(thrown, unreadable) });
     } finally {
       // Anything this run left running (a pmap branch still waiting on a tool) stops at its next step.
       context.abortReason ??= FINISHED;
@@ -410,6 +586,9 @@ export async function run(source: string, options: RunOptions = {}): Promise<Run
     if (value === RECUR)
       return finish({ error: { reason: "invalid_form", message: "recur must be in tail position" } });
     return finish({ value: value === undefined ? null : value, returned: false });
+  } catch (thrown) {
+    // Nothing above should throw; if something does, the host still gets a result, not a rejection.
+    return failed(isLispError(thrown) ? thrown.toData() : toRunError(thrown, unreadable));
   } finally {
     session?.release();
   }

@@ -80,6 +80,34 @@ describe("createSession(init)", () => {
     expect(await evaluate('[*1 (greet "bo") (task "t" 0)]', { session: copy })).toBe('["hi ada" "hi bo" 41]');
   });
 
+  test.each(["general", "fast", "adaptive"] as const)(
+    "a failed program leaves the journal as it was: entries, values and order (%s)",
+    async (engine) => {
+      let calls = 0;
+      const tools = {
+        load: () => {
+          calls++;
+          return calls;
+        },
+      };
+      const session = createSession({ journal: { a: "first", b: "second" } });
+      for (const source of [
+        '(task "c" (tool/load {})) (task-reset "a") (task "a" "again") (fail "stop")',
+        '(task "c" (tool/load {})) (/ 1 0)',
+        '(task-reset "b") (task "d" 4) (+ 1 "x")',
+      ]) {
+        expect((await run(source, { session, tools, engine })).ok).toBe(false);
+        expect(Object.entries(session.journalEntries())).toEqual([
+          ["a", "first"],
+          ["b", "second"],
+        ]);
+      }
+      // The task of a failed program runs again: nothing of it was kept.
+      expect(await evaluate('(task "c" (tool/load {}))', { session, tools, engine })).toBe("3");
+      expect(session.journalEntries()).toEqual({ a: "first", b: "second", c: 3 });
+    },
+  );
+
   test("seeded state survives a failed program, like any def", async () => {
     const session = createSession({ bindings: { x: 1 }, history: [7] });
     expect((await failure("(def x 2) (/ 1 0)", { session })).reason).toBe("arithmetic_error");

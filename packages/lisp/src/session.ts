@@ -4,10 +4,12 @@
  * that fails leaves all of it exactly as it was. A host can start a session from saved state
  * (`createSession(init)`), e.g. to resume an agent or to fork one.
  */
-import { LispError } from "./errors.js";
+import { isLispError, LispError } from "./errors.js";
 import { print } from "./format/print.js";
 import { read } from "./reader/reader.js";
+import { errorText } from "./runtime/error-text.js";
 import { Namespace } from "./runtime/namespace.js";
+import { TaskJournal } from "./runtime/task-journal.js";
 import { pin } from "./values/pin.js";
 import { isPlainObject } from "./values/plain-object.js";
 
@@ -35,7 +37,7 @@ export class Session {
   /** @internal */
   readonly namespace = new Namespace();
   /** @internal */
-  readonly journal = new Map<string, unknown>();
+  readonly journal = new TaskJournal();
   private results: unknown[] = [];
   /** @internal */
   busy = false;
@@ -64,7 +66,7 @@ export class Session {
 
   /** The task journal: each `(task "id" ...)` that completed, id to result, in the order recorded. */
   journalEntries(): Record<string, unknown> {
-    return Object.fromEntries(this.journal);
+    return Object.fromEntries(this.journal.list());
   }
 
   /** @internal Fills a new session with checked state (see createSession). */
@@ -79,9 +81,18 @@ export class Session {
     for (const [id, value] of init.journal) this.journal.set(id, nilIfUndefined(value));
   }
 
-  /** @internal Called by run when a program succeeds. */
-  remember(value: unknown): void {
-    this.results = [pin(bounded(value)), ...this.results].slice(0, HISTORY_SIZE);
+  /**
+   * @internal What `*1` will hold after a program that returned `value`. It reads the value (to
+   * cut it), which can throw on host data that cannot be read: run calls it before it commits
+   * anything, so that a failure leaves the session as it was.
+   */
+  historyEntry(value: unknown): unknown {
+    return pin(bounded(value));
+  }
+
+  /** @internal Called by run when a program succeeds, with its `historyEntry`. */
+  remember(entry: unknown): void {
+    this.results = [entry, ...this.results].slice(0, HISTORY_SIZE);
   }
 
   /** @internal Marks the session as running a program; two programs may not interleave on it. */
@@ -204,11 +215,23 @@ function checkInit(init: unknown): {
 
 /**
  * A new session, empty or seeded from `init` (checked first: bad input throws a LispError with
- * code PTC_LISP_INVALID_OPTIONS and no session is made).
+ * code PTC_LISP_INVALID_OPTIONS, state that cannot be read one with PTC_LISP_HOST_DATA_ERROR, and
+ * no session is made).
  */
 export function createSession(init?: SessionInit): Session {
-  const checked = checkInit(init);
-  const session = new Session();
-  session.seed(checked);
-  return session;
+  try {
+    const checked = checkInit(init);
+    const session = new Session();
+    session.seed(checked);
+    return session;
+  } catch (error) {
+    if (isLispError(error)) throw error;
+    // A getter that throws, a revoked Proxy: the state handed in cannot be read.
+    throw new LispError(
+      "host_data_error",
+      `createSession could not read the state it was given: reading it threw ${JSON.stringify(errorText(error))}. Pass plain data (objects, arrays, strings, numbers)`,
+      undefined,
+      { cause: error },
+    );
+  }
 }

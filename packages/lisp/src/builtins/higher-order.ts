@@ -10,7 +10,7 @@
  * use `eachResult`. sort-by's key function and comparator must answer synchronously.
  */
 
-import { LispError } from "../errors.js";
+import { isLispError, LispError } from "../errors.js";
 import { print } from "../format/print.js";
 import { VECTOR_BYTES } from "../runtime/allocation.js";
 import { after, eachResult, type MaybePromise, settle } from "../runtime/async.js";
@@ -354,11 +354,7 @@ function sortKeyFunction(key: unknown): (item: unknown) => unknown {
     try {
       return callNow(f, "sort-by", item);
     } catch (error) {
-      if (
-        error instanceof LispError &&
-        error.reason === "type_error" &&
-        !error.message.startsWith("sort-by ")
-      ) {
+      if (isLispError(error) && error.reason === "type_error" && !error.message.startsWith("sort-by ")) {
         throw new LispError(
           "type_error",
           `sort-by key function failed for item ${print(item, { maxChars: 80 })}: ${error.message}`,

@@ -15,7 +15,7 @@ import {
   updateTarget,
 } from "../builtins/maps.js";
 import { mergeWithEntry, mergeWithPairs } from "../builtins/merge-with.js";
-import { isLimitError, LispError } from "../errors.js";
+import { isLimitError, isLispError, LispError } from "../errors.js";
 import { print } from "../format/print.js";
 import type { Position } from "../reader/form.js";
 import { mapBytes, setBytes, vectorBytes } from "../runtime/allocation.js";
@@ -299,7 +299,7 @@ export const codegenRuntime = {
       return true;
     }
     // A limit is the same wherever it strikes: no point running again to locate it.
-    if (error instanceof LispError && !isLimitError(error)) {
+    if (isLispError(error) && !isLimitError(error)) {
       fastTierStats.errorReruns++;
       return true;
     }

@@ -20,6 +20,7 @@ import type { Position } from "../reader/form.js";
 import { varSpec } from "../runtime/var-cell.js";
 import { Keyword } from "../values/keyword.js";
 import { FUNCTION_INFO, type LispFunction } from "../values/lisp-function.js";
+import { plainObjectTest } from "../values/plain-object.js";
 import { FLAT_LIMIT } from "../values/versioned-table.js";
 import { ownedAccumulator } from "./accumulator-use.js";
 import { inlineHigherOrder, type LoopEmitter } from "./codegen-loops.js";
@@ -522,14 +523,10 @@ export class Generator implements LoopEmitter {
       // a missing field is nil at once.
       this.emit(`let ${result};`);
       const missing = raw ? "" : ` if (${result} === undefined) ${result} = null;`;
-      this.emit(
-        `if (typeof ${target} === "object" && ${target} !== null && ${target}.constructor === Object) { ${result} = ${target}[${name}];${missing} }`,
-      );
+      this.emit(`if (${plainObjectTest(target)}) { ${result} = ${target}[${name}];${missing} }`);
       this.emit(`else ${result} = $.field(${target}, ${this.constant(keyword)});`);
     } else if (keyword.direct) {
-      this.emit(
-        `let ${result} = typeof ${target} === "object" && ${target} !== null && ${target}.constructor === Object ? ${target}[${name}] : undefined;`,
-      );
+      this.emit(`let ${result} = ${plainObjectTest(target)} ? ${target}[${name}] : undefined;`);
       this.emit(`if (${result} === undefined) ${result} = $.field(${target}, ${this.constant(keyword)});`);
     } else {
       this.emit(`const ${result} = $.field(${target}, ${this.constant(keyword)});`);
@@ -575,9 +572,7 @@ export class Generator implements LoopEmitter {
         value = this.named(value);
         // Whether the value is a plain object, tested once: it passes the map check without a
         // call, and each field below is read from it in place.
-        const plain = this.bind(
-          `typeof ${value} === "object" && ${value} !== null && ${value}.constructor === Object`,
-        );
+        const plain = this.bind(plainObjectTest(value));
         this.emit(`if (!${plain}) $.mapCheck(${value}, ${this.position(pattern.position)});`);
         for (const entry of pattern.entries) {
           const found = this.temp();

@@ -2,7 +2,7 @@
  * Pieces every part of the general evaluator shares: evaluating argument lists that may wait on
  * tools, counting loop iterations, locating errors at their call.
  */
-import { LispError } from "../errors.js";
+import { isLispError } from "../errors.js";
 import type { Position } from "../reader/form.js";
 import { after } from "../runtime/async.js";
 import { callValue } from "../runtime/call.js";
@@ -11,7 +11,7 @@ import { active, loopLimitError } from "../runtime/context.js";
 import type { Code } from "./code.js";
 
 export function located(error: unknown, position: { line: number; column: number }): unknown {
-  if (error instanceof LispError) error.at(position);
+  if (isLispError(error)) error.at(position);
   return error;
 }
 

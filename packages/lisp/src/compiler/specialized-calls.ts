@@ -8,6 +8,7 @@
 import type { Node } from "../analyzer/ast.js";
 import type { Position } from "../reader/form.js";
 import { Keyword } from "../values/keyword.js";
+import { plainObjectTest } from "../values/plain-object.js";
 import { FLAT_LIMIT } from "../values/versioned-table.js";
 import { eachItem, inlinable, type LoopEmitter } from "./codegen-loops.js";
 
@@ -216,7 +217,7 @@ function selectLiteralKeywords(g: LoopEmitter, args: readonly Node[]): string | 
       }
       g.emit(`${result} = $.selectedPairs(${pairs}, ${keywords.length});`);
     });
-    g.emit(`if (typeof ${map} === "object" && ${map} !== null && ${map}.constructor === Object) {`);
+    g.emit(`if (${plainObjectTest(map)}) {`);
     g.emitAll(direct);
     g.emit("} else {");
     g.emit(`${result} = $.selectKeywords(${map}, ${g.constant(Object.freeze(keywords))});`);

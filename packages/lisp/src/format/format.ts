@@ -24,7 +24,9 @@ export function format(value: unknown, options: FormatOptions = {}): string {
     options.floats === undefined ? { maxChars } : { floats: options.floats, maxChars };
   // The printer's own walk is bounded by the text cap (a node prints at least one character);
   // the node budget is for what printing asks on the way (ordering map keys, set members).
-  const shown = hostWalk(() => printWithTruncation(value, printOptions), HOST_WALK_NODES + 2 * maxChars);
+  const shown = hostWalk(() => printWithTruncation(value, printOptions), HOST_WALK_NODES + 2 * maxChars, [
+    value,
+  ]);
   return shown.cut ? `${shown.text} (cut at ${maxChars} characters)` : shown.text;
 }
 
@@ -61,6 +63,7 @@ export function preview(value: unknown, options: PreviewOptions = {}): Preview {
         maxChars: maxTotalChars,
       }),
     HOST_WALK_NODES + 2 * maxTotalChars,
+    [value],
   );
   return { text: shown.text, truncated: shown.truncated };
 }

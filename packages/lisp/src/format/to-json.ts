@@ -65,10 +65,13 @@ function scalarJson(value: unknown): JsonValue | typeof PENDING {
 
 /** A collection being converted: its source items (a map's entries), the output it fills. */
 interface Frame {
+  readonly source: object;
   readonly items: readonly unknown[];
   readonly isMap: boolean;
   readonly out: JsonValue[] | PlainObject;
   next: number;
+  /** Whether `source` is in the set of deep open collections (see DEPTH_WATCHED). */
+  readonly watched: boolean;
 }
 
 function tooLarge(maxNodes: number): LispError {
@@ -93,10 +96,12 @@ function isCollection(value: unknown): value is object {
 
 /**
  * Nodes of the tree `root` expands to, counting each path (a node shared by two paths counts
- * twice), in time linear in the distinct nodes; stops counting past `limit`.
+ * twice), in time linear in the distinct nodes; stops counting past `limit`. A value that contains
+ * itself (host data can) expands without end: past the limit at once.
  */
 function expandedNodes(root: object, limit: number): number {
   const sizes = new Map<object, number>();
+  const open = new Set<object>([root]);
   const stack: Array<{ node: object; children: readonly unknown[]; next: number; total: number }> = [
     { node: root, children: childrenOf(root), next: 0, total: 1 },
   ];
@@ -110,8 +115,10 @@ function expandedNodes(root: object, limit: number): number {
         top.next++;
         continue;
       }
+      if (open.has(child)) return limit + 1;
       const known = sizes.get(child);
       if (known === undefined) {
+        open.add(child);
         stack.push({ node: child, children: childrenOf(child), next: 0, total: 1 });
         continue;
       }
@@ -120,6 +127,7 @@ function expandedNodes(root: object, limit: number): number {
       continue;
     }
     stack.pop();
+    open.delete(top.node);
     sizes.set(top.node, top.total);
     result = top.total;
     const parent = stack[stack.length - 1];
@@ -133,10 +141,24 @@ function expandedNodes(root: object, limit: number): number {
 
 export function toJson(value: unknown, options: ToJsonOptions = {}): JsonValue {
   const maxNodes = options.maxNodes ?? HOST_WALK_NODES;
-  return hostWalk(() => convert(value, maxNodes), HOST_WALK_NODES + maxNodes);
+  return hostWalk(() => convert(value, maxNodes), HOST_WALK_NODES + maxNodes, [value]);
 }
 
 const MEASURE_AT = 1_000_000;
+
+/**
+ * Past this depth the walk remembers which collections are open: a host value that contains
+ * itself (its JSON would be infinite) is found the second time it opens, not after a million
+ * nodes. Real data is rarely this deep, so shallow values pay nothing for it.
+ */
+const DEPTH_WATCHED = 256;
+
+function containsItself(): LispError {
+  return new LispError(
+    "memory_exceeded",
+    "toJson: the value contains itself, so its JSON would never end; convert the parts you need",
+  );
+}
 
 function convert(root: unknown, maxNodes: number): JsonValue {
   const first = scalarJson(root);
@@ -148,6 +170,7 @@ function convert(root: unknown, maxNodes: number): JsonValue {
   const measureAt = Math.min(MEASURE_AT, maxNodes);
   let measured = false;
   const stack: Frame[] = [];
+  const deepOpen = new Set<object>();
   const open = (value: object): JsonValue => {
     if (!measured && nodes > measureAt) {
       measured = true;
@@ -162,14 +185,25 @@ function convert(root: unknown, maxNodes: number): JsonValue {
     nodes += items.length;
     if (nodes > maxNodes) throw tooLarge(maxNodes);
     const out: JsonValue[] | PlainObject = isMap ? {} : [];
-    if (items.length > 0) stack.push({ items, isMap, out, next: 0 });
+    if (items.length > 0) {
+      const watched = stack.length >= DEPTH_WATCHED;
+      if (watched) {
+        if (deepOpen.has(value)) throw containsItself();
+        deepOpen.add(value);
+      }
+      stack.push({ source: value, items, isMap, out, next: 0, watched });
+    }
     return out as JsonValue;
   };
   const result = open(root as object);
   while (stack.length > 0) {
     const frame = stack[stack.length - 1] as Frame;
+    if (frame.next >= frame.items.length) {
+      stack.pop();
+      if (frame.watched) deepOpen.delete(frame.source);
+      continue;
+    }
     const index = frame.next++;
-    if (frame.next >= frame.items.length) stack.pop();
     if (frame.isMap) {
       const entry = frame.items[index] as readonly [unknown, unknown];
       const item = entry[1];

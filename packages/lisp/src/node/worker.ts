@@ -175,7 +175,7 @@ function changes(runSession: Session, result: RunResult, journalBefore: Readonly
   const bindings: Record<string, unknown> = Object.create(null);
   if (result.ok) for (const name of result.defined) bindings[name] = runSession.get(name);
   const journal: Record<string, unknown> = Object.create(null);
-  for (const [id, value] of runSession.journal) if (!journalBefore.has(id)) journal[id] = value;
+  for (const [id, value] of runSession.journal.list()) if (!journalBefore.has(id)) journal[id] = value;
   return { bindings, history: [...runSession.history()], journal };
 }
 
@@ -224,7 +224,7 @@ async function execute(request: RunRequest): Promise<void> {
     const context = contextOf(request.context);
     const budget = decodeValue(request.budget, incoming);
     runSession = request.state === undefined ? session : sessionFrom(request.state);
-    if (runSession !== undefined) journalBefore = new Set(runSession.journal.keys());
+    if (runSession !== undefined) journalBefore = new Set(Object.keys(runSession.journalEntries()));
     if (setup.mode === "session" && session !== undefined)
       beforeLastRun = { run: request.run, state: snapshot(session) };
     const limited = workerLimits(request.limits);

@@ -5,7 +5,7 @@
  * synchronously by the run, or by the async boundary it crosses first (async.ts), before any other
  * code can move the marker.
  */
-import { LispError } from "../errors.js";
+import { isLispError } from "../errors.js";
 import type { Position } from "../reader/form.js";
 
 export const callSite: { current: Position | undefined } = { current: undefined };
@@ -17,8 +17,8 @@ export const callSite: { current: Position | undefined } = { current: undefined 
  */
 const UNLOCATED = new Set(["timeout", "memory_exceeded", "aborted"]);
 
-/** Gives an error without a position the position of the last call made. */
+/** Gives an error without a position the position of the last call made (anything else passes). */
 export function locate(error: unknown): unknown {
-  if (error instanceof LispError && !UNLOCATED.has(error.reason)) error.at(callSite.current);
+  if (isLispError(error) && !UNLOCATED.has(error.reason)) error.at(callSite.current);
   return error;
 }

@@ -11,6 +11,7 @@ import type { PlainObject } from "../values/plain-object.js";
 import { setWalkTarget, type WalkTarget } from "../values/walk-meter.js";
 import type { Limits } from "./limits.js";
 import type { Namespace } from "./namespace.js";
+import type { TaskJournal } from "./task-journal.js";
 
 /** What a tool receives besides its arguments (the shape of @ptc/tool's ToolExecutionOptions). */
 export interface ToolCallOptions {
@@ -81,7 +82,7 @@ export interface ContextInit {
   readonly namespace: Namespace;
   readonly history: readonly unknown[];
   readonly budget: unknown;
-  readonly journal: Map<string, unknown> | undefined;
+  readonly journal: TaskJournal | undefined;
   /** The host's cancel switch: when it fires, the run stops at its next step or tool wait. */
   readonly signal?: AbortSignal | undefined;
 }
@@ -95,7 +96,7 @@ export class RunContext implements WalkTarget {
   readonly namespace: Namespace;
   readonly history: readonly unknown[];
   readonly budget: unknown;
-  readonly journal: Map<string, unknown> | undefined;
+  readonly journal: TaskJournal | undefined;
   readonly startedAt: number;
   readonly deadline: number;
 

@@ -5,7 +5,7 @@
  * parallel operations. Results keep input order; the first branch to fail fails the call with its
  * own error, and the others' results are ignored.
  */
-import { LispError } from "../errors.js";
+import { isLispError, LispError } from "../errors.js";
 import type { Position } from "../reader/form.js";
 import { vectorBytes } from "./allocation.js";
 import { type MaybePromise, settle } from "./async.js";
@@ -70,7 +70,7 @@ function runBranches(
   } catch (error) {
     restore();
     for (const promise of pending) promise.catch(ignore);
-    throw error instanceof LispError ? error.at(position) : error;
+    throw isLispError(error) ? error.at(position) : error;
   }
   if (pending.size === 0) {
     restore();
@@ -140,7 +140,7 @@ async function continueAsync(
     parent.allocate(vectorBytes(count));
     return results;
   } catch (error) {
-    throw error instanceof LispError ? error.at(position) : error;
+    throw isLispError(error) ? error.at(position) : error;
   } finally {
     if (timer !== undefined) clearTimeout(timer);
     restore();

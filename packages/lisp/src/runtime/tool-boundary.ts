@@ -39,7 +39,29 @@ function chargeCollection(collection: object, size: number, seen: Set<object>, b
   else seen.add(collection);
 }
 
-export function toToolValue(value: unknown, path = "args", seen: Set<object> = new Set()): unknown {
+/**
+ * Levels of nesting tool arguments may have. JSON data is never this deep; a host value that
+ * contains itself is infinitely deep, and the walk (which recurses) must end with an error that
+ * says so rather than run out of stack.
+ */
+const MAX_ARGUMENT_DEPTH = 1000;
+/** Characters of a path shown in an error (a path 1,000 levels deep is long). */
+const MAX_PATH_SHOWN = 200;
+
+function tooDeep(path: string): LispError {
+  const shown = path.length > MAX_PATH_SHOWN ? `${path.slice(0, MAX_PATH_SHOWN)}...` : path;
+  return new LispError(
+    "invalid_tool_args",
+    `tool arguments are nested more than ${MAX_ARGUMENT_DEPTH} levels deep (at ${shown}); a value that contains itself cannot be passed to a tool: pass the parts the tool needs`,
+  );
+}
+
+export function toToolValue(
+  value: unknown,
+  path = "args",
+  seen: Set<object> = new Set(),
+  depth = 0,
+): unknown {
   if (value === undefined) return null;
   if (
     value === null ||
@@ -52,21 +74,25 @@ export function toToolValue(value: unknown, path = "args", seen: Set<object> = n
   }
   if (value instanceof Keyword) return value.name;
   if (value instanceof WholeFloat) return value.value;
+  const inner = depth + 1;
   if (Array.isArray(value)) {
+    if (inner > MAX_ARGUMENT_DEPTH) throw tooDeep(path);
     chargeCollection(value, value.length, seen, 16 + 8 * value.length);
-    return value.map((item, index) => toToolValue(item, `${path}[${index}]`, seen));
+    return value.map((item, index) => toToolValue(item, `${path}[${index}]`, seen, inner));
   }
   if (value instanceof LispSet) {
+    if (inner > MAX_ARGUMENT_DEPTH) throw tooDeep(path);
     chargeCollection(value, value.size, seen, 16 + 8 * value.size);
-    return value.members().map((item, index) => toToolValue(item, `${path}[${index}]`, seen));
+    return value.members().map((item, index) => toToolValue(item, `${path}[${index}]`, seen, inner));
   }
   if (value instanceof LispMap || isPlainObject(value)) {
+    if (inner > MAX_ARGUMENT_DEPTH) throw tooDeep(path);
     const entries = mapEntries(value);
     chargeCollection(value, entries.length, seen, 32 + 40 * entries.length);
     const out: PlainObject = {};
     for (const [key, item] of entries) {
       const name = boundaryKey(key, path);
-      defineOwn(out, name, toToolValue(item, `${path}.${name}`, seen));
+      defineOwn(out, name, toToolValue(item, `${path}.${name}`, seen, inner));
     }
     return out;
   }

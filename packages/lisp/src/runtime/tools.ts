@@ -2,10 +2,12 @@
  * Calling a host tool from a program: the boundary conversion of arguments, the call limit, the
  * call log (name, args, result or error, duration), and the run's deadline (or the host's cancel
  * signal) raced against tools that never answer. A tool that throws or rejects fails the program
- * with tool_error.
+ * with tool_error, whatever it throws (a string, null, a revoked Proxy, an Error whose message
+ * throws): the message is read defensively (error-text.ts).
  */
-import { LispError } from "../errors.js";
+import { isLispError, LispError } from "../errors.js";
 import type { Position } from "../reader/form.js";
+import { hostDataMayHaveChanged } from "../values/host-epoch.js";
 import { settle } from "./async.js";
 import { active, type RunContext } from "./context.js";
 import { errorText } from "./error-text.js";
@@ -18,18 +20,20 @@ function now(): number {
 }
 
 function toolFailed(name: string, error: unknown, position: Position): LispError {
-  if (
-    error instanceof LispError &&
-    (error.reason === "timeout" || error.reason === "memory_exceeded" || error.reason === "aborted")
-  )
-    return error;
+  const own = isLispError(error) ? error : undefined;
+  if (own?.reason === "timeout" || own?.reason === "memory_exceeded" || own?.reason === "aborted") return own;
   // The tool's own check rejected the program's arguments: the model fixes its call.
-  if (error instanceof LispError && error.reason === "invalid_tool_args") return error.at(position);
+  if (own?.reason === "invalid_tool_args") return own.at(position);
   return new LispError("tool_error", `Tool '${name}' failed: ${JSON.stringify(errorText(error))}`, position, {
     cause: error,
   });
 }
 
+/**
+ * Whether a tool's answer is a promise (or any thenable). Reading `then` can throw (a revoked
+ * Proxy, a getter): that fails the call as the tool failing, as it does when the same value is
+ * what a tool's promise resolves to (resolving reads `then` too).
+ */
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return (
     typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function"
@@ -69,20 +73,31 @@ export function callTool(name: string, argsValue: unknown, position: Position): 
   try {
     args = toToolArgs(argsValue, name);
   } catch (error) {
-    throw error instanceof LispError ? error.at(position) : error;
+    throw isLispError(error) ? error.at(position) : error;
   }
   const started = now();
   let result: unknown;
   try {
     result = invokeTool(name, tool, args, context.toolCallOptions);
   } catch (error) {
+    hostDataMayHaveChanged();
     record(context, name, args, started, { error: errorText(error) });
     throw toolFailed(name, error, position);
   }
-  if (isThenable(result)) {
+  // The tool is host code: it may have changed objects the program read before (and return one).
+  hostDataMayHaveChanged();
+  let thenable: boolean;
+  try {
+    thenable = isThenable(result);
+  } catch (error) {
+    record(context, name, args, started, { error: errorText(error) });
+    throw toolFailed(name, error, position);
+  }
+  if (thenable) {
     const pending = Promise.race([Promise.resolve(result), context.interrupted()]);
     return settle(pending).then(
-      (value) => {
+      (value: unknown) => {
+        hostDataMayHaveChanged();
         record(context, name, args, started, { result: value === undefined ? null : value });
         // The answer may come after the deadline (a tool that held the thread before it
         // answered, or an answer that won the race against the deadline timer).
@@ -90,6 +105,7 @@ export function callTool(name: string, argsValue: unknown, position: Position): 
         return value === undefined ? null : value;
       },
       (error: unknown) => {
+        hostDataMayHaveChanged();
         record(context, name, args, started, { error: errorText(error) });
         throw toolFailed(name, error, position);
       },

@@ -10,13 +10,22 @@ import { isLispMap, isLispSet } from "./table-kind.js";
 import { chargeWalk } from "./walk-meter.js";
 
 let nextIdentity = 0;
-const identities = new WeakMap<object, number>();
+const identities = new WeakMap<WeakKey, number>();
 
-function identityText(value: object): string {
-  let id = identities.get(value);
+/**
+ * A value compared by identity (a host object, a host function, a symbol). A symbol made with
+ * `Symbol.for` cannot be a WeakMap key; it is the same symbol wherever its key is the same, so
+ * its key names it.
+ */
+function identityText(value: WeakKey | symbol): string {
+  if (typeof value === "symbol") {
+    const key = Symbol.keyFor(value);
+    if (key !== undefined) return `#symbol ${stringText(key)}`;
+  }
+  let id = identities.get(value as WeakKey);
   if (id === undefined) {
     id = ++nextIdentity;
-    identities.set(value, id);
+    identities.set(value as WeakKey, id);
   }
   return `#identity ${id}`;
 }
@@ -105,6 +114,6 @@ export function canonicalText(value: unknown): string {
       return identityText(value);
     }
     default:
-      return identityText(value as object);
+      return identityText(value as symbol);
   }
 }

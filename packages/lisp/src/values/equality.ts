@@ -66,5 +66,5 @@ export function equals(a: unknown, b: unknown): boolean {
 
 /** `equals` as the package exports it: a call from the host, with a walk budget of its own. */
 export function hostEquals(a: unknown, b: unknown): boolean {
-  return hostWalk(() => equals(a, b));
+  return hostWalk(() => equals(a, b), undefined, [a, b]);
 }

@@ -8,6 +8,7 @@
  * Where `new Function` is forbidden, keywords keep the shared path: same results, just slower.
  */
 import type { Keyword } from "./keyword.js";
+import { plainObjectTest } from "./plain-object.js";
 
 export type FieldReader = (item: unknown, fallback: (item: unknown, keyword: Keyword) => unknown) => unknown;
 
@@ -16,7 +17,7 @@ const HOT_READS = 2000;
 
 const SOURCE = `"use strict";
 return function read(item, fallback) {
-  if (typeof item === "object" && item !== null && item.constructor === Object) {
+  if (${plainObjectTest("item")}) {
     const found = item[name];
     if (found !== undefined) return found;
   }

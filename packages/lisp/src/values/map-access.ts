@@ -10,6 +10,7 @@
 import { readerOf } from "./field-reader.js";
 import { Keyword } from "./keyword.js";
 import { LispMap, MapBuilder } from "./lisp-map.js";
+import { hostKeys } from "./map-entries.js";
 import { isPlainObject, ownGet, ownHas, type PlainObject } from "./plain-object.js";
 import { TEXT_SLICE } from "./text-limit.js";
 import { either } from "./versioned-table.js";
@@ -22,7 +23,7 @@ export function isMap(value: unknown): value is AnyMap {
 }
 
 export function mapSize(map: AnyMap): number {
-  return map instanceof LispMap ? map.size : Object.keys(map).length;
+  return map instanceof LispMap ? map.size : hostKeys(map).length;
 }
 
 export { mapEntries } from "./map-entries.js";
@@ -203,6 +204,8 @@ export function mapDissoc(map: AnyMap, key: unknown): AnyMap {
 }
 
 const hasOwnKey = Object.prototype.hasOwnProperty;
+const getPrototypeOf = Object.getPrototypeOf;
+const ObjectPrototype = Object.prototype;
 
 /**
  * `(:k item)` for any item: the flexible lookup of `key` in a map, nil for anything else. This is
@@ -216,7 +219,10 @@ export function getField(item: unknown, key: unknown): unknown {
     if (item instanceof LispMap) return slowField(item, key);
     const reader = readerOf(key);
     if (reader !== undefined) return reader(item, slowField);
-    if ((item as { constructor?: unknown }).constructor === Object) {
+    if (
+      (item as { constructor?: unknown }).constructor === Object &&
+      getPrototypeOf(item) === ObjectPrototype
+    ) {
       const name = key.name;
       const found =
         key.direct || hasOwnKey.call(item, name) ? (item as Record<string, unknown>)[name] : undefined;

@@ -5,7 +5,9 @@
  * holds other versions alive and later programs deriving from it never disturb it.
  *
  * Pinning runs after a program has ended (a session remembering `*1`), so it must finish on any
- * value a program can build: it walks iteratively and visits a shared node once.
+ * value a program can build: it walks iteratively and visits a shared node once. A host array may
+ * even contain itself: the walk keeps such an array as it is (only program maps and sets need
+ * pinning, and no program value can contain itself).
  */
 import { LispMap } from "./lisp-map.js";
 import { LispSet } from "./lisp-set.js";
@@ -55,6 +57,8 @@ function rebuilt(frame: Frame): unknown {
 export function pin(root: unknown): unknown {
   if (!isContainer(root)) return root;
   const done = new Map<Container, unknown>();
+  /** Containers being pinned (on the stack): meeting one again is a cycle. */
+  const open = new Set<Container>([root]);
   const start = (value: Container): Frame => {
     const children = childrenOf(value);
     return { value, children, pinned: new Array<unknown>(children.length), next: 0, changed: false };
@@ -69,8 +73,13 @@ export function pin(root: unknown): unknown {
         frame.pinned[frame.next++] = child;
         continue;
       }
+      if (open.has(child)) {
+        frame.pinned[frame.next++] = child;
+        continue;
+      }
       const known = done.get(child);
       if (known === undefined) {
+        open.add(child);
         stack.push(start(child));
         continue;
       }
@@ -79,6 +88,7 @@ export function pin(root: unknown): unknown {
       continue;
     }
     stack.pop();
+    open.delete(frame.value);
     result = rebuilt(frame);
     done.set(frame.value, result);
     const parent = stack[stack.length - 1];

@@ -13,7 +13,9 @@
  * collection. This module must never charge a run that has finished (a value printed by the host
  * after its run is the host's walk, not the run's).
  */
-import { LispError } from "../errors.js";
+import { isLispError, LispError } from "../errors.js";
+import { hostDataMayHaveChanged } from "./host-epoch.js";
+import { hostCallError } from "./unreadable-host-data.js";
 
 /** What a running program exposes to walks: its clock and memory meters (runtime/context.ts). */
 export interface WalkTarget {
@@ -67,10 +69,18 @@ export const HOST_WALK_NODES = 10_000_000;
 /**
  * Runs `body` as a call from the host: its walks are charged to a budget of `limit` nodes (never to
  * a run that happens to be waiting on a tool), and a value nested deeper than the JS stack allows
- * is a LispError, not a raw RangeError. Nested host calls share the outer budget.
+ * is a LispError, not a raw RangeError. Whatever else the walk throws that is not a LispError (host
+ * data that cannot be read) becomes one too (see hostCallError; `values` are what the call walks).
+ * Nested host calls share the outer budget.
  */
-export function hostWalk<T>(body: () => T, limit: number = HOST_WALK_NODES): T {
+export function hostWalk<T>(
+  body: () => T,
+  limit: number = HOST_WALK_NODES,
+  values: readonly unknown[] = [],
+): T {
   if (hostBudget >= 0) return body();
+  // The host may have changed its objects since a run read them.
+  hostDataMayHaveChanged();
   hostBudget = limit;
   hostLimit = limit;
   try {
@@ -84,7 +94,9 @@ export function hostWalk<T>(body: () => T, limit: number = HOST_WALK_NODES): T {
         { cause: error },
       );
     }
-    throw error;
+    if (isLispError(error)) throw error;
+    // A getter that throws, a revoked Proxy: the host still gets one of our errors, naming where.
+    throw hostCallError(error, values);
   } finally {
     hostBudget = -1;
   }
