@@ -115,6 +115,13 @@ export interface RunSuccess extends RunOutput {
 export interface RunFailure extends RunOutput {
   readonly ok: false;
   readonly error: RunError;
+  /**
+   * Tasks the program completed before it failed, task id to result, in the order recorded; only
+   * when there were some. The session does not keep them (a failed program changes nothing in
+   * it), but their work did happen: a host that tries again (an agent's next turn) can seed its
+   * next session with them, so that `(task "id" ...)` does not repeat a side effect.
+   */
+  readonly completedTasks?: Record<string, unknown>;
 }
 
 export type RunResult = RunSuccess | RunFailure;
@@ -523,10 +530,12 @@ export async function run(source: string, options: RunOptions = {}): Promise<Run
   const failed = (error: RunError): RunResult => {
     context.dispose();
     namespace.rollback();
+    const completed = journal?.recordedSinceBegin() ?? [];
     journal?.rollback();
     return withJson({
       ok: false,
       error,
+      ...(completed.length === 0 ? {} : { completedTasks: Object.fromEntries(completed) }),
       prints: context.prints,
       toolCalls: context.toolCalls,
       durationMs: context.elapsedMs(),

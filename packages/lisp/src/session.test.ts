@@ -102,6 +102,12 @@ describe("createSession(init)", () => {
           ["b", "second"],
         ]);
       }
+      // What a failed program completed is reported with its failure, for a host that retries.
+      const failed = await run('(task "e" (tool/load {})) (fail "stop")', { session, tools, engine });
+      expect(failed.ok === false && failed.completedTasks).toEqual({ e: 3 });
+      const untouched = await run('(task "a" "ignored") (fail "stop")', { session, tools, engine });
+      expect(untouched.ok === false && "completedTasks" in untouched).toBe(false);
+      calls = 2;
       // The task of a failed program runs again: nothing of it was kept.
       expect(await evaluate('(task "c" (tool/load {}))', { session, tools, engine })).toBe("3");
       expect(session.journalEntries()).toEqual({ a: "first", b: "second", c: 3 });

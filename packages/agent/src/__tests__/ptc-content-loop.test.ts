@@ -489,6 +489,29 @@ describe("plan, progress and journaling", () => {
     expect(result.step.journal).toEqual({ fetch: 42 });
   });
 
+  test("a task completed by a program that then failed is not run again in the next turn", async () => {
+    let charges = 0;
+    const tools = {
+      charge: {
+        execute: () => {
+          charges++;
+          return "charged";
+        },
+        signature: "() -> :string",
+      },
+    };
+    const model = createScriptedModel([
+      fence('(task "charge" (tool/charge {})) (/ 1 0)'),
+      fence('(return (task "charge" (tool/charge {})))'),
+    ]);
+    const agent = createAgent({ prompt: "p", maxTurns: 5, journaling: true, tools });
+    const result = await run(agent, { llm: model.llm });
+    expect(result.ok && result.step.return).toBe("charged");
+    expect(charges).toBe(1);
+    expect(result.step.journal).toEqual({ charge: "charged" });
+    expect(model.calls[1]?.system).toContain("- [done] charge:");
+  });
+
   test("without journaling there is no mission log and no journal", async () => {
     const model = createScriptedModel([fence('(task "fetch" 42)'), fence("(return 1)")]);
     const result = await run(createAgent({ prompt: "p", maxTurns: 5 }), { llm: model.llm });

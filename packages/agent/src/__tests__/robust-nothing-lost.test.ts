@@ -141,7 +141,9 @@ const endings: readonly Ending[] = [
     label: "the mission times out",
     reason: "mission_timeout",
     applies: () => true,
-    setup: () => ({ step: () => never(), options: {}, agent: { missionTimeout: 300 } }),
+    // Long enough for the turns before it on a loaded machine, with every program in a worker
+    // (isolated-robust.test.ts runs this file again so); the last model call never answers.
+    setup: () => ({ step: () => never(), options: {}, agent: { missionTimeout: 2_000 } }),
   },
 ];
 

@@ -126,7 +126,14 @@ export async function executeProgram(
     memory: result.ok ? { ...session.bindings() } : state.memory,
     history: [...session.history()],
     // A run keeps a journal when the agent journals (or was given one); then it is always an object.
-    journal: state.journal === null ? null : session.journalEntries(),
+    // A failed program's session keeps no task, but the tasks it completed did their work: they
+    // are carried forward, so that the next turn's `(task "id" ...)` does not do it again.
+    journal:
+      state.journal === null
+        ? null
+        : result.ok
+          ? session.journalEntries()
+          : { ...session.journalEntries(), ...result.completedTasks },
     summaries: result.ok ? { ...result.summaries } : {},
     toolCalls: records,
   };

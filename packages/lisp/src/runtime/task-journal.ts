@@ -51,6 +51,21 @@ export class TaskJournal {
     this.before = null;
   }
 
+  /**
+   * Entries recorded since `begin` (new ids, or ids whose result changed), in the order recorded.
+   * Read before `rollback`: they are what a failed run completed and is about to forget.
+   */
+  recordedSinceBegin(): [string, unknown][] {
+    const before = this.before;
+    if (before === null) return [];
+    const earlier = new Map(before);
+    const recorded: [string, unknown][] = [];
+    for (const [id, value] of this.entries) {
+      if (!earlier.has(id) || !Object.is(earlier.get(id), value)) recorded.push([id, value]);
+    }
+    return recorded;
+  }
+
   /** Puts back the entries as they were at `begin`. */
   rollback(): void {
     const before = this.before;
