@@ -43,6 +43,8 @@ export type ErrorReason =
   | "execution_error"
   | "runtime_error"
   | "invalid_options"
+  | "paused"
+  | "replay_diverged"
   | "fail";
 
 export interface LispErrorData {

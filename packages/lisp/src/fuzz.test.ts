@@ -116,6 +116,8 @@ const REASONS = [
   "execution_error",
   "runtime_error",
   "invalid_options",
+  "paused",
+  "replay_diverged",
   "fail",
 ] as const satisfies readonly ErrorReason[];
 // Every documented reason is listed: a new one must be added here too.

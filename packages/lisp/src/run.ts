@@ -24,6 +24,16 @@ import { successResult, withJson } from "./result-json.js";
 import { settle } from "./runtime/async.js";
 import { locate } from "./runtime/call-site.js";
 import { enter, type HostTool, RunContext, type ToolCallRecord, type ToolObject } from "./runtime/context.js";
+import {
+  checkLedger,
+  type LedgerCall,
+  type LedgerEntry,
+  ledgerBytes,
+  ledgerTooLarge,
+  type PauseBefore,
+  Replay,
+  unconsumedError,
+} from "./runtime/ledger.js";
 import { type Limits, resolveLimits } from "./runtime/limits.js";
 import { Namespace } from "./runtime/namespace.js";
 import { checkSignal } from "./runtime/signal-option.js";
@@ -68,6 +78,22 @@ export interface RunOptions {
    * that is still working is not told: give your tools the same signal to stop their work too.
    */
   readonly signal?: AbortSignal;
+  /**
+   * Resumes a program: the tool calls of its earlier run (a paused run's `toolCalls`, plus an
+   * entry for each call it held: `{ ...call, approved: true }` to let it run, `{ ...call, error }`
+   * to refuse it). Each call the program makes at a recorded position is answered from its entry
+   * instead of calling the tool; a call that differs from the entry at its position ends the run
+   * with "replay_diverged", as does a run that ends without making every recorded call. The
+   * ledger is charged to the program's memory budget, since the run holds it throughout.
+   */
+  readonly ledger?: readonly LedgerEntry[];
+  /**
+   * Asked before each new call runs, with the arguments the tool would receive: true holds the
+   * call back. The program goes on with everything that does not wait on a held call; once
+   * nothing else can move, the run ends with reason "paused" and the held calls in `paused`.
+   * Run the same program again with a ledger to resume it.
+   */
+  readonly pauseBefore?: PauseBefore;
 }
 
 export interface RunError {
@@ -112,6 +138,11 @@ export interface RunSuccess extends RunOutput {
 export interface RunFailure extends RunOutput {
   readonly ok: false;
   readonly error: RunError;
+  /**
+   * For reason "paused": the calls held back by `pauseBefore`, in the order they were reached,
+   * with the arguments as the program sent them (ready to become ledger entries).
+   */
+  readonly paused?: readonly LedgerCall[];
 }
 
 export type RunResult = RunSuccess | RunFailure;
@@ -351,11 +382,22 @@ export async function run(source: string, options: RunOptions = {}): Promise<Run
   const tools = normalizeTools(options.tools);
   const data = checkContext(options.context);
   const signal = checkSignal(options.signal);
+  const ledger = options.ledger === undefined ? undefined : checkLedger(options.ledger);
+  const pauseBefore = options.pauseBefore;
+  if (pauseBefore !== undefined && typeof pauseBefore !== "function") {
+    throw new LispError("invalid_options", `pauseBefore must be a function (call) => boolean, got ${typeof pauseBefore}`);
+  }
   const session = options.session;
   const namespace = session?.namespace ?? new Namespace();
 
   let compiled: CompiledProgram | undefined;
   session?.acquire();
+  // The run's own stop, once the context exists: a held call pauses it.
+  let pause: (error: LispError) => void = () => undefined;
+  const replay =
+    ledger === undefined && pauseBefore === undefined
+      ? undefined
+      : new Replay(ledger ?? new Map(), pauseBefore, (error) => pause(error));
   const context = new RunContext({
     limits,
     data,
@@ -365,9 +407,18 @@ export async function run(source: string, options: RunOptions = {}): Promise<Run
     budget: options.budget,
     journal: session?.journal,
     signal,
+    replay,
   });
+  pause = (error) => context.stop(error);
   const finish = (outcome: { value: unknown; returned: boolean } | { error: RunError }): RunResult => {
     context.dispose();
+    replay?.dispose();
+    // A replay that ended, or paused, without making every recorded call took another path.
+    const missing =
+      replay === undefined || ("error" in outcome && outcome.error.reason !== "paused")
+        ? []
+        : replay.unconsumed();
+    if (missing.length > 0) outcome = { error: toRunError(unconsumedError(missing)) };
     // Cancelled after its last step (say, by the last tool it called): the run still counts as
     // cancelled, so the host never has to wonder whether it was.
     if (!("error" in outcome) && context.abortReason?.reason === "aborted")
@@ -381,6 +432,8 @@ export async function run(source: string, options: RunOptions = {}): Promise<Run
     };
     if ("error" in outcome) {
       namespace.rollback();
+      if (outcome.error.reason === "paused" && replay !== undefined)
+        return withJson({ ok: false, error: outcome.error, ...output, paused: [...replay.held] });
       return withJson({ ok: false, error: outcome.error, ...output });
     }
     const defined = namespace.commit();
@@ -395,6 +448,11 @@ export async function run(source: string, options: RunOptions = {}): Promise<Run
     let value: unknown;
     try {
       if (context.abortReason !== undefined) throw context.abortReason;
+      if (replay !== undefined && replay.size > 0) {
+        const bytes = ledgerBytes(replay.values(), limits.maxMemoryBytes);
+        if (bytes > limits.maxMemoryBytes) throw ledgerTooLarge(replay.size, bytes, limits.maxMemoryBytes);
+        context.allocate(bytes);
+      }
       compiled = prepare(source, limits, namespace, tools, options.engine);
       value = compiled.code(new Array(compiled.frameSize));
       if (value instanceof Promise) value = await settle(value);
