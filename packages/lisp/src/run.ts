@@ -385,7 +385,10 @@ export async function run(source: string, options: RunOptions = {}): Promise<Run
   const ledger = options.ledger === undefined ? undefined : checkLedger(options.ledger);
   const pauseBefore = options.pauseBefore;
   if (pauseBefore !== undefined && typeof pauseBefore !== "function") {
-    throw new LispError("invalid_options", `pauseBefore must be a function (call) => boolean, got ${typeof pauseBefore}`);
+    throw new LispError(
+      "invalid_options",
+      `pauseBefore must be a function (call) => boolean, got ${typeof pauseBefore}`,
+    );
   }
   const session = options.session;
   const namespace = session?.namespace ?? new Namespace();

@@ -63,8 +63,8 @@ export interface ToolCallRecord {
   readonly result?: unknown;
   readonly error?: string;
   readonly durationMs: number;
-  /** The call's place in the program (see ToolCallOptions.position); absent only where a stopped worker's host could not know it. */
-  readonly position?: string;
+  /** The call's place in the program (see ToolCallOptions.position). */
+  readonly position: string;
   /** Answered from the run's `ledger` instead of calling the tool. */
   readonly replayed?: true;
 }

@@ -73,7 +73,7 @@ describe("resumable runs: ledger and pauseBefore", () => {
     expect(second.ok).toBe(false);
     expect(!second.ok && second.error).toMatchObject({
       reason: "tool_error",
-      message: 'Tool \'refund\' failed: "refused: over the limit"',
+      message: "Tool 'refund' failed: \"refused: over the limit\"",
     });
     expect(calls).toEqual({});
   });

@@ -51,10 +51,22 @@ export class HeldCall extends Error {
   override readonly name = "HeldCall";
 }
 
+/** Whether a tool invocation's error says the call was held; never throws (a revoked Proxy throws on instanceof). */
+export function isHeldCall(error: unknown): boolean {
+  try {
+    return error instanceof HeldCall;
+  } catch {
+    return false;
+  }
+}
+
 /** The ledger option, checked: entries by position. Throws LispError invalid_options. */
 export function checkLedger(ledger: unknown): Map<string, LedgerEntry> {
   if (!Array.isArray(ledger)) {
-    throw new LispError("invalid_options", "ledger must be an array of earlier tool calls (a run's toolCalls)");
+    throw new LispError(
+      "invalid_options",
+      "ledger must be an array of earlier tool calls (a run's toolCalls)",
+    );
   }
   const entries = new Map<string, LedgerEntry>();
   ledger.forEach((entry: unknown, index) => {
@@ -69,7 +81,7 @@ export function checkLedger(ledger: unknown): Map<string, LedgerEntry> {
       (typeof entry.error === "string" ? 1 : 0) +
       (entry.approved === true ? 1 : 0);
     if (kinds !== 1) {
-      throw invalidEntry(where, 'must have exactly one of result, error (a string) or approved: true');
+      throw invalidEntry(where, "must have exactly one of result, error (a string) or approved: true");
     }
     if (entries.has(position)) throw invalidEntry(where, `repeats position ${position}`);
     entries.set(position, entry as unknown as LedgerEntry);

@@ -10,7 +10,7 @@ import type { Position } from "../reader/form.js";
 import { settle } from "./async.js";
 import { active, type RunContext, type ToolCallOptions } from "./context.js";
 import { errorText } from "./error-text.js";
-import { HeldCall, type LedgerEntry, type Replay } from "./ledger.js";
+import { isHeldCall, type LedgerEntry, type Replay } from "./ledger.js";
 import { assertEffectsAllowed } from "./pure-mode.js";
 import { toToolArgs } from "./tool-boundary.js";
 import { invokeTool } from "./tool-options.js";
@@ -59,7 +59,12 @@ function record(
 }
 
 /** A call the ledger answers: its recorded result, or its recorded error as the tool's failure. */
-function replayed(context: RunContext, entry: LedgerEntry, args: Record<string, unknown>, at: Position): unknown {
+function replayed(
+  context: RunContext,
+  entry: LedgerEntry,
+  args: Record<string, unknown>,
+  at: Position,
+): unknown {
   const { name, position } = entry;
   if (typeof entry.error === "string") {
     context.toolCalls.push({ name, args, error: entry.error, durationMs: 0, position, replayed: true });
@@ -71,7 +76,13 @@ function replayed(context: RunContext, entry: LedgerEntry, args: Record<string, 
 }
 
 /** A held call: it never runs, and the program waits here until the run pauses (or stops otherwise). */
-function held(context: RunContext, replay: Replay, name: string, args: Record<string, unknown>, position: string) {
+function held(
+  context: RunContext,
+  replay: Replay,
+  name: string,
+  args: Record<string, unknown>,
+  position: string,
+) {
   replay.hold({ position, name, args });
   return settle(context.interrupted());
 }
@@ -118,7 +129,7 @@ export function callTool(name: string, argsValue: unknown, site: Position): unkn
   try {
     result = invokeTool(name, tool, args, options, hold);
   } catch (error) {
-    if (replay !== undefined && error instanceof HeldCall) return held(context, replay, name, args, position);
+    if (replay !== undefined && isHeldCall(error)) return held(context, replay, name, args, position);
     replay?.end();
     record(context, name, args, started, position, { error: errorText(error) });
     throw toolFailed(name, error, site);
@@ -132,8 +143,7 @@ export function callTool(name: string, argsValue: unknown, site: Position): unkn
         return value === undefined ? null : value;
       },
       (error: unknown) => {
-        if (replay !== undefined && error instanceof HeldCall)
-          return held(context, replay, name, args, position);
+        if (replay !== undefined && isHeldCall(error)) return held(context, replay, name, args, position);
         replay?.end();
         record(context, name, args, started, position, { error: errorText(error) });
         throw toolFailed(name, error, site);
