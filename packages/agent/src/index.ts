@@ -8,10 +8,14 @@
  * test model (`@ptc/agent/testing`), the OpenTelemetry bridge (`@ptc/agent/otel`) and, for Node,
  * program isolation in a worker thread (`@ptc/agent/node`).
  */
+export type { ApprovalContext, NeedsApproval } from "./approvals/approval-policy.js";
+export type { Rejection, ResumeOptions } from "./approvals/approval-types.js";
+export { resume } from "./approvals/resume.js";
 export type {
   AgentOptions,
   AgentOutput,
   AgentToolDefinition,
+  AgentToolExtras,
   CompactionOptions,
   CompletionMode,
   FormatOptions,
@@ -31,6 +35,7 @@ export { AgentError, type AgentErrorCode, type AgentErrorOptions, isAgentError }
 export type {
   AgentEvent,
   AgentEventType,
+  ApprovalRequestedEvent,
   CompactionEvent,
   EventBase,
   EventListener,
@@ -38,6 +43,7 @@ export type {
   LlmCallStartEvent,
   NativePreviewFallbackEvent,
   RunEndEvent,
+  RunResumedEvent,
   RunStartEvent,
   ToolCallEndEvent,
   ToolCallStartEvent,
@@ -75,6 +81,9 @@ export type {
   CompactionStats,
   ExposureLayer,
   FailReason,
+  PausedRunResult,
+  PausedRunState,
+  PendingApproval,
   RunResult,
   Step,
   StepFail,
