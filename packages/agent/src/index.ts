@@ -8,9 +8,7 @@
  * test model (`@ptc/agent/testing`), the OpenTelemetry bridge (`@ptc/agent/otel`) and, for Node,
  * program isolation in a worker thread (`@ptc/agent/node`).
  */
-export type { ApprovalContext, NeedsApproval } from "./approvals/approval-policy.js";
-export type { Rejection, ResumeOptions } from "./approvals/approval-types.js";
-export { resume } from "./approvals/resume.js";
+
 export type {
   AgentOptions,
   AgentOutput,
@@ -31,6 +29,9 @@ export type {
 } from "./agent/agent-options.js";
 export type { Agent, ResolvedCompaction, ResolvedFormatOptions } from "./agent/agent-types.js";
 export { createAgent } from "./agent/create-agent.js";
+export type { ApprovalContext, NeedsApproval } from "./approvals/approval-policy.js";
+export type { Rejection, ResumeOptions } from "./approvals/approval-types.js";
+export { resume } from "./approvals/resume.js";
 export { AgentError, type AgentErrorCode, type AgentErrorOptions, isAgentError } from "./errors.js";
 export type {
   AgentEvent,
@@ -73,7 +74,14 @@ export {
   type NativePreviewResult,
 } from "./native-preview/index.js";
 export { unwrapUntrusted } from "./protocol-text.js";
-export { type ChatOptions, type ChatReply, type ChatState, chat } from "./run/chat.js";
+export {
+  type ChatOptions,
+  type ChatReply,
+  type ChatResumeOptions,
+  type ChatState,
+  chat,
+  resumeChat,
+} from "./run/chat.js";
 export { type PromptPreview, previewPrompt, type ToolSummary } from "./run/preview-prompt.js";
 export { type RunPromptOptions, run, runOrThrow } from "./run/run.js";
 export type { BudgetUsage, ContinuationDecision, GuardState, RunOptions } from "./run/run-options.js";

@@ -6,9 +6,9 @@
 
 import { LISP_EVAL_TOOL_NAME as LISP_EVAL_NAME } from "@ptc/protocol";
 import { createTool, isTool, parseSignature, type Tool, ToolError } from "@ptc/tool";
+import { type NeedsApproval, registerApprovalPolicy } from "../approvals/approval-policy.js";
 import { AgentError } from "../errors.js";
 import { isProgramIsolation } from "../isolation/program-isolation.js";
-import { type NeedsApproval, registerApprovalPolicy } from "../approvals/approval-policy.js";
 import { isAgentTool } from "../tools/agent-tool.js";
 import { registerNestedTool } from "../tools/nested-tools.js";
 import type { AgentOptions, CompactionOptions, PlanItem } from "./agent-options.js";
@@ -394,7 +394,11 @@ function normalizeTools(
           cache: definition.cache,
         });
         registerNestedTool(tool, { kind: "agent", agentTool: definition });
-      } else if (isTool(definition) && definition.name === name && !Object.hasOwn(definition, "needsApproval")) {
+      } else if (
+        isTool(definition) &&
+        definition.name === name &&
+        !Object.hasOwn(definition, "needsApproval")
+      ) {
         tool = definition;
       } else {
         tool = createTool(name, definition as Parameters<typeof createTool>[1]);

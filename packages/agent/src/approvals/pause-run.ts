@@ -33,7 +33,9 @@ export function resumedRecords(state: LoopState): readonly ToolCallRecord[] {
 }
 
 function pausedRecords(pause: TurnPause): readonly ToolCallRecord[] {
-  return pause.layer === "ptc_lisp" ? pause.records : pause.answered.flatMap((answer) => answer?.records ?? []);
+  return pause.layer === "ptc_lisp"
+    ? pause.records
+    : pause.answered.flatMap((answer) => answer?.records ?? []);
 }
 
 export async function pauseRun(
@@ -57,7 +59,12 @@ export async function pauseRun(
       ...(run.events.payloads ? { args: call.args } : {}),
     });
   }
-  const pending: PendingApproval[] = waiting.map(({ id, toolName, args, layer }) => ({ id, toolName, args, layer }));
+  const pending: PendingApproval[] = waiting.map(({ id, toolName, args, layer }) => ({
+    id,
+    toolName,
+    args,
+    layer,
+  }));
   const names = [...new Set(pending.map((call) => call.toolName))].join(", ");
   const step = finish(
     run,
@@ -96,6 +103,7 @@ export async function pauseRun(
     run: body,
   };
   const secret = run.options.stateSecret;
-  const signed = secret === undefined ? unsigned : { ...unsigned, signature: await signState(unsigned, secret) };
+  const signed =
+    secret === undefined ? unsigned : { ...unsigned, signature: await signState(unsigned, secret) };
   return { ok: false, paused: true, step, pending, state: signed };
 }

@@ -5,8 +5,9 @@
  * (`invalid_state`, `state_expired`) and a message that says what to do instead; nothing in a
  * refused state reaches a program, a tool or the model.
  */
-import type { Agent } from "../agent/agent-types.js";
+
 import { agentIdOf } from "../agent/agent-id.js";
+import type { Agent } from "../agent/agent-types.js";
 import { PAUSED_STATE_FORMAT, PAUSED_STATE_VERSION, type PausedRunState } from "../step/step-types.js";
 import { type RestoredRun, readSnapshot, SnapshotError } from "./run-snapshot.js";
 import { verifyState } from "./state-signature.js";
@@ -26,7 +27,9 @@ export async function readPausedState(
   now: number,
 ): Promise<ReadState> {
   if (typeof state !== "object" || state === null || Array.isArray(state)) {
-    return invalid("the state is not an object: pass the `state` of a paused run's result (JSON.parse it if you stored it as text)");
+    return invalid(
+      "the state is not an object: pass the `state` of a paused run's result (JSON.parse it if you stored it as text)",
+    );
   }
   const given = state as Partial<PausedRunState> & Record<string, unknown>;
   if (given.format !== PAUSED_STATE_FORMAT) {
@@ -40,7 +43,9 @@ export async function readPausedState(
   const { signature, ...unsigned } = given;
   if (secret !== undefined) {
     if (typeof signature !== "string") {
-      return invalid("the state is not signed, but a stateSecret was given: it was not made by a run with that secret");
+      return invalid(
+        "the state is not signed, but a stateSecret was given: it was not made by a run with that secret",
+      );
     }
     let verified = false;
     try {

@@ -9,6 +9,7 @@
 import type { Agent } from "../agent/agent-types.js";
 import { describe, isPlainObject } from "../agent/describe.js";
 import { AgentError } from "../errors.js";
+import { newSpanId } from "../events/event-sink.js";
 import { failure, finish } from "../loop/finish.js";
 import type { LoopState } from "../loop/run-types.js";
 import { hiddenToolNames } from "../minimization/hidden-tools.js";
@@ -65,7 +66,7 @@ export async function resume(agent: Agent, state: unknown, options: ResumeOption
       run.mode === "combined" ? hiddenToolNames(run.tools.values(), agent) : undefined,
     );
     announceRun(run);
-    run.events.emit(run.spanId, run.parentSpanId, {
+    run.events.emit(newSpanId(), run.spanId, {
       type: "run-resumed",
       turn: loop.turn,
       pausedAt: read.pausedAt,
@@ -90,7 +91,9 @@ function checkDecisionShapes(approve: unknown, reject: unknown): void {
     !Array.isArray(reject) ||
     reject.some(
       (rejection) =>
-        !isPlainObject(rejection) || typeof rejection.id !== "string" || typeof rejection.message !== "string",
+        !isPlainObject(rejection) ||
+        typeof rejection.id !== "string" ||
+        typeof rejection.message !== "string",
     )
   ) {
     throw misuse(
@@ -116,7 +119,11 @@ function matchDecisions(
         `${option}: ${JSON.stringify(id)} is not a pending call of this state; its pending ids are ${[...byId.keys()].map((key) => JSON.stringify(key)).join(", ")}`,
       );
     }
-    if (decided.has(id)) throw misuse(option, `${option}: ${JSON.stringify(id)} is decided twice; decide each pending call once`);
+    if (decided.has(id))
+      throw misuse(
+        option,
+        `${option}: ${JSON.stringify(id)} is decided twice; decide each pending call once`,
+      );
     decided.set(id, { call, decision });
   };
   for (const id of approve) decide(id, { approved: true }, "approve");

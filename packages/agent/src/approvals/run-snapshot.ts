@@ -145,12 +145,17 @@ export function readSnapshot(data: unknown): RestoredRun {
     tokens: tokensOf(loop.tokens),
     llmRequests: count(loop.llmRequests, "llmRequests"),
     turns: list(loop.turns, "turns").map((turn, index) => turnOf(turn, `turns[${index}]`)),
-    toolCalls: list(loop.toolCalls, "toolCalls").map((call, index) => toolCallOf(call, `toolCalls[${index}]`)),
+    toolCalls: list(loop.toolCalls, "toolCalls").map((call, index) =>
+      toolCallOf(call, `toolCalls[${index}]`),
+    ),
     prints: strings(loop.prints, "prints"),
-    childSteps: list(loop.childSteps, "childSteps").map((step, index) => stepOf(step, `childSteps[${index}]`)),
+    childSteps: list(loop.childSteps, "childSteps").map((step, index) =>
+      stepOf(step, `childSteps[${index}]`),
+    ),
     nativeToolCalls: count(loop.nativeToolCalls, "nativeToolCalls"),
     syntheticIds: count(loop.syntheticIds, "syntheticIds"),
-    firstSystemPrompt: loop.firstSystemPrompt === null ? undefined : text(loop.firstSystemPrompt, "firstSystemPrompt"),
+    firstSystemPrompt:
+      loop.firstSystemPrompt === null ? undefined : text(loop.firstSystemPrompt, "firstSystemPrompt"),
     progressState: loop.progressState ?? undefined,
     compaction: loop.compaction === null ? undefined : compactionOf(loop.compaction),
     fallbackUsed: loop.fallbackUsed === true,
@@ -180,7 +185,10 @@ export function readSnapshot(data: unknown): RestoredRun {
       history: [...fields.history],
       journal: fields.journal === null ? null : { ...fields.journal },
       summaries: { ...fields.summaries },
-      toolCache: new RunToolCache(fields.toolCache as Record<string, { result: unknown }>, toolCacheLimitBytes),
+      toolCache: new RunToolCache(
+        fields.toolCache as Record<string, { result: unknown }>,
+        toolCacheLimitBytes,
+      ),
       tokens: { ...fields.tokens },
       turns: [...fields.turns],
       toolCalls: [...fields.toolCalls],
@@ -291,9 +299,14 @@ function modelCallOf(value: unknown, where: string): NormalizedToolCall {
     id: call.id === undefined || call.id === null ? undefined : text(call.id, `${where}.id`),
     name: text(call.name, `${where}.name`),
     args: record(call.args, `${where}.args`),
-    rawArgs: call.rawArgs === undefined || call.rawArgs === null ? undefined : text(call.rawArgs, `${where}.rawArgs`),
+    rawArgs:
+      call.rawArgs === undefined || call.rawArgs === null
+        ? undefined
+        : text(call.rawArgs, `${where}.rawArgs`),
     argsError:
-      call.argsError === undefined || call.argsError === null ? undefined : text(call.argsError, `${where}.argsError`),
+      call.argsError === undefined || call.argsError === null
+        ? undefined
+        : text(call.argsError, `${where}.argsError`),
   };
 }
 
@@ -308,14 +321,18 @@ function turnOf(value: unknown, where: string): Turn {
   const turn = record(value, where);
   count(turn.number, `${where}.number`);
   text(turn.rawResponse, `${where}.rawResponse`);
-  list(turn.toolCalls, `${where}.toolCalls`).forEach((call, index) => toolCallOf(call, `${where}.toolCalls[${index}]`));
+  for (const [index, call] of list(turn.toolCalls, `${where}.toolCalls`).entries()) {
+    toolCallOf(call, `${where}.toolCalls[${index}]`);
+  }
   record(turn.memory, `${where}.memory`);
   return turn as unknown as Turn;
 }
 
 function stepOf(value: unknown, where: string): Step {
   const step = record(value, where);
-  const cache: ToolCache = new Map(Object.entries(record(step.toolCache, `${where}.toolCache`)) as [string, { result: unknown }][]);
+  const cache: ToolCache = new Map(
+    Object.entries(record(step.toolCache, `${where}.toolCache`)) as [string, { result: unknown }][],
+  );
   Object.defineProperty(cache, "toJSON", { value: () => Object.fromEntries(cache), enumerable: false });
   return {
     ...(step as unknown as Step),
@@ -355,7 +372,8 @@ function messages(value: unknown, where: string): Message[] {
   return list(value, where).map((message, index) => {
     const item = record(message, `${where}[${index}]`);
     const role = item.role;
-    if (role !== "system" && role !== "user" && role !== "assistant" && role !== "tool") fail(`${where}[${index}].role`);
+    if (role !== "system" && role !== "user" && role !== "assistant" && role !== "tool")
+      fail(`${where}[${index}].role`);
     text(item.content, `${where}[${index}].content`);
     return item as unknown as Message;
   });
@@ -383,8 +401,7 @@ function list(value: unknown, where: string): unknown[] {
 
 function strings(value: unknown, where: string): string[] {
   const items = list(value, where);
-  items.forEach((item, index) => text(item, `${where}[${index}]`));
-  return items as string[];
+  return items.map((item, index) => text(item, `${where}[${index}]`));
 }
 
 function text(value: unknown, where: string): string {

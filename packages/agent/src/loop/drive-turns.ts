@@ -5,11 +5,11 @@
  * then either the end of the run or the next turn. Modes differ only in the `TurnMode` they give.
  */
 import { LispError } from "@ptc/lisp";
+import { pauseRun, resumedRecords } from "../approvals/pause-run.js";
+import type { TurnAt, TurnPause } from "../approvals/paused-turn.js";
 import { errorMessage } from "../error-message.js";
 import { AgentError } from "../errors.js";
 import { newSpanId } from "../events/event-sink.js";
-import type { TurnAt, TurnPause } from "../approvals/paused-turn.js";
-import { pauseRun, resumedRecords } from "../approvals/pause-run.js";
 import type { Message, ModelRequest } from "../model/model-types.js";
 import type { NormalizedResponse } from "../model/normalize-response.js";
 import type { RunResult, ToolCallRecord, TurnType } from "../step/step-types.js";
@@ -120,7 +120,8 @@ export async function driveTurns(
       emitTurnStart(run, state, mode, spanId, type);
       const request = mode.request(state, type);
       system = request.system;
-      if (state.turn === 1 || state.firstSystemPrompt === undefined) state.firstSystemPrompt ??= request.system;
+      if (state.turn === 1 || state.firstSystemPrompt === undefined)
+        state.firstSystemPrompt ??= request.system;
       messages = mode.messagesFor?.(state) ?? state.messages;
       tokensBefore = { input: state.tokens.input, output: state.tokens.output };
       const answered = await callModel(run, state, { ...request, messages: [...messages] }, spanId);
@@ -167,13 +168,19 @@ export async function driveTurns(
     if (outcome.kind === "pause") {
       state.syntheticIds = syntheticIdsBefore;
       endTurn(run, state, spanId, type, turnStarted, null, false, tokensBefore);
-      return pauseRun(run, state, outcome.pause, {
-        type,
-        response: called.response,
-        streamed: called.streamed,
-        system,
-        messages: [...messages],
-      }, spanId);
+      return pauseRun(
+        run,
+        state,
+        outcome.pause,
+        {
+          type,
+          response: called.response,
+          streamed: called.streamed,
+          system,
+          messages: [...messages],
+        },
+        spanId,
+      );
     }
     recordTurn(state, type, outcome.record, messages, system);
     endTurn(

@@ -42,7 +42,9 @@ const HISTORY = ["*1", "*2", "*3"];
 
 /** What a DataProvenance knows, as JSON data (a paused run's state carries it). */
 export interface ProvenanceSnapshot {
-  readonly bindings: Readonly<Record<string, { readonly hidden: boolean; readonly reads: readonly string[] }>>;
+  readonly bindings: Readonly<
+    Record<string, { readonly hidden: boolean; readonly reads: readonly string[] }>
+  >;
   readonly history: readonly boolean[];
   readonly journalHidden: boolean;
   readonly failHidden: boolean;
@@ -65,7 +67,12 @@ export class DataProvenance {
         enumerable: true,
       });
     }
-    return { bindings, history: [...this.history], journalHidden: this.journalHidden, failHidden: this.failHidden };
+    return {
+      bindings,
+      history: [...this.history],
+      journalHidden: this.journalHidden,
+      failHidden: this.failHidden,
+    };
   }
 
   /**
@@ -75,13 +82,17 @@ export class DataProvenance {
   static restore(hiddenTools: ReadonlySet<string>, snapshot: ProvenanceSnapshot | undefined): DataProvenance {
     const provenance = new DataProvenance(hiddenTools);
     if (snapshot === undefined || typeof snapshot !== "object" || snapshot === null) return provenance;
-    const bindings = typeof snapshot.bindings === "object" && snapshot.bindings !== null ? snapshot.bindings : {};
+    const bindings =
+      typeof snapshot.bindings === "object" && snapshot.bindings !== null ? snapshot.bindings : {};
     for (const [name, origin] of Object.entries(bindings)) {
-      const reads = Array.isArray(origin?.reads) ? origin.reads.filter((read) => typeof read === "string") : [];
+      const reads = Array.isArray(origin?.reads)
+        ? origin.reads.filter((read) => typeof read === "string")
+        : [];
       // Unreadable means hidden: keeping data from the model is the safe side.
       provenance.bindings.set(name, { hidden: origin?.hidden !== false, reads: new Set(reads) });
     }
-    if (Array.isArray(snapshot.history)) provenance.history = snapshot.history.map((hidden) => hidden !== false);
+    if (Array.isArray(snapshot.history))
+      provenance.history = snapshot.history.map((hidden) => hidden !== false);
     provenance.journalHidden = snapshot.journalHidden !== false;
     provenance.failHidden = snapshot.failHidden !== false;
     return provenance;

@@ -6,11 +6,11 @@
  */
 import { renderType, type SignatureType, type Tool } from "@ptc/tool";
 import { agentIdOf } from "../agent/agent-id.js";
-import { approvalToken } from "../approvals/approval-token.js";
-import type { TurnAt } from "../approvals/paused-turn.js";
 import type { Agent } from "../agent/agent-types.js";
 import { createAgent } from "../agent/create-agent.js";
 import { describe, isPlainObject } from "../agent/describe.js";
+import { approvalToken } from "../approvals/approval-token.js";
+import type { TurnAt } from "../approvals/paused-turn.js";
 import { AgentError } from "../errors.js";
 import { EventSink, newSpanId } from "../events/event-sink.js";
 import type { ProgramIsolation } from "../isolation/program-isolation.js";
@@ -90,7 +90,11 @@ export function buildRun(
   inherited: Inherited | undefined,
   abort: AbortWatch,
   seed?: RunSeed,
-): { readonly run: Run; readonly resolved: ResolvedModel; readonly upstreamFail?: PreparedContext["upstreamFail"] } {
+): {
+  readonly run: Run;
+  readonly resolved: ResolvedModel;
+  readonly upstreamFail?: PreparedContext["upstreamFail"];
+} {
   // A resumed run's clock goes on from where it paused: its duration and its mission deadline
   // count the time it ran, not the time it waited.
   const startedAt = Date.now() - (seed?.elapsedMs ?? 0);
@@ -101,7 +105,9 @@ export function buildRun(
   const tools = effectiveTools(agent);
   const mode = modeOf(agent);
   const prepared: PreparedContext =
-    seed === undefined ? prepareContext(options.context) : { context: seed.context, descriptions: seed.descriptions };
+    seed === undefined
+      ? prepareContext(options.context)
+      : { context: seed.context, descriptions: seed.descriptions };
   const context = prepared.context;
   checkNameConflicts(agent, context);
   const deadline =
@@ -120,7 +126,10 @@ export function buildRun(
     llm: resolved.ok ? resolved.llm : missingModel,
     llmRegistry: registry,
     context,
-    descriptions: seed === undefined ? { ...(agent.contextDescriptions ?? {}), ...prepared.descriptions } : prepared.descriptions,
+    descriptions:
+      seed === undefined
+        ? { ...(agent.contextDescriptions ?? {}), ...prepared.descriptions }
+        : prepared.descriptions,
     tools,
     depth: inherited?.depth ?? 0,
     deadline,
