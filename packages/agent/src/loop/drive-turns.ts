@@ -7,6 +7,7 @@
 import { LispError } from "@ptc/lisp";
 import { pauseRun, resumedRecords } from "../approvals/pause-run.js";
 import type { TurnAt, TurnPause } from "../approvals/paused-turn.js";
+import { ReplayDivergedError } from "../approvals/replay-diverged.js";
 import { errorMessage } from "../error-message.js";
 import { AgentError } from "../errors.js";
 import { newSpanId } from "../events/event-sink.js";
@@ -150,6 +151,13 @@ export async function driveTurns(
       outcome = await mode.handle(called.response, state, { type, spanId, streamed: called.streamed });
     } catch (error) {
       if (error instanceof AgentError) throw error;
+      if (error instanceof ReplayDivergedError) {
+        endTurn(run, state, spanId, type, turnStarted, null, false, tokensBefore);
+        return finish(run, state, failure("replay_diverged", error.message), {
+          turns: state.turn,
+          extraToolCalls: error.records,
+        });
+      }
       // The turn happened: keep it, with what went wrong, before ending the run.
       const ending = handlerFailure(error, state.turn);
       const raw = called.response.content ?? "";

@@ -21,6 +21,7 @@ import {
 import { canonicalCacheKey, type Tool, type ToolArgsValidation } from "@ptc/tool";
 import { callNeedsApproval, hasApprovalPolicy, unpausableMessage } from "../approvals/approval-policy.js";
 import type { HeldCall, TurnPause } from "../approvals/paused-turn.js";
+import { ReplayDivergedError } from "../approvals/replay-diverged.js";
 import { errorMessage } from "../error-message.js";
 import { type AbortWatch, watchAbort } from "../model/abort-watch.js";
 import type { ToolCallRecord } from "../step/step-types.js";
@@ -146,6 +147,8 @@ export async function executeProgram(
     await Promise.allSettled([...pending]);
   }
   stop.dispose();
+  if (!result.ok && result.error.reason === "replay_diverged")
+    throw new ReplayDivergedError(result.error.message, records);
   if (!result.ok && result.error.reason === "paused") {
     return {
       result,
