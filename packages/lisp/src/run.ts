@@ -453,7 +453,7 @@ export async function run(source: string, options: RunOptions = {}): Promise<Run
       if (context.abortReason !== undefined) throw context.abortReason;
       if (replay !== undefined && replay.size > 0) {
         const bytes = ledgerBytes(replay.values(), limits.maxMemoryBytes);
-        if (bytes > limits.maxMemoryBytes) throw ledgerTooLarge(replay.size, bytes, limits.maxMemoryBytes);
+        if (bytes > limits.maxMemoryBytes) throw ledgerTooLarge(replay.size, limits.maxMemoryBytes);
         context.allocate(bytes);
       }
       compiled = prepare(source, limits, namespace, tools, options.engine);

@@ -159,7 +159,9 @@ describe("resumable runs: ledger and pauseBefore", () => {
       limits: { maxMemoryBytes: 50_000 },
     });
     expect(!result.ok && result.error.reason).toBe("memory_exceeded");
-    expect(!result.ok && result.error.message).toContain("the ledger of 1 earlier tool calls");
+    expect(!result.ok && result.error.message).toContain(
+      "the ledger of 1 tool calls this run replays holds more than its memory limit of 50000 bytes",
+    );
     expect(calls).toEqual({});
     const roomy = await run("(count (tool/lookup {:id 1}))", { tools, ledger });
     expect(roomy.ok && roomy.value).toBe(2000);

@@ -246,9 +246,9 @@ export function unconsumedError(missing: readonly LedgerEntry[]): LispError {
 }
 
 /** The failure of a resumed run whose ledger alone is larger than its memory budget. */
-export function ledgerTooLarge(count: number, bytes: number, limit: number): LispError {
+export function ledgerTooLarge(count: number, limit: number): LispError {
   return new LispError(
     "memory_exceeded",
-    `the ledger of ${count} earlier tool calls this run replays holds about ${bytes} bytes, more than its memory limit of ${limit} bytes; a resumed program holds its ledger for the whole run. Raise limits.maxMemoryBytes, or let the program pause before it gathers so much`,
+    `the ledger of ${count} tool calls this run replays holds more than its memory limit of ${limit} bytes; a resumed program holds its ledger for the whole run. Raise limits.maxMemoryBytes, or let the program pause before it gathers so much`,
   );
 }
