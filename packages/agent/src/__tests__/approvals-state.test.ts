@@ -9,7 +9,6 @@ import {
   AgentError,
   createAgent,
   type PausedRunResult,
-  type PausedRunState,
   type RunResult,
   resume,
   run,

@@ -43,6 +43,7 @@ export interface ChatOptions
 export type ChatReply =
   | {
       readonly ok: true;
+      readonly paused?: false;
       readonly reply: unknown;
       readonly messages: readonly Message[];
       readonly memory: Readonly<Record<string, unknown>>;
