@@ -40,7 +40,9 @@ const result = await resume(agent, state, {
 console.log(JSON.stringify({ ok: result.ok, answer: result.step.return, fail: result.step.fail, pid: process.pid }));
 `;
 
-it("resumes in a new process with the same agent definition; every call runs exactly once", { timeout: 120_000 }, async () => {
+it("resumes in a new process with the same agent definition; every call runs exactly once", {
+  timeout: 120_000,
+}, async () => {
   const logFile = join(directory, "calls.jsonl");
   const stateFile = join(directory, "state.json");
   writeFileSync(logFile, "");

@@ -5,14 +5,7 @@
  * ledger larger than the program's memory limit is charged and stops the program cleanly.
  */
 import { describe, expect, it, vi } from "vitest";
-import {
-  AgentError,
-  createAgent,
-  type PausedRunResult,
-  type RunResult,
-  resume,
-  run,
-} from "../index.js";
+import { AgentError, createAgent, type PausedRunResult, type RunResult, resume, run } from "../index.js";
 import { createScriptedModel } from "../testing/index.js";
 import { fence, refundDesk } from "./__fixtures__/refund-tools.js";
 

@@ -38,13 +38,13 @@ function pausedRecords(pause: TurnPause): readonly ToolCallRecord[] {
     : pause.answered.flatMap((answer) => answer?.records ?? []);
 }
 
-export async function pauseRun(
+/** Gives each held call its id and reports it (inside its turn, before the turn ends). */
+export function requestApprovals(
   run: Run,
   state: LoopState,
   pause: TurnPause,
-  at: TurnAt,
   turnSpanId: string,
-): Promise<PausedRunResult> {
+): WaitingCall[] {
   const waiting: WaitingCall[] = pause.held.map((call) => {
     state.approvalCount += 1;
     return { ...call, id: `${state.approvalToken}_${state.approvalCount}` };
@@ -59,6 +59,16 @@ export async function pauseRun(
       ...(run.events.payloads ? { args: call.args } : {}),
     });
   }
+  return waiting;
+}
+
+export async function pauseRun(
+  run: Run,
+  state: LoopState,
+  pause: TurnPause,
+  waiting: readonly WaitingCall[],
+  at: TurnAt,
+): Promise<PausedRunResult> {
   const pending: PendingApproval[] = waiting.map(({ id, toolName, args, layer }) => ({
     id,
     toolName,

@@ -5,7 +5,7 @@
  * then either the end of the run or the next turn. Modes differ only in the `TurnMode` they give.
  */
 import { LispError } from "@ptc/lisp";
-import { pauseRun, resumedRecords } from "../approvals/pause-run.js";
+import { pauseRun, requestApprovals, resumedRecords } from "../approvals/pause-run.js";
 import type { TurnAt, TurnPause } from "../approvals/paused-turn.js";
 import { ReplayDivergedError } from "../approvals/replay-diverged.js";
 import { errorMessage } from "../error-message.js";
@@ -175,20 +175,16 @@ export async function driveTurns(
     }
     if (outcome.kind === "pause") {
       state.syntheticIds = syntheticIdsBefore;
+      const waiting = requestApprovals(run, state, outcome.pause, spanId);
       endTurn(run, state, spanId, type, turnStarted, null, false, tokensBefore);
-      return pauseRun(
-        run,
-        state,
-        outcome.pause,
-        {
-          type,
-          response: called.response,
-          streamed: called.streamed,
-          system,
-          messages: [...messages],
-        },
-        spanId,
-      );
+      const at = {
+        type,
+        response: called.response,
+        streamed: called.streamed,
+        system,
+        messages: [...messages],
+      };
+      return pauseRun(run, state, outcome.pause, waiting, at);
     }
     recordTurn(state, type, outcome.record, messages, system);
     endTurn(

@@ -49,7 +49,9 @@ describe("approvals under worker isolation", () => {
     const desk = refundDesk();
     const agent = createAgent({ prompt: "Refund 7 then 8", tools: desk.tools, isolation });
     const model = createScriptedModel([
-      fence("(def a (tool/refund {:id 7 :amount 70}))\n(def b (tool/refund {:id 8 :amount 250}))\n(return [a b])"),
+      fence(
+        "(def a (tool/refund {:id 7 :amount 70}))\n(def b (tool/refund {:id 8 :amount 250}))\n(return [a b])",
+      ),
       fence('(return "7 refunded, 8 refused")'),
     ]);
     const first = paused(await run(agent, { llm: model.llm }));
