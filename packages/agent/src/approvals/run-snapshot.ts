@@ -76,8 +76,14 @@ export function snapshotRun(input: SnapshotInput): JsonValue {
     lastFail: state.lastFail,
     tokens: state.tokens,
     llmRequests: state.llmRequests,
-    turns: state.turns.map((turn) => ({ ...turn, memory: dataOf(turn.memory) })),
-    toolCalls: state.toolCalls,
+    turns: state.turns.map((turn) => compactTurn(turn, state)),
+    // The run's calls are its turns' calls, in order (the driver records them so): written once.
+    ...(sameItems(
+      state.toolCalls,
+      state.turns.flatMap((turn) => turn.toolCalls),
+    )
+      ? { toolCallsFromTurns: true }
+      : { toolCalls: state.toolCalls }),
     prints: state.prints,
     childSteps: state.childSteps.map(stepData),
     nativeToolCalls: state.nativeToolCalls,
@@ -102,8 +108,72 @@ export function snapshotRun(input: SnapshotInput): JsonValue {
     elapsedMs: input.elapsedMs,
     lostFunctions,
     loop,
-    pausedTurn: input.pausedTurn,
+    pausedTurn: compactPausedTurn(input.pausedTurn, state),
   });
+}
+
+/*
+ * A state repeats a lot of what it holds: each turn's record keeps the messages it sent (the
+ * conversation up to then) and its system prompt, and a program's calls are in its ledger and in
+ * the turn's records. The snapshot writes each once: a turn's messages as the length of the
+ * conversation prefix they are, a system prompt equal to the first as a flag, a record's result
+ * as the ledger position that holds it. Reading the snapshot puts them back.
+ */
+
+function sameItems(a: readonly unknown[], b: readonly unknown[]): boolean {
+  return a.length === b.length && a.every((item, index) => item === b[index]);
+}
+
+/** The number of leading messages of the conversation `sent` is, when it is exactly that prefix. */
+function prefixOf(
+  sent: readonly Message[] | undefined,
+  conversation: readonly Message[],
+): number | undefined {
+  if (sent === undefined || sent.length > conversation.length) return undefined;
+  return sent.every((message, index) => message === conversation[index]) ? sent.length : undefined;
+}
+
+function compactTurn(turn: Turn, state: LoopState): Record<string, unknown> {
+  const { messages, systemPrompt, ...rest } = turn;
+  const prefix = prefixOf(messages, state.messages);
+  return {
+    ...rest,
+    memory: dataOf(turn.memory),
+    ...(prefix === undefined ? (messages === undefined ? {} : { messages }) : { messagesPrefix: prefix }),
+    ...(systemPrompt === undefined
+      ? {}
+      : systemPrompt === state.firstSystemPrompt
+        ? { firstSystemPrompt: true }
+        : { systemPrompt }),
+  };
+}
+
+function compactPausedTurn(turn: PausedTurnSnapshot, state: LoopState): Record<string, unknown> {
+  const { messages, system, ...at } = turn.at;
+  const prefix = prefixOf(messages, state.messages);
+  const ledgerResults = new Map<unknown, string>();
+  for (const entry of turn.ledger ?? []) {
+    if (typeof entry.result === "object" && entry.result !== null)
+      ledgerResults.set(entry.result, entry.position);
+  }
+  return {
+    ...turn,
+    at: {
+      ...at,
+      ...(prefix === undefined ? { messages } : { messagesPrefix: prefix }),
+      ...(system === state.firstSystemPrompt ? { firstSystemPrompt: true } : { system }),
+    },
+    ...(turn.records === undefined
+      ? {}
+      : {
+          records: turn.records.map((record) => {
+            const at = ledgerResults.get(record.result);
+            if (at === undefined) return record;
+            const { result: _kept, ...rest } = record;
+            return { ...rest, resultAt: at };
+          }),
+        }),
+  };
 }
 
 /** Memory without its functions (a chat keeps them; a snapshot cannot). */
@@ -125,14 +195,17 @@ export function readSnapshot(data: unknown): RestoredRun {
   const loop = record(run.loop, "run.loop");
   const context = record(run.context, "run.context");
   const descriptions = stringRecord(run.descriptions, "run.descriptions");
-  const pausedTurn = readPausedTurn(run.pausedTurn);
+  const conversation = messages(loop.messages, "messages");
+  const firstSystemPrompt =
+    loop.firstSystemPrompt === null ? undefined : text(loop.firstSystemPrompt, "firstSystemPrompt");
+  const pausedTurn = readPausedTurn(run.pausedTurn, conversation, firstSystemPrompt);
   const elapsedMs = count(run.elapsedMs, "run.elapsedMs");
   const prompt = text(run.prompt, "run.prompt");
   const lostFunctions = strings(run.lostFunctions, "run.lostFunctions");
 
   const fields = {
     turn: count(loop.turn, "turn"),
-    messages: messages(loop.messages, "messages"),
+    messages: conversation,
     memory: record(loop.memory, "memory"),
     history: list(loop.history, "history"),
     journal: loop.journal === null ? null : record(loop.journal, "journal"),
@@ -144,9 +217,8 @@ export function readSnapshot(data: unknown): RestoredRun {
     lastFail: loop.lastFail === null ? null : failOf(loop.lastFail),
     tokens: tokensOf(loop.tokens),
     llmRequests: count(loop.llmRequests, "llmRequests"),
-    turns: list(loop.turns, "turns").map((turn, index) => turnOf(turn, `turns[${index}]`)),
-    toolCalls: list(loop.toolCalls, "toolCalls").map((call, index) =>
-      toolCallOf(call, `toolCalls[${index}]`),
+    turns: list(loop.turns, "turns").map((turn, index) =>
+      turnOf(turn, `turns[${index}]`, conversation, firstSystemPrompt),
     ),
     prints: strings(loop.prints, "prints"),
     childSteps: list(loop.childSteps, "childSteps").map((step, index) =>
@@ -171,6 +243,10 @@ export function readSnapshot(data: unknown): RestoredRun {
     approvalToken: text(loop.approvalToken, "approvalToken"),
     approvalCount: count(loop.approvalCount, "approvalCount"),
   };
+  const toolCalls: ToolCallRecord[] =
+    loop.toolCallsFromTurns === true
+      ? fields.turns.flatMap((turn) => [...turn.toolCalls])
+      : list(loop.toolCalls, "toolCalls").map((call, index) => toolCallOf(call, `toolCalls[${index}]`));
   return {
     agentPrompt: prompt,
     context,
@@ -191,7 +267,7 @@ export function readSnapshot(data: unknown): RestoredRun {
       ),
       tokens: { ...fields.tokens },
       turns: [...fields.turns],
-      toolCalls: [...fields.toolCalls],
+      toolCalls,
       prints: [...fields.prints],
       childSteps: [...fields.childSteps],
       provenance:
@@ -203,7 +279,25 @@ export function readSnapshot(data: unknown): RestoredRun {
   };
 }
 
-function readPausedTurn(value: unknown): PausedTurnSnapshot {
+/** The messages a turn sent: a prefix of the conversation, or written out. */
+function sentMessages(
+  holder: Record<string, unknown>,
+  where: string,
+  conversation: readonly Message[],
+): Message[] | undefined {
+  if (holder.messagesPrefix !== undefined) {
+    const prefix = count(holder.messagesPrefix, `${where}.messagesPrefix`);
+    if (prefix > conversation.length) fail(`${where}.messagesPrefix`);
+    return conversation.slice(0, prefix);
+  }
+  return holder.messages === undefined ? undefined : messages(holder.messages, `${where}.messages`);
+}
+
+function readPausedTurn(
+  value: unknown,
+  conversation: readonly Message[],
+  firstSystemPrompt: string | undefined,
+): PausedTurnSnapshot {
   const turn = record(value, "pausedTurn");
   const at = record(turn.at, "pausedTurn.at");
   const type = text(at.type, "pausedTurn.at.type");
@@ -219,8 +313,11 @@ function readPausedTurn(value: unknown): PausedTurnSnapshot {
       type: type as TurnType,
       response: responseOf(at.response),
       streamed: at.streamed === true,
-      system: text(at.system, "pausedTurn.at.system"),
-      messages: messages(at.messages, "pausedTurn.at.messages"),
+      system:
+        at.firstSystemPrompt === true && firstSystemPrompt !== undefined
+          ? firstSystemPrompt
+          : text(at.system, "pausedTurn.at.system"),
+      messages: sentMessages(at, "pausedTurn.at", conversation) ?? fail("pausedTurn.at.messages"),
     },
     layer,
     waiting,
@@ -234,9 +331,15 @@ function readPausedTurn(value: unknown): PausedTurnSnapshot {
   const ledger = list(turn.ledger, "pausedTurn.ledger").map((entry, index) =>
     ledgerEntryOf(entry, `pausedTurn.ledger[${index}]`),
   );
-  const records = list(turn.records, "pausedTurn.records").map((call, index) =>
-    toolCallOf(call, `pausedTurn.records[${index}]`),
-  );
+  const byPosition = new Map(ledger.map((entry) => [entry.position, entry]));
+  const records = list(turn.records, "pausedTurn.records").map((call, index) => {
+    const where = `pausedTurn.records[${index}]`;
+    const { resultAt, ...rest } = record(call, where);
+    if (resultAt === undefined) return toolCallOf(call, where);
+    const entry = byPosition.get(text(resultAt, `${where}.resultAt`));
+    if (entry === undefined || !Object.hasOwn(entry, "result")) fail(`${where}.resultAt`);
+    return toolCallOf({ ...rest, result: entry.result }, where);
+  });
   return { ...base, ledger, records };
 }
 
@@ -317,15 +420,26 @@ function toolCallOf(value: unknown, where: string): ToolCallRecord {
   return call as unknown as ToolCallRecord;
 }
 
-function turnOf(value: unknown, where: string): Turn {
-  const turn = record(value, where);
+function turnOf(
+  value: unknown,
+  where: string,
+  conversation: readonly Message[],
+  firstSystemPrompt: string | undefined,
+): Turn {
+  const { messagesPrefix: _prefix, firstSystemPrompt: usesFirst, ...turn } = record(value, where);
   count(turn.number, `${where}.number`);
   text(turn.rawResponse, `${where}.rawResponse`);
   for (const [index, call] of list(turn.toolCalls, `${where}.toolCalls`).entries()) {
     toolCallOf(call, `${where}.toolCalls[${index}]`);
   }
   record(turn.memory, `${where}.memory`);
-  return turn as unknown as Turn;
+  const sent = sentMessages(record(value, where), where, conversation);
+  const systemPrompt = usesFirst === true ? firstSystemPrompt : turn.systemPrompt;
+  return {
+    ...(turn as unknown as Turn),
+    ...(sent === undefined ? {} : { messages: sent }),
+    ...(typeof systemPrompt === "string" ? { systemPrompt } : {}),
+  };
 }
 
 function stepOf(value: unknown, where: string): Step {

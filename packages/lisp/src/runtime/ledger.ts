@@ -215,11 +215,12 @@ export class Replay {
    */
   private schedule(): void {
     if (this.held.length === 0 || this.running > 0 || this.timer !== undefined) return;
+    // Not unref'd: when only held calls remain, this timer is what settles the run, so it must
+    // keep the host process alive until it fires.
     this.timer = setTimeout(() => {
       this.timer = undefined;
       if (this.running === 0 && this.held.length > 0) this.pause(pausedError(this.held));
     }, 0);
-    (this.timer as { unref?: () => void }).unref?.();
   }
 
   dispose(): void {
