@@ -83,6 +83,71 @@ describe("a program's call that needs approval", () => {
     model.assertConsumed();
   });
 
+  it("keeps the turns before the pause, their memory, calls and messages, through a JSON round trip", async () => {
+    const desk = refundDesk();
+    const agent = createAgent({
+      prompt: "Refund order 7",
+      tools: desk.tools,
+      signature: "-> {refunded :int}",
+    });
+    const model = createScriptedModel([
+      fence(
+        '(def order (tool/get_order {:id 7}))\n(def note {:reason "late" :tags #{:vip}})\n(:amount order)',
+      ),
+      fence("(tool/refund {:id (:id order) :amount (:amount order)})"),
+      fence("(return *1)"),
+    ]);
+    const first = paused(await run(agent, { llm: model.llm, collectMessages: true }));
+    expect(first.step.turns).toHaveLength(1);
+    const second = await resume(agent, stored(first), {
+      llm: model.llm,
+      approve: [first.pending[0]?.id ?? ""],
+      collectMessages: true,
+    });
+    expect(second.ok && second.step.return).toEqual({ refunded: 7 });
+    // The turn before the pause is the same turn, messages and system prompt included.
+    expect(second.step.turns?.[0]).toEqual(first.step.turns?.[0]);
+    expect(second.step.turns?.[0]?.messages?.length).toBe(1);
+    expect(second.step.turns?.[1]?.messages).toEqual(model.calls[1]?.messages);
+    expect(second.step.toolCalls.map((call) => call.name)).toEqual(["get_order", "refund"]);
+    expect(second.step.memory).toMatchObject({
+      order: { id: 7, amount: 70 },
+      note: { reason: "late", tags: ["vip"] },
+    });
+    expect(second.step.usage.llmRequests).toBe(3);
+    expect(second.step.messages?.map((message) => message.role)).toEqual([
+      "system",
+      "user",
+      "assistant",
+      "user",
+      "assistant",
+      "user",
+      "assistant",
+    ]);
+    expect(desk.calls).toEqual({ get_order: 1, refund: 1 });
+  });
+
+  it("tells a resumed program that a function defined before the pause is gone, instead of an unknown name", async () => {
+    const desk = refundDesk();
+    const agent = createAgent({ prompt: "Refund order 7", tools: desk.tools });
+    const model = createScriptedModel([
+      fence("(defn half [x] (quot x 2))"),
+      fence("(tool/refund {:id 7 :amount (half 70)})"),
+      fence("(defn half [x] (quot x 2))\n(return (tool/refund {:id 7 :amount (half 70)}))"),
+    ]);
+    const first = paused(await run(agent, { llm: model.llm }));
+    expect(first.pending[0]?.args).toEqual({ id: 7, amount: 35 });
+    const second = paused(
+      await resume(agent, stored(first), { llm: model.llm, approve: [first.pending[0]?.id ?? ""] }),
+    );
+    // The paused program could not call `half` again: it failed, the model read why and redefined it.
+    expect(model.calls[2]?.messages.at(-1)?.content).toContain(
+      'not callable: "function half was lost in the pause: define it again" is a string',
+    );
+    expect(second.pending[0]?.args).toEqual({ id: 7, amount: 35 });
+    expect(desk.calls).toEqual({});
+  });
+
   it("shows a rejected call to the program and the model as a tool error, and never runs it", async () => {
     const desk = refundDesk();
     const agent = createAgent({ prompt: "Refund order 7", tools: desk.tools });

@@ -257,7 +257,7 @@ export function readSnapshot(data: unknown): RestoredRun {
     state: (toolCacheLimitBytes, hiddenTools) => ({
       ...fields,
       messages: [...fields.messages],
-      memory: { ...fields.memory },
+      memory: withLostFunctions(fields.memory, lostFunctions),
       history: [...fields.history],
       journal: fields.journal === null ? null : { ...fields.journal },
       summaries: { ...fields.summaries },
@@ -291,6 +291,29 @@ function sentMessages(
     return conversation.slice(0, prefix);
   }
   return holder.messages === undefined ? undefined : messages(holder.messages, `${where}.messages`);
+}
+
+/**
+ * Memory with a note in place of each function the snapshot could not keep: a program that calls
+ * one is told what happened (`not callable: "f was a function ..."`) instead of reading an
+ * unknown name it remembers defining.
+ */
+function withLostFunctions(
+  memory: Readonly<Record<string, unknown>>,
+  lost: readonly string[],
+): Record<string, unknown> {
+  const restored: Record<string, unknown> = { ...memory };
+  for (const name of lost) {
+    if (Object.hasOwn(restored, name)) continue;
+    Object.defineProperty(restored, name, {
+      // Short: an error quotes at most 60 characters of a value it cannot call.
+      value: `function ${name} was lost in the pause: define it again`,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return restored;
 }
 
 function readPausedTurn(
