@@ -26,6 +26,10 @@ export type FailReason =
   | "json_parse_error"
   | "empty_response"
   | "aborted"
+  | "paused"
+  | "replay_diverged"
+  | "invalid_state"
+  | "state_expired"
   | (string & {});
 
 export interface StepFail {
