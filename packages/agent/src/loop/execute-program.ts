@@ -199,16 +199,27 @@ function heldCall(held: ReadonlyMap<string, HeldCall>, call: LedgerCall): HeldCa
  * not run its tool, so it needs no approval. An agent called as a tool cannot pause its parent:
  * its gated call fails instead (the tool does not run), with a message that says so.
  */
-async function holdForApproval(
+function holdForApproval(
   run: Run,
   state: LoopState,
   options: ProgramOptions,
   call: LedgerCall,
   held: Map<string, HeldCall>,
-): Promise<boolean> {
+): boolean | Promise<boolean> {
+  // Answered at once for tools without a policy: their calls need not wait a turn of the event loop.
   const tool = options.inventory.find((candidate) => candidate.name === call.name);
   if (tool === undefined || !hasApprovalPolicy(tool)) return false;
   if (tool.cache && state.toolCache.has(canonicalCacheKey(tool.name, call.args))) return false;
+  return askPolicy(run, options, tool, call, held);
+}
+
+async function askPolicy(
+  run: Run,
+  options: ProgramOptions,
+  tool: Tool,
+  call: LedgerCall,
+  held: Map<string, HeldCall>,
+): Promise<boolean> {
   const needed = await callNeedsApproval(tool, call.args, {
     toolName: tool.name,
     layer: "ptc_lisp",
