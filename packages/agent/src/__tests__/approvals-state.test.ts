@@ -53,7 +53,7 @@ describe("a signed state", () => {
                 .map(([key, item]) => [key, reordered(item)]),
             )
           : value;
-    const second = await resume(agent, reordered(JSON.parse(JSON.stringify(first.state))), {
+    const second = await resume(agent, reordered(JSON.parse(JSON.stringify(first.state))) as never, {
       llm: model.llm,
       approve: [id],
       stateSecret: SECRET,
@@ -107,7 +107,11 @@ describe("a signed state", () => {
   it("is refused with a removed signature when the secret is given", async () => {
     const { agent, model, first, id } = await pausedRefund({ stateSecret: SECRET });
     const { signature: _removed, ...unsigned } = first.state;
-    const result = await resume(agent, unsigned, { llm: model.llm, approve: [id], stateSecret: SECRET });
+    const result = await resume(agent, unsigned as never, {
+      llm: model.llm,
+      approve: [id],
+      stateSecret: SECRET,
+    });
     expect(result.step.fail?.reason).toBe("invalid_state");
   });
 });
@@ -145,7 +149,7 @@ describe("what resume refuses", () => {
   it("what is not a state at all", async () => {
     const { agent, model, id } = await pausedRefund();
     for (const state of [null, "text", { format: "ptc-paused-run", version: 9 }, { format: "x" }]) {
-      const result = await resume(agent, state, { llm: model.llm, approve: [id] });
+      const result = await resume(agent, state as never, { llm: model.llm, approve: [id] });
       expect(result.step.fail?.reason).toBe("invalid_state");
     }
   });

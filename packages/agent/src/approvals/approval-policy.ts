@@ -61,5 +61,5 @@ export async function callNeedsApproval(
 
 /** Why a gated call of an agent called as a tool did not run. */
 export function unpausableMessage(toolName: string): string {
-  return `tool "${toolName}" needs approval, and an agent called as a tool cannot pause for it: the call did not run. Give the tool to the top-level agent instead`;
+  return `tool ${toolName} needs approval, and an agent called as a tool cannot pause for it: the call did not run. Give the tool to the top-level agent instead`;
 }

@@ -16,7 +16,7 @@ import { hiddenToolNames } from "../minimization/hidden-tools.js";
 import { watchAbort } from "../model/abort-watch.js";
 import { checkRunOptions } from "../run/check-run-options.js";
 import { announceRun, buildRun, driveAndClose, initialState, turnModeOf } from "../run/run-agent.js";
-import type { RunResult, ToolCallRecord } from "../step/step-types.js";
+import type { PausedRunState, RunResult, ToolCallRecord } from "../step/step-types.js";
 import type { Rejection, ResumeOptions } from "./approval-types.js";
 import { type Decision, type ResumedTurn, rejectionText, type WaitingCall } from "./paused-turn.js";
 import { readPausedState } from "./read-state.js";
@@ -38,7 +38,11 @@ function isAgent(value: unknown): value is Agent {
  * refused). Throws `AgentError` only for misuse: bad options, or decisions that do not match the
  * pending calls one to one.
  */
-export async function resume(agent: Agent, state: unknown, options: ResumeOptions): Promise<RunResult> {
+export async function resume(
+  agent: Agent,
+  state: PausedRunState,
+  options: ResumeOptions,
+): Promise<RunResult> {
   if (!isAgent(agent)) {
     throw misuse("agent", `resume needs the agent made by createAgent that paused, got ${describe(agent)}`);
   }

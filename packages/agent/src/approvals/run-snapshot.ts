@@ -517,7 +517,9 @@ function messages(value: unknown, where: string): Message[] {
 }
 
 function fail(where: string): never {
-  throw new SnapshotError(`${where} is missing or not what a paused run's state holds`);
+  throw new SnapshotError(
+    `${where} is missing or not what a paused run's state holds; pass the state exactly as run or resume returned it`,
+  );
 }
 
 function record(value: unknown, where: string): Record<string, unknown> {

@@ -129,7 +129,10 @@ export async function resumeChat(
   // The exchange ran as an agent whose prompt is the user's message: resume that one.
   const message = (paused.run as { prompt?: unknown }).prompt;
   const turnAgent = chatTurnAgent(agent, typeof message === "string" ? message : "");
-  const result = await resume(turnAgent, paused, { ...options, collectMessages: true });
+  const result = await resume(turnAgent, paused as unknown as PausedRunState, {
+    ...options,
+    collectMessages: true,
+  });
   return chatReply(agent, result);
 }
 
