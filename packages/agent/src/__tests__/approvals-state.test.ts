@@ -235,7 +235,7 @@ describe("a ledger larger than the program's memory limit", () => {
     const rows = Array.from({ length: 3000 }, (_, id) => ({ id, note: "a refund candidate" }));
     const agent = createAgent({
       prompt: "Refund the first candidate",
-      limits: { maxMemoryBytes: 100_000 },
+      limits: { maxMemoryBytes: 20_000 },
       tools: {
         candidates: {
           signature: "() -> [:map]",
@@ -260,7 +260,8 @@ describe("a ledger larger than the program's memory limit", () => {
     ]);
     // The live run reads the rows as host data (not charged): it reaches the refund and pauses.
     const first = paused(await run(agent, { llm: model.llm }));
-    expect(JSON.stringify(first.state).length).toBeGreaterThan(100_000);
+    // The state holds the rows once: more than five times the program's memory limit.
+    expect(JSON.stringify(first.state).length).toBeGreaterThan(5 * 20_000);
     const second = await resume(agent, JSON.parse(JSON.stringify(first.state)), {
       llm: model.llm,
       approve: [first.pending[0]?.id ?? ""],
@@ -271,7 +272,7 @@ describe("a ledger larger than the program's memory limit", () => {
     expect(refunds).toBe(0);
     expect(second.step.turns?.[0]?.result).toMatchObject({ error: { reason: "memory_exceeded" } });
     expect(model.calls[1]?.messages.at(-1)?.content).toContain(
-      "the ledger of 2 tool calls this run replays holds more than its memory limit of 100000 bytes",
+      "the ledger of 2 tool calls this run replays holds more than its memory limit of 20000 bytes",
     );
     expect(second.ok && second.step.return).toBe("gave-up");
   });
