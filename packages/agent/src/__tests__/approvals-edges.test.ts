@@ -41,6 +41,34 @@ describe("approvals at the edges", () => {
     );
   });
 
+  it("gates an agent called as a tool with asTool's needsApproval: the child runs once, after approval", async () => {
+    const desk = refundDesk({ needsApproval: false });
+    const child = createAgent({
+      prompt: "Refund order {{id}}",
+      signature: "(id :int) -> :any",
+      description: "Refunds one order.",
+      tools: desk.tools,
+    });
+    const parent = createAgent({
+      prompt: "Refund order 7",
+      tools: { refunder: asTool(child, { needsApproval: true }) },
+    });
+    const model = createScriptedModel([
+      fence("(return (tool/refunder {:id 7}))"),
+      fence("(return (tool/refund {:id 7 :amount 70}))"),
+    ]);
+    const first = await run(parent, { llm: model.llm });
+    if (!first.paused) throw new Error("expected a pause");
+    expect(first.pending).toMatchObject([{ toolName: "refunder", args: { id: 7 } }]);
+    expect(model.calls).toHaveLength(1);
+    const second = await resume(parent, first.state, {
+      llm: model.llm,
+      approve: first.pending.map((call) => call.id),
+    });
+    expect(second.ok && second.step.return).toEqual({ refunded: 7 });
+    expect(desk.calls).toEqual({ refund: 1 });
+  });
+
   it("replays a transcript of a paused run and its resume to the same answer", async () => {
     const program = fence("(def o (tool/get_order {:id 7}))\n(tool/refund {:id 7 :amount (:amount o)})");
     const transcript = createJsonlTranscript();
