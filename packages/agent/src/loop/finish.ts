@@ -111,11 +111,6 @@ export function finish(
   return ending.ok ? { ok: true, step } : { ok: false, step };
 }
 
-/** The step a run ends with, without a result around it (a paused run wraps it in its own). */
-export function finishStep(run: Run, state: LoopState, ending: Ending, options: FinishOptions = {}): Step {
-  return finish(run, state, ending, options).step;
-}
-
 function jsonSafeFail(fail: StepFail, json: (value: unknown) => unknown): StepFail {
   if (fail.details === undefined) return fail;
   return { ...fail, details: json(fail.details) as Readonly<Record<string, unknown>> };
