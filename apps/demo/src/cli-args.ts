@@ -5,6 +5,10 @@
 import { parseArgs } from "node:util";
 
 export interface DemoArgs {
+  /** "triage" (the default): log triage in combined mode; "refunds": refunds a person approves. */
+  readonly scenario: "triage" | "refunds";
+  /** Refunds: approve every refund without asking. */
+  readonly yes: boolean;
   readonly provider: "scripted" | "openai";
   readonly model: string | undefined;
   readonly baseURL: string | undefined;
@@ -27,6 +31,12 @@ A combined-mode log-triage agent: the model calls search_logs natively, sees onl
 the 1,842 matching rows, then counts them exactly with a lisp_eval program that reads the rows
 from the run's cache.
 
+Scenarios:
+  (default)             log triage: counts 1,842 errors with a program over the cached rows
+  --scenario refunds    an agent refunds late orders; the run pauses at each refund and you
+                        answer y or n at the terminal, then it resumes from its saved state
+  --yes                 refunds: approve every refund without asking (for scripts)
+
 Options:
   --provider openai     run against a live model (OpenAI Chat Completions or a compatible server)
                         instead of the scripted one
@@ -34,7 +44,7 @@ Options:
   --base-url URL        an OpenAI-compatible endpoint, e.g. http://localhost:11434/v1 for Ollama
                         (default: OPENAI_BASE_URL, then https://api.openai.com/v1)
   --api-key KEY         the API key (default: OPENAI_API_KEY); never printed or saved
-  --question TEXT       ask something else (live models only)
+  --question TEXT       ask something else (live models only; triage)
   --json                print the run's Step as JSON instead of the live view
   --transcript FILE     save every request, response and event as JSON Lines
   --color, --no-color   force colours on or off (default: on for a terminal, NO_COLOR respected)
@@ -47,6 +57,16 @@ export function parseDemoArgs(argv: readonly string[]): DemoArgs {
     values = parse(argv).values;
   } catch (error) {
     throw new UsageError((error as Error).message);
+  }
+  const scenario = values.scenario ?? "triage";
+  if (scenario !== "triage" && scenario !== "refunds") {
+    throw new UsageError(`--scenario must be "refunds" (or "triage", the default), got "${scenario}"`);
+  }
+  if (values.yes === true && scenario !== "refunds") {
+    throw new UsageError("--yes approves refunds: add --scenario refunds");
+  }
+  if (values.question !== undefined && scenario === "refunds") {
+    throw new UsageError("--question asks the triage agent; the refunds scenario has its own task");
   }
   const provider = values.provider ?? "scripted";
   if (provider !== "scripted" && provider !== "openai") {
@@ -63,6 +83,8 @@ export function parseDemoArgs(argv: readonly string[]): DemoArgs {
     }
   }
   return {
+    scenario,
+    yes: values.yes ?? false,
     provider,
     model: values.model,
     baseURL: values["base-url"],
@@ -81,6 +103,8 @@ function parse(argv: readonly string[]) {
     strict: true,
     allowPositionals: false,
     options: {
+      scenario: { type: "string" },
+      yes: { type: "boolean" },
       provider: { type: "string" },
       model: { type: "string" },
       "base-url": { type: "string" },

@@ -13,6 +13,9 @@ import { createScriptedModel } from "@ptc/agent/testing";
 import { type DemoArgs, parseDemoArgs, USAGE, UsageError } from "./cli-args.js";
 import { demoLogs, type LogStore } from "./logs/log-data.js";
 import { SERVICES } from "./logs/services.js";
+import { type Ask, runRefundScenario } from "./refunds/refund-scenario.js";
+import { refundSteps } from "./refunds/scripted-refunds.js";
+import { createTerminalAsk } from "./refunds/terminal-ask.js";
 import { createRecordingModel } from "./run/recording-model.js";
 import { stepToJson } from "./run/step-json.js";
 import { createTranscriptFile } from "./run/transcript.js";
@@ -31,6 +34,10 @@ export interface MainOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Replaces `fetch` for the live model (tests). */
   readonly fetch?: OpenAIFetch;
+  /** Refunds: asks the person at the terminal. Default: lines read from `input`. */
+  readonly ask?: Ask;
+  /** Where answers are read from when `ask` is not given. Default: `process.stdin`. */
+  readonly input?: NodeJS.ReadableStream;
 }
 
 export interface MainResult {
@@ -57,18 +64,13 @@ export async function main(argv: readonly string[], options: MainOptions): Promi
     return { exitCode: 0 };
   }
 
+  if (args.scenario === "refunds") return refunds(args, options, stdout, stderr, env);
+
   const store = demoLogs();
   const question = args.question ?? DEMO_QUESTION;
   const agent = createTriageAgent(store, question);
   const scripted = args.provider === "scripted" ? createScriptedModel(triageSteps()) : undefined;
-  const llm: ModelFunction =
-    scripted?.llm ??
-    createOpenAIModel({
-      model: args.model ?? "",
-      baseURL: args.baseURL,
-      apiKey: args.apiKey,
-      ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
-    });
+  const llm: ModelFunction = scripted?.llm ?? liveModel(args, options);
 
   const colors = colorsFor(stdout, env, args.color);
   const view = args.json
@@ -105,6 +107,43 @@ export async function main(argv: readonly string[], options: MainOptions): Promi
     stderr.write(`warning: the scripted model has ${scripted.remaining} unused step(s)\n`);
   }
   return { exitCode: result.ok ? 0 : 1, step, summary };
+}
+
+async function refunds(
+  args: DemoArgs,
+  options: MainOptions,
+  stdout: Output,
+  stderr: Output,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<MainResult> {
+  const scripted = args.provider === "scripted" ? createScriptedModel(refundSteps()) : undefined;
+  const terminal =
+    options.ask === undefined ? createTerminalAsk(options.input ?? process.stdin, stdout) : undefined;
+  try {
+    const result = await runRefundScenario({
+      args,
+      llm: scripted?.llm ?? liveModel(args, options),
+      stdout,
+      colors: colorsFor(stdout, env, args.color),
+      ask: options.ask ?? (terminal as { ask: Ask }).ask,
+      secrets: [args.apiKey, env.OPENAI_API_KEY].filter((secret): secret is string => secret !== undefined),
+    });
+    if (result.step.fail === null && scripted !== undefined && scripted.remaining > 0) {
+      stderr.write(`warning: the scripted model has ${scripted.remaining} unused step(s)\n`);
+    }
+    return { exitCode: result.exitCode, step: result.step };
+  } finally {
+    terminal?.close();
+  }
+}
+
+function liveModel(args: DemoArgs, options: MainOptions): ModelFunction {
+  return createOpenAIModel({
+    model: args.model ?? "",
+    baseURL: args.baseURL,
+    apiKey: args.apiKey,
+    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+  });
 }
 
 function printHeader(output: Output, c: Colors, args: DemoArgs, store: LogStore, question: string): void {

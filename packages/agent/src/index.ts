@@ -8,10 +8,12 @@
  * test model (`@ptc/agent/testing`), the OpenTelemetry bridge (`@ptc/agent/otel`) and, for Node,
  * program isolation in a worker thread (`@ptc/agent/node`).
  */
+
 export type {
   AgentOptions,
   AgentOutput,
   AgentToolDefinition,
+  AgentToolExtras,
   CompactionOptions,
   CompletionMode,
   FormatOptions,
@@ -27,10 +29,14 @@ export type {
 } from "./agent/agent-options.js";
 export type { Agent, ResolvedCompaction, ResolvedFormatOptions } from "./agent/agent-types.js";
 export { createAgent } from "./agent/create-agent.js";
+export type { ApprovalContext, NeedsApproval } from "./approvals/approval-policy.js";
+export type { Rejection, ResumeOptions } from "./approvals/approval-types.js";
+export { resume } from "./approvals/resume.js";
 export { AgentError, type AgentErrorCode, type AgentErrorOptions, isAgentError } from "./errors.js";
 export type {
   AgentEvent,
   AgentEventType,
+  ApprovalRequestedEvent,
   CompactionEvent,
   EventBase,
   EventListener,
@@ -38,6 +44,7 @@ export type {
   LlmCallStartEvent,
   NativePreviewFallbackEvent,
   RunEndEvent,
+  RunResumedEvent,
   RunStartEvent,
   ToolCallEndEvent,
   ToolCallStartEvent,
@@ -67,7 +74,14 @@ export {
   type NativePreviewResult,
 } from "./native-preview/index.js";
 export { unwrapUntrusted } from "./protocol-text.js";
-export { type ChatOptions, type ChatReply, type ChatState, chat } from "./run/chat.js";
+export {
+  type ChatOptions,
+  type ChatReply,
+  type ChatResumeOptions,
+  type ChatState,
+  chat,
+  resumeChat,
+} from "./run/chat.js";
 export { type PromptPreview, previewPrompt, type ToolSummary } from "./run/preview-prompt.js";
 export { type RunPromptOptions, run, runOrThrow } from "./run/run.js";
 export type { BudgetUsage, ContinuationDecision, GuardState, RunOptions } from "./run/run-options.js";
@@ -75,6 +89,9 @@ export type {
   CompactionStats,
   ExposureLayer,
   FailReason,
+  PausedRunResult,
+  PausedRunState,
+  PendingApproval,
   RunResult,
   Step,
   StepFail,

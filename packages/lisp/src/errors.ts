@@ -44,6 +44,8 @@ export type ErrorReason =
   | "runtime_error"
   | "invalid_options"
   | "host_data_error"
+  | "paused"
+  | "replay_diverged"
   | "fail";
 
 export interface LispErrorData {

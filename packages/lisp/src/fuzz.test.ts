@@ -117,6 +117,8 @@ const REASONS = [
   "runtime_error",
   "invalid_options",
   "host_data_error",
+  "paused",
+  "replay_diverged",
   "fail",
 ] as const satisfies readonly ErrorReason[];
 // Every documented reason is listed: a new one must be added here too.

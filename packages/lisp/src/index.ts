@@ -24,6 +24,7 @@ export type {
   ToolFunction,
   ToolObject,
 } from "./runtime/context.js";
+export type { LedgerCall, LedgerEntry, PauseBefore } from "./runtime/ledger.js";
 export type { Limits } from "./runtime/limits.js";
 export { DEFAULT_LIMITS, REFERENCE_LIMITS } from "./runtime/limits.js";
 export type { SessionInit } from "./session.js";

@@ -25,6 +25,16 @@ import { settle } from "./runtime/async.js";
 import { locate } from "./runtime/call-site.js";
 import { enter, type HostTool, RunContext, type ToolCallRecord, type ToolObject } from "./runtime/context.js";
 import { errorText } from "./runtime/error-text.js";
+import {
+  checkLedger,
+  type LedgerCall,
+  type LedgerEntry,
+  ledgerBytes,
+  ledgerTooLarge,
+  type PauseBefore,
+  Replay,
+  unconsumedError,
+} from "./runtime/ledger.js";
 import { type Limits, resolveLimits } from "./runtime/limits.js";
 import { Namespace } from "./runtime/namespace.js";
 import { checkSignal } from "./runtime/signal-option.js";
@@ -71,6 +81,22 @@ export interface RunOptions {
    * that is still working is not told: give your tools the same signal to stop their work too.
    */
   readonly signal?: AbortSignal;
+  /**
+   * Resumes a program: the tool calls of its earlier run (a paused run's `toolCalls`, plus an
+   * entry for each call it held: `{ ...call, approved: true }` to let it run, `{ ...call, error }`
+   * to refuse it). Each call the program makes at a recorded position is answered from its entry
+   * instead of calling the tool; a call that differs from the entry at its position ends the run
+   * with "replay_diverged", as does a run that ends without making every recorded call. The
+   * ledger is charged to the program's memory budget, since the run holds it throughout.
+   */
+  readonly ledger?: readonly LedgerEntry[];
+  /**
+   * Asked before each new call runs, with the arguments the tool would receive: true holds the
+   * call back. The program goes on with everything that does not wait on a held call; once
+   * nothing else can move, the run ends with reason "paused" and the held calls in `paused`.
+   * Run the same program again with a ledger to resume it.
+   */
+  readonly pauseBefore?: PauseBefore;
 }
 
 export interface RunError {
@@ -122,6 +148,11 @@ export interface RunFailure extends RunOutput {
    * next session with them, so that `(task "id" ...)` does not repeat a side effect.
    */
   readonly completedTasks?: Record<string, unknown>;
+  /**
+   * For reason "paused": the calls held back by `pauseBefore`, in the order they were reached,
+   * with the arguments as the program sent them (ready to become ledger entries).
+   */
+  readonly paused?: readonly LedgerCall[];
 }
 
 export type RunResult = RunSuccess | RunFailure;
@@ -459,6 +490,8 @@ interface CheckedOptions {
   readonly session: Session | undefined;
   readonly engine: RunOptions["engine"];
   readonly budget: unknown;
+  readonly ledger: ReturnType<typeof checkLedger> | undefined;
+  readonly pauseBefore: PauseBefore | undefined;
 }
 
 function checkOptions(source: unknown, options: RunOptions): CheckedOptions {
@@ -486,6 +519,14 @@ function checkOptions(source: unknown, options: RunOptions): CheckedOptions {
     // A revoked Proxy, a Proxy whose traps throw: the run fails, the host gets no throw.
     dataError = hostDataError("the context (the data/ namespace)", thrown);
   }
+  const ledger = options.ledger === undefined ? undefined : checkLedger(options.ledger);
+  const pauseBefore: unknown = options.pauseBefore;
+  if (pauseBefore !== undefined && typeof pauseBefore !== "function") {
+    throw new LispError(
+      "invalid_options",
+      `pauseBefore must be a function (call) => boolean, got ${typeof pauseBefore}`,
+    );
+  }
   return {
     limits,
     tools,
@@ -495,6 +536,8 @@ function checkOptions(source: unknown, options: RunOptions): CheckedOptions {
     session,
     engine,
     budget: options.budget,
+    ledger,
+    pauseBefore: pauseBefore as PauseBefore | undefined,
   };
 }
 
@@ -509,12 +552,18 @@ export async function run(source: string, options: RunOptions = {}): Promise<Run
       cause: thrown,
     });
   }
-  const { limits, tools, data, signal, session } = checked;
+  const { limits, tools, data, signal, session, ledger, pauseBefore } = checked;
   const namespace = session?.namespace ?? new Namespace();
   const journal = session?.journal;
 
   let compiled: CompiledProgram | undefined;
   session?.acquire();
+  // The run's own stop, once the context exists: a held call pauses it.
+  let pause: (error: LispError) => void = () => undefined;
+  const replay =
+    ledger === undefined && pauseBefore === undefined
+      ? undefined
+      : new Replay(ledger ?? new Map(), pauseBefore, (error) => pause(error));
   const context = new RunContext({
     limits,
     data,
@@ -524,6 +573,7 @@ export async function run(source: string, options: RunOptions = {}): Promise<Run
     budget: checked.budget,
     journal,
     signal,
+    replay,
   });
   const unreadable = (): RunError | undefined =>
     unreadableHostData(hostRoots(context, compiled?.dataKeys ?? [], session));
@@ -536,14 +586,23 @@ export async function run(source: string, options: RunOptions = {}): Promise<Run
       ok: false,
       error,
       ...(completed.length === 0 ? {} : { completedTasks: Object.fromEntries(completed) }),
+      ...(error.reason === "paused" && replay !== undefined ? { paused: [...replay.held] } : {}),
       prints: context.prints,
       toolCalls: context.toolCalls,
       durationMs: context.elapsedMs(),
       warnings: runWarnings(compiled, data),
     });
   };
+  pause = (error) => context.stop(error);
   const finish = (outcome: { value: unknown; returned: boolean } | { error: RunError }): RunResult => {
     context.dispose();
+    replay?.dispose();
+    // A replay that ended, or paused, without making every recorded call took another path.
+    const missing =
+      replay === undefined || ("error" in outcome && outcome.error.reason !== "paused")
+        ? []
+        : replay.unconsumed();
+    if (missing.length > 0) outcome = { error: toRunError(unconsumedError(missing), unreadable) };
     // Cancelled after its last step (say, by the last tool it called): the run still counts as
     // cancelled, so the host never has to wonder whether it was.
     if (!("error" in outcome) && context.abortReason?.reason === "aborted")
@@ -580,6 +639,11 @@ export async function run(source: string, options: RunOptions = {}): Promise<Run
     try {
       if (context.abortReason !== undefined) throw context.abortReason;
       if (checked.dataError !== undefined) return finish({ error: checked.dataError });
+      if (replay !== undefined && replay.size > 0) {
+        const bytes = ledgerBytes(replay.values(), limits.maxMemoryBytes);
+        if (bytes > limits.maxMemoryBytes) throw ledgerTooLarge(replay.size, limits.maxMemoryBytes);
+        context.allocate(bytes);
+      }
       compiled = prepare(source, limits, namespace, tools, checked.engine);
       value = compiled.code(new Array(compiled.frameSize));
       // Raced against the deadline: a promise that never settles (one handed in as host data,

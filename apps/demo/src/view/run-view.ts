@@ -40,6 +40,9 @@ export function createRunView({ output, colors: c, bridged }: RunViewOptions): R
   const callNames = new Map<string, string>();
   // The loop keeps its message objects; a copy of the conversation (step.messages) is matched by call id.
   const seen = new WeakSet<Message>();
+  // A resumed run rebuilds its conversation from the paused state: the same user messages as new
+  // objects, which must not be shown again as feedback.
+  const shownUserTexts = new Set<string>();
   const printedResults = new Set<string>();
   let seenCount = 0;
   let lastTurn: number | undefined;
@@ -69,8 +72,9 @@ export function createRunView({ output, colors: c, bridged }: RunViewOptions): R
         if (printedResults.has(id)) continue;
         printedResults.add(id);
         printToolMessage(message);
-      } else if (message.role === "user" && !final && seenCount > 1) {
-        row("loop", "", c.yellow(clip(message.content, WIDTH)));
+      } else if (message.role === "user" && !shownUserTexts.has(message.content)) {
+        shownUserTexts.add(message.content);
+        if (!final && seenCount > 1) row("loop", "", c.yellow(clip(message.content, WIDTH)));
       }
     }
     if (footer !== undefined) {

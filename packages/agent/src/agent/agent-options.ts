@@ -5,6 +5,7 @@
  */
 import type { Limits } from "@ptc/lisp";
 import type { AnyToolDefinition, Tool, ToolFunction } from "@ptc/tool";
+import type { NeedsApproval } from "../approvals/approval-policy.js";
 import type { ProgramIsolation } from "../isolation/program-isolation.js";
 import type { ModelFunction } from "../model/model-types.js";
 import type { AgentTool } from "../tools/agent-tool.js";
@@ -21,8 +22,21 @@ export type CompletionMode = "implicit" | "explicit";
 // biome-ignore lint/suspicious/noExplicitAny: matches AnyToolDefinition's execute so contextual typing applies
 type NormalizedTool = Omit<Tool, "execute"> & { readonly execute: ToolFunction<any, unknown> };
 
+/** What an agent reads from a tool definition beyond what @ptc/tool does. */
+export interface AgentToolExtras {
+  /**
+   * `true`, or a function of the call's arguments (and its context), possibly async: a call that
+   * needs approval pauses the run until a person approves or rejects it (docs/approvals.md).
+   */
+  readonly needsApproval?: NeedsApproval;
+}
+
 /** A tool of an agent: a `@ptc/tool` definition or `Tool`, another agent (`asTool`), or `"self"`. */
-export type AgentToolDefinition = AnyToolDefinition | NormalizedTool | AgentTool | "self";
+export type AgentToolDefinition =
+  | (AnyToolDefinition & AgentToolExtras)
+  | (NormalizedTool & AgentToolExtras)
+  | AgentTool
+  | "self";
 
 /** Shapes the PTC-Lisp system prompt without replacing it. */
 export interface SystemPromptParts {

@@ -6,6 +6,7 @@
 
 import { LISP_EVAL_TOOL_NAME as LISP_EVAL_NAME } from "@ptc/protocol";
 import { createTool, isTool, parseSignature, type Tool, ToolError } from "@ptc/tool";
+import { type NeedsApproval, registerApprovalPolicy } from "../approvals/approval-policy.js";
 import { AgentError } from "../errors.js";
 import { isProgramIsolation } from "../isolation/program-isolation.js";
 import { isAgentTool } from "../tools/agent-tool.js";
@@ -393,11 +394,16 @@ function normalizeTools(
           cache: definition.cache,
         });
         registerNestedTool(tool, { kind: "agent", agentTool: definition });
-      } else if (isTool(definition) && definition.name === name) {
+      } else if (
+        isTool(definition) &&
+        definition.name === name &&
+        !Object.hasOwn(definition, "needsApproval")
+      ) {
         tool = definition;
       } else {
         tool = createTool(name, definition as Parameters<typeof createTool>[1]);
       }
+      registerApprovalPolicy(tool, approvalPolicy(name, definition));
     } catch (error) {
       if (error instanceof ToolError) {
         throw new AgentError("PTC_AGENT_INVALID_OPTION", `tools: ${error.message}`, {
@@ -410,6 +416,19 @@ function normalizeTools(
     Object.defineProperty(tools, name, { value: tool, enumerable: true });
   }
   return Object.freeze(tools);
+}
+
+/** A definition's `needsApproval`, checked: a boolean or a function. */
+function approvalPolicy(name: string, definition: unknown): NeedsApproval {
+  if (typeof definition !== "object" || definition === null || !("needsApproval" in definition)) return false;
+  const policy = (definition as { needsApproval?: unknown }).needsApproval;
+  if (policy === undefined) return false;
+  if (typeof policy === "boolean" || typeof policy === "function") return policy as NeedsApproval;
+  throw invalid(
+    "tools",
+    `tools: tool "${name}": needsApproval must be true, false or a function (args, context) => boolean, got ${describe(policy)}`,
+    name,
+  );
 }
 
 /** Agent tools are run by the loop (they need the run's model and budgets), never through this. */

@@ -116,6 +116,29 @@ export interface NativePreviewFallbackEvent extends EventBase {
   readonly message: string;
 }
 
+/** A tool call needs a person's approval: the run pauses once its turn cannot go on without it. */
+export interface ApprovalRequestedEvent extends EventBase {
+  readonly type: "approval-requested";
+  /** The id `resume` takes in `approve` or `reject`. */
+  readonly approvalId: string;
+  readonly toolName: string;
+  readonly exposureLayer: "native" | "ptc_lisp";
+  readonly turn: number;
+  /** With `eventPayloads`: the arguments the tool will receive if approved. */
+  readonly args?: unknown;
+}
+
+/** A paused run goes on (`resume`), with the decisions made on its waiting calls. */
+export interface RunResumedEvent extends EventBase {
+  readonly type: "run-resumed";
+  /** The turn the run paused in, which it now handles again. */
+  readonly turn: number;
+  /** When the run paused, ISO 8601. */
+  readonly pausedAt: string;
+  readonly approved: readonly string[];
+  readonly rejected: readonly string[];
+}
+
 export type AgentEvent =
   | RunStartEvent
   | RunEndEvent
@@ -126,7 +149,9 @@ export type AgentEvent =
   | ToolCallStartEvent
   | ToolCallEndEvent
   | CompactionEvent
-  | NativePreviewFallbackEvent;
+  | NativePreviewFallbackEvent
+  | ApprovalRequestedEvent
+  | RunResumedEvent;
 
 export type AgentEventType = AgentEvent["type"];
 

@@ -61,6 +61,7 @@ export async function contentTurn(
     inventory: [...run.tools.values()],
     parentSpanId: context.spanId,
   });
+  if (outcome.pause !== undefined) return { kind: "pause", pause: outcome.pause };
   const { result } = outcome;
   const base = { rawResponse: raw, program, prints: result.prints, toolCalls: outcome.toolCalls };
   state.journal = outcome.journal;

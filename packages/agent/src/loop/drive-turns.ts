@@ -5,6 +5,9 @@
  * then either the end of the run or the next turn. Modes differ only in the `TurnMode` they give.
  */
 import { LispError } from "@ptc/lisp";
+import { pauseRun, requestApprovals, resumedRecords } from "../approvals/pause-run.js";
+import type { TurnAt, TurnPause } from "../approvals/paused-turn.js";
+import { ReplayDivergedError } from "../approvals/replay-diverged.js";
 import { errorMessage } from "../error-message.js";
 import { AgentError } from "../errors.js";
 import { newSpanId } from "../events/event-sink.js";
@@ -38,6 +41,11 @@ export type TurnOutcome =
       readonly ending: Ending;
       readonly record: TurnRecord;
       readonly finish?: FinishOptions;
+    }
+  | {
+      /** Calls need approval: the run pauses, and a resume handles the same response again. */
+      readonly kind: "pause";
+      readonly pause: TurnPause;
     };
 
 export interface TurnContext {
@@ -64,61 +72,92 @@ export interface TurnMode {
   readonly toolsCount: (type: TurnType) => number;
 }
 
-export async function driveTurns(run: Run, state: LoopState, mode: TurnMode): Promise<RunResult> {
+/**
+ * Runs turns until the run ends (or pauses). `resumeAt` starts a resumed run inside the turn it
+ * paused in: the response is the one the model gave then, handled again with the decisions.
+ */
+export async function driveTurns(
+  run: Run,
+  state: LoopState,
+  mode: TurnMode,
+  resumeAt?: TurnAt,
+): Promise<RunResult> {
+  let resuming = resumeAt;
   for (;;) {
-    if (isAborted(run)) return aborted(run, state);
-    const early = mode.beforeTurn(state);
-    if (early !== undefined) return early;
-    if (state.remainingTurns <= 0) {
-      return finish(run, state, failure("turn_budget_exhausted", "Turn budget exhausted"), {
+    if (isAborted(run)) {
+      return finish(run, state, abortEnding(run), {
         turns: state.turn - 1,
+        extraToolCalls: resumedRecords(state),
       });
     }
-    if (run.deadline !== undefined && Date.now() >= run.deadline) {
-      return finish(run, state, failure("mission_timeout", "Mission timeout exceeded"), {
-        turns: state.turn - 1,
-      });
-    }
-
-    const type = mode.turnType(state);
+    let type: TurnType;
     const spanId = newSpanId();
     const turnStarted = Date.now();
-    const retryPhase = type === "retry";
-    run.events.emit(spanId, run.spanId, {
-      type: "turn-start",
-      turn: state.turn,
-      turnType: type,
-      toolsCount: mode.toolsCount(type),
-      ...(retryPhase
-        ? { attempt: run.agent.retryTurns - state.retryRemaining + 1, remaining: state.retryRemaining }
-        : {}),
-    });
-    const request = mode.request(state, type);
-    if (state.turn === 1 || state.firstSystemPrompt === undefined) state.firstSystemPrompt ??= request.system;
-    const messages = mode.messagesFor?.(state) ?? state.messages;
-    const tokensBefore = { input: state.tokens.input, output: state.tokens.output };
-    const called = await callModel(run, state, { ...request, messages: [...messages] }, spanId);
-    if (!called.ok) {
-      const ending =
-        called.kind === "aborted"
-          ? abortEnding(run)
-          : called.kind === "mission_timeout"
-            ? failure("mission_timeout", "Mission timeout exceeded")
-            : failure("llm_error", `LLM call failed: ${called.message}`);
-      endTurn(run, state, spanId, type, turnStarted, null, false, tokensBefore);
-      return finish(run, state, ending, { turns: state.turn - 1 });
+    let system: string;
+    let messages: readonly Message[];
+    let tokensBefore: { input: number; output: number };
+    let called: { readonly response: NormalizedResponse; readonly streamed: boolean };
+    if (resuming !== undefined) {
+      // The model answered this turn before the pause: its tokens are counted, its budgets checked.
+      ({ type, system, messages } = resuming);
+      called = { response: resuming.response, streamed: resuming.streamed };
+      resuming = undefined;
+      tokensBefore = { input: state.tokens.input, output: state.tokens.output };
+      emitTurnStart(run, state, mode, spanId, type);
+    } else {
+      const early = mode.beforeTurn(state);
+      if (early !== undefined) return early;
+      if (state.remainingTurns <= 0) {
+        return finish(run, state, failure("turn_budget_exhausted", "Turn budget exhausted"), {
+          turns: state.turn - 1,
+        });
+      }
+      if (run.deadline !== undefined && Date.now() >= run.deadline) {
+        return finish(run, state, failure("mission_timeout", "Mission timeout exceeded"), {
+          turns: state.turn - 1,
+        });
+      }
+      type = mode.turnType(state);
+      emitTurnStart(run, state, mode, spanId, type);
+      const request = mode.request(state, type);
+      system = request.system;
+      if (state.turn === 1 || state.firstSystemPrompt === undefined)
+        state.firstSystemPrompt ??= request.system;
+      messages = mode.messagesFor?.(state) ?? state.messages;
+      tokensBefore = { input: state.tokens.input, output: state.tokens.output };
+      const answered = await callModel(run, state, { ...request, messages: [...messages] }, spanId);
+      if (!answered.ok) {
+        const ending =
+          answered.kind === "aborted"
+            ? abortEnding(run)
+            : answered.kind === "mission_timeout"
+              ? failure("mission_timeout", "Mission timeout exceeded")
+              : failure("llm_error", `LLM call failed: ${answered.message}`);
+        endTurn(run, state, spanId, type, turnStarted, null, false, tokensBefore);
+        return finish(run, state, ending, { turns: state.turn - 1 });
+      }
+      // A budget stop still closes the turn it started, before the run ends.
+      const budgetStop = mode.afterResponse?.(state, () =>
+        endTurn(run, state, spanId, type, turnStarted, null, false, tokensBefore),
+      );
+      if (budgetStop !== undefined) return budgetStop;
+      called = answered;
     }
-    // A budget stop still closes the turn it started, before the run ends.
-    const budgetStop = mode.afterResponse?.(state, () =>
-      endTurn(run, state, spanId, type, turnStarted, null, false, tokensBefore),
-    );
-    if (budgetStop !== undefined) return budgetStop;
 
+    // A paused turn is handled again on resume: what it numbered must number the same then.
+    const syntheticIdsBefore = state.syntheticIds;
     let outcome: TurnOutcome;
     try {
       outcome = await mode.handle(called.response, state, { type, spanId, streamed: called.streamed });
     } catch (error) {
       if (error instanceof AgentError) throw error;
+      if (error instanceof ReplayDivergedError) {
+        endTurn(run, state, spanId, type, turnStarted, null, false, tokensBefore);
+        return finish(run, state, failure("replay_diverged", error.message), {
+          turns: state.turn,
+          extraToolCalls: error.records,
+        });
+      }
       // The turn happened: keep it, with what went wrong, before ending the run.
       const ending = handlerFailure(error, state.turn);
       const raw = called.response.content ?? "";
@@ -130,11 +169,24 @@ export async function driveTurns(run: Run, state: LoopState, mode: TurnMode): Pr
         toolCalls: [],
         success: false,
       };
-      recordTurn(state, type, record, messages, request.system);
+      recordTurn(state, type, record, messages, system);
       endTurn(run, state, spanId, type, turnStarted, null, false, tokensBefore);
       return finish(run, state, ending, { finalMessages: [{ role: "assistant", content: raw }] });
     }
-    recordTurn(state, type, outcome.record, messages, request.system);
+    if (outcome.kind === "pause") {
+      state.syntheticIds = syntheticIdsBefore;
+      const waiting = requestApprovals(run, state, outcome.pause, spanId);
+      endTurn(run, state, spanId, type, turnStarted, null, false, tokensBefore);
+      const at = {
+        type,
+        response: called.response,
+        streamed: called.streamed,
+        system,
+        messages: [...messages],
+      };
+      return pauseRun(run, state, outcome.pause, waiting, at);
+    }
+    recordTurn(state, type, outcome.record, messages, system);
     endTurn(
       run,
       state,
@@ -183,6 +235,18 @@ export async function driveTurns(run: Run, state: LoopState, mode: TurnMode): Pr
       }
     }
   }
+}
+
+function emitTurnStart(run: Run, state: LoopState, mode: TurnMode, spanId: string, type: TurnType): void {
+  run.events.emit(spanId, run.spanId, {
+    type: "turn-start",
+    turn: state.turn,
+    turnType: type,
+    toolsCount: mode.toolsCount(type),
+    ...(type === "retry"
+      ? { attempt: run.agent.retryTurns - state.retryRemaining + 1, remaining: state.retryRemaining }
+      : {}),
+  });
 }
 
 /**

@@ -10,8 +10,18 @@
  * do not fit fails the program with `run`'s own `invalid_tool_args` error, before the agent's side
  * of the call (the cache, `execute`) is reached; the agent's side receives the checked arguments.
  */
-import { createSession, type Limits, type RunResult, type ToolObject } from "@ptc/lisp";
+import {
+  createSession,
+  type LedgerCall,
+  type LedgerEntry,
+  type Limits,
+  type RunResult,
+  type ToolObject,
+} from "@ptc/lisp";
 import { canonicalCacheKey, type Tool, type ToolArgsValidation } from "@ptc/tool";
+import { callNeedsApproval, hasApprovalPolicy, unpausableMessage } from "../approvals/approval-policy.js";
+import type { HeldCall, TurnPause } from "../approvals/paused-turn.js";
+import { ReplayDivergedError } from "../approvals/replay-diverged.js";
 import { errorMessage } from "../error-message.js";
 import { type AbortWatch, watchAbort } from "../model/abort-watch.js";
 import type { ToolCallRecord } from "../step/step-types.js";
@@ -30,8 +40,13 @@ export interface ProgramOutcome {
   readonly history: unknown[];
   readonly journal: Record<string, unknown> | null;
   readonly summaries: Record<string, string>;
-  /** The program's tool calls, cache hits included. */
+  /** The program's tool calls, cache hits included (and, in a resumed turn, those of its earlier attempts). */
   readonly toolCalls: ToolCallRecord[];
+  /**
+   * Set when the program paused at calls that need approval. Nothing of the attempt is kept but
+   * what this says: the program runs again from its start once the calls are decided.
+   */
+  readonly pause?: TurnPause & { readonly layer: "ptc_lisp" };
 }
 
 export interface ProgramOptions {
@@ -67,7 +82,11 @@ export async function executeProgram(
   source: string,
   options: ProgramOptions,
 ): Promise<ProgramOutcome> {
-  const records: ToolCallRecord[] = [];
+  // A resumed turn: the attempt's ledger and records, and the decisions (used once).
+  const resumed = state.resumed?.layer === "ptc_lisp" ? state.resumed : undefined;
+  state.resumed = undefined;
+  const records: ToolCallRecord[] = [...(resumed?.records ?? [])];
+  const approved = resumed?.approved ?? new Set<string>();
   // A program that ends (a timeout, an error elsewhere) while a tool still runs stops that tool:
   // its signal aborts and its call is settled and recorded before the turn is.
   const programDone = new AbortController();
@@ -77,8 +96,9 @@ export async function executeProgram(
   const tools: Record<string, ToolObject> = {};
   for (const tool of options.inventory) {
     tools[tool.name] = {
-      execute: (args) => {
-        const call = callFromProgram(run, state, tool, args, records, options, stop);
+      execute: (args, toolOptions) => {
+        const approval = approved.has(toolOptions.position ?? "") ? "approved" : undefined;
+        const call = callFromProgram(run, state, tool, args, records, options, stop, approval);
         pending.add(call);
         const settled = () => pending.delete(call);
         call.then(settled, settled);
@@ -94,6 +114,10 @@ export async function executeProgram(
     ...(state.journal === null ? {} : { journal: state.journal }),
   });
   const context = state.lastFail === null ? run.context : { ...run.context, fail: { ...state.lastFail } };
+  const held = new Map<string, HeldCall>();
+  const pauseBefore = options.inventory.some(hasApprovalPolicy)
+    ? (call: LedgerCall) => holdForApproval(run, state, options, call, held)
+    : undefined;
   let result: RunResult;
   try {
     result = await run.programs.run(source, {
@@ -103,6 +127,8 @@ export async function executeProgram(
       budget: budgetIntrospection(run, state),
       limits: withinDeadline(run, programLimits(run)),
       ...(run.signal === undefined ? {} : { signal: run.signal }),
+      ...(resumed === undefined ? {} : { ledger: resumed.ledger }),
+      ...(pauseBefore === undefined ? {} : { pauseBefore }),
     });
   } catch (error) {
     // `run` throws only for invalid options (e.g. a bad `limits` entry): a host mistake, reported
@@ -121,6 +147,24 @@ export async function executeProgram(
     await Promise.allSettled([...pending]);
   }
   stop.dispose();
+  if (!result.ok && result.error.reason === "replay_diverged")
+    throw new ReplayDivergedError(result.error.message, records);
+  if (!result.ok && result.error.reason === "paused") {
+    return {
+      result,
+      memory: state.memory,
+      history: state.history,
+      journal: state.journal,
+      summaries: {},
+      toolCalls: records,
+      pause: {
+        layer: "ptc_lisp",
+        ledger: result.toolCalls.map(toLedgerEntry),
+        records,
+        held: (result.paused ?? []).map((call) => heldCall(held, call)),
+      },
+    };
+  }
   return {
     result,
     memory: result.ok ? { ...session.bindings() } : state.memory,
@@ -137,6 +181,63 @@ export async function executeProgram(
     summaries: result.ok ? { ...result.summaries } : {},
     toolCalls: records,
   };
+}
+
+/** A program's call as the next attempt's ledger holds it: where, what, and how it answered. */
+function toLedgerEntry(call: RunResult["toolCalls"][number]): LedgerEntry {
+  const { position, name, args } = call;
+  return call.error === undefined
+    ? { position, name, args, result: call.result }
+    : { position, name, args, error: call.error };
+}
+
+function heldCall(held: ReadonlyMap<string, HeldCall>, call: LedgerCall): HeldCall {
+  const known = held.get(call.position);
+  // Every call @ptc/lisp holds was held here; the fallback only keeps the types whole.
+  return {
+    ...(known ?? { toolName: call.name, args: call.args, layer: "ptc_lisp" as const }),
+    position: call.position,
+    programArgs: call.args,
+  };
+}
+
+/**
+ * @ptc/lisp's `pauseBefore`: true holds the call for a person. A call the run's cache answers does
+ * not run its tool, so it needs no approval. An agent called as a tool cannot pause its parent:
+ * its gated call fails instead (the tool does not run), with a message that says so.
+ */
+function holdForApproval(
+  run: Run,
+  state: LoopState,
+  options: ProgramOptions,
+  call: LedgerCall,
+  held: Map<string, HeldCall>,
+): boolean | Promise<boolean> {
+  // Answered at once for tools without a policy: their calls need not wait a turn of the event loop.
+  const tool = options.inventory.find((candidate) => candidate.name === call.name);
+  if (tool === undefined || !hasApprovalPolicy(tool)) return false;
+  if (tool.cache && state.toolCache.has(canonicalCacheKey(tool.name, call.args))) return false;
+  return askPolicy(run, options, tool, call, held);
+}
+
+async function askPolicy(
+  run: Run,
+  options: ProgramOptions,
+  tool: Tool,
+  call: LedgerCall,
+  held: Map<string, HeldCall>,
+): Promise<boolean> {
+  const needed = await callNeedsApproval(tool, call.args, {
+    toolName: tool.name,
+    layer: "ptc_lisp",
+    turn: options.turn,
+    context: run.context,
+    agentName: run.agent.name,
+  });
+  if (!needed) return false;
+  if (!run.pausable) throw new Error(unpausableMessage(tool.name));
+  held.set(call.position, { toolName: tool.name, args: call.args, layer: "ptc_lisp" });
+  return true;
 }
 
 /**
@@ -186,7 +287,9 @@ async function callFromProgram(
   records: ToolCallRecord[],
   options: ProgramOptions,
   programDone: AbortWatch,
+  approval: "approved" | undefined,
 ): Promise<unknown> {
+  const marked = approval === undefined ? {} : { approval };
   const key = tool.cache ? canonicalCacheKey(tool.name, args) : undefined;
   if (key !== undefined) {
     const hit = state.toolCache.get(key);
@@ -226,6 +329,7 @@ async function callFromProgram(
       cached: false,
       exposureLayer: "ptc_lisp",
       turn: options.turn,
+      ...marked,
     });
     throw !outcome.ok && outcome.error instanceof Error ? outcome.error : new Error(message);
   }
@@ -238,6 +342,7 @@ async function callFromProgram(
     cached: false,
     exposureLayer: "ptc_lisp",
     turn: options.turn,
+    ...marked,
   });
   if (key !== undefined) state.toolCache.set(key, value, tool.maxCachedBytes);
   return value;

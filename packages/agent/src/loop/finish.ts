@@ -7,7 +7,7 @@
 import { createJsonSafe } from "../json/to-json-safe.js";
 import type { Message } from "../model/model-types.js";
 import { jsonSafeCache, jsonSafeMemory, jsonSafeToolCalls, jsonSafeTurns } from "../step/json-safe-step.js";
-import type { RunResult, Step, StepFail, Usage } from "../step/step-types.js";
+import type { RunResult, Step, StepFail, ToolCallRecord, Usage } from "../step/step-types.js";
 import { externalizeMemory, memoryBytes } from "./host-value.js";
 import type { LoopState, Run } from "./run-types.js";
 
@@ -23,6 +23,8 @@ export interface FinishOptions {
   /** The memory to report; default: the state's. */
   readonly memory?: Readonly<Record<string, unknown>>;
   readonly prints?: readonly string[];
+  /** Calls that ran in a turn the step has no record of (a paused turn's attempts). */
+  readonly extraToolCalls?: readonly ToolCallRecord[];
 }
 
 function estimateTokens(text: string | undefined): number | undefined {
@@ -61,7 +63,12 @@ export function usageOf(
   return usage as unknown as Usage;
 }
 
-export function finish(run: Run, state: LoopState, ending: Ending, options: FinishOptions = {}): RunResult {
+export function finish(
+  run: Run,
+  state: LoopState,
+  ending: Ending,
+  options: FinishOptions = {},
+): RunResult & { readonly paused?: false } {
   const trace = run.options.trace ?? true;
   const keepTurns = trace === true || (trace === "on_error" && !ending.ok);
   const memory = options.memory ?? state.memory;
@@ -81,7 +88,7 @@ export function finish(run: Run, state: LoopState, ending: Ending, options: Fini
     usage,
     turns: keepTurns ? jsonSafeTurns(state.turns, json) : null,
     messages: messages === null ? null : (json(messages) as unknown as Message[]),
-    toolCalls: jsonSafeToolCalls(state.toolCalls, json),
+    toolCalls: jsonSafeToolCalls([...state.toolCalls, ...(options.extraToolCalls ?? [])], json),
     toolCache: jsonSafeCache(state.toolCache.entries, json),
     prints: options.prints === undefined ? [...state.prints] : [...options.prints],
     journal: state.journal === null ? null : jsonSafeMemory(state.journal, json),

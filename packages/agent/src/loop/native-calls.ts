@@ -8,6 +8,8 @@
  */
 import { renderProtocolError, unknownNativeToolMessage } from "@ptc/protocol";
 import { canonicalCacheKey, effectiveExpose, resolveToolName, type Tool } from "@ptc/tool";
+import { callNeedsApproval, hasApprovalPolicy, unpausableMessage } from "../approvals/approval-policy.js";
+import { type AnsweredCall, type HeldCall, rejectionText, type TurnPause } from "../approvals/paused-turn.js";
 import { newSpanId } from "../events/event-sink.js";
 import { buildNativePreview } from "../native-preview/index.js";
 import type { ToolCallRecord } from "../step/step-types.js";
@@ -21,6 +23,11 @@ export interface NativeCallResults {
   /** One result per call, in call order. */
   readonly contents: readonly string[];
   readonly records: readonly ToolCallRecord[];
+  /**
+   * Set when calls need approval: the turn cannot be answered yet. The calls that could run ran
+   * (their answers are kept here); the held ones wait for a decision.
+   */
+  readonly pause?: TurnPause & { readonly layer: "native" };
 }
 
 function resolveTool(run: Run, name: string): Tool | undefined {
@@ -36,16 +43,36 @@ export async function executeNativeCalls(
   const combined = run.mode === "combined";
   const limit = run.agent.maxToolCalls;
   const allowed = limit === undefined ? calls.length : Math.max(0, limit - state.nativeToolCalls);
+  // A resumed turn: the calls answered before the pause, and the decisions on the held ones (used once).
+  const resumed = state.resumed?.layer === "native" ? state.resumed : undefined;
+  state.resumed = undefined;
   const contents: string[] = [];
   const records: ToolCallRecord[] = [];
+  const answered: (AnsweredCall | null)[] = [];
+  const held: HeldCall[] = [];
   for (const [index, call] of calls.entries()) {
+    const recordsBefore = records.length;
+    const answer = (content: string) => {
+      contents.push(content);
+      answered.push({ content, records: records.slice(recordsBefore) });
+    };
+    const earlier = resumed?.answered[index];
+    if (earlier !== undefined && earlier !== null) {
+      records.push(...earlier.records);
+      answer(earlier.content);
+      continue;
+    }
+    const decided = resumed?.decisions.get(index);
+    if (decided !== undefined) {
+      answer(await decidedCall(run, state, call, decided.call, decided.decision, spanId, records, combined));
+      continue;
+    }
     if (index >= allowed) {
-      contents.push(JSON.stringify({ error: `Tool call limit reached (max: ${limit})` }));
+      answer(JSON.stringify({ error: `Tool call limit reached (max: ${limit})` }));
       continue;
     }
     // A call that cannot run is still a call the model made: the step records it with its error.
     const rejected = (content: string, error: string) => {
-      contents.push(content);
       records.push({
         name: call.name,
         args: call.args,
@@ -56,6 +83,7 @@ export async function executeNativeCalls(
         id: call.id,
         turn: state.turn,
       });
+      answer(content);
     };
     const tool = resolveTool(run, call.name);
     const hidden = tool !== undefined && combined && effectiveExpose(tool, run.agent) === "ptc_lisp";
@@ -86,10 +114,77 @@ export async function executeNativeCalls(
       continue;
     }
     const bridged = combined && tool.cache && effectiveExpose(tool, run.agent) === "both";
-    contents.push(await nativeCall(run, state, tool, call, checked.args, spanId, records, bridged));
+    if (await needsApproval(run, state, tool, checked.args, bridged)) {
+      if (!run.pausable) {
+        const message = unpausableMessage(tool.name);
+        rejected(toolErrorJson(tool.name, call.args, message), message);
+        continue;
+      }
+      held.push({ toolName: tool.name, args: checked.args, layer: "native", index });
+      contents.push("");
+      answered.push(null);
+      continue;
+    }
+    answer(await nativeCall(run, state, tool, call, checked.args, spanId, records, bridged));
   }
+  if (held.length > 0) return { contents, records, pause: { layer: "native", answered, held } };
   state.nativeToolCalls += calls.length;
   return { contents, records };
+}
+
+/** Whether a native call must wait for a person; a call the bridged cache answers runs no tool. */
+async function needsApproval(
+  run: Run,
+  state: LoopState,
+  tool: Tool,
+  args: Readonly<Record<string, unknown>>,
+  bridged: boolean,
+): Promise<boolean> {
+  if (!hasApprovalPolicy(tool)) return false;
+  if (bridged && state.toolCache.has(canonicalCacheKey(tool.name, args))) return false;
+  return callNeedsApproval(tool, args, {
+    toolName: tool.name,
+    layer: "native",
+    turn: state.turn,
+    context: run.context,
+    agentName: run.agent.name,
+  });
+}
+
+/** A held call after `resume`: run it (approved, with the arguments it was held with) or refuse it. */
+async function decidedCall(
+  run: Run,
+  state: LoopState,
+  call: IdentifiedCall,
+  waiting: HeldCall,
+  decision: { readonly approved: true } | { readonly approved: false; readonly message: string },
+  spanId: string,
+  records: ToolCallRecord[],
+  combined: boolean,
+): Promise<string> {
+  const tool = run.tools.get(waiting.toolName);
+  if (!decision.approved || tool === undefined) {
+    const message = rejectionText(decision.approved ? "the tool is gone" : decision.message);
+    records.push({
+      name: waiting.toolName,
+      args: waiting.args,
+      error: message,
+      durationMs: 0,
+      cached: false,
+      exposureLayer: "native",
+      id: call.id,
+      turn: state.turn,
+      approval: "rejected",
+    });
+    return toolErrorJson(waiting.toolName, call.args, message);
+  }
+  const bridged = combined && tool.cache && effectiveExpose(tool, run.agent) === "both";
+  const before = records.length;
+  const content = await nativeCall(run, state, tool, call, waiting.args, spanId, records, bridged);
+  for (let index = before; index < records.length; index++) {
+    records[index] = { ...(records[index] as ToolCallRecord), approval: "approved" };
+  }
+  return content;
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import type { Tool } from "@ptc/tool";
 import type { Agent } from "../agent/agent-types.js";
+import type { ResumedTurn } from "../approvals/paused-turn.js";
 import type { EventSink } from "../events/event-sink.js";
 import type { ProgramIsolation } from "../isolation/program-isolation.js";
 import type { RunPrograms } from "../isolation/run-programs.js";
@@ -51,6 +52,8 @@ export interface Run {
   readonly programs: RunPrograms;
   /** The prompt with its template expanded (as a plain text). */
   readonly expandedPrompt: string;
+  /** Whether a call that needs approval may pause the run (a top-level run; agents called as tools cannot). */
+  readonly pausable: boolean;
   /** Runs an agent tool (or `llm-query`) as a child of this run. */
   readonly runChild: (
     nested: NestedTool,
@@ -109,4 +112,9 @@ export interface LoopState {
   schemaBytes: number | undefined;
   /** Combined mode: where program values came from, to keep hidden tool data from the model. */
   readonly provenance: DataProvenance | undefined;
+  /** Set while a resumed run handles the turn it paused in again (approvals/paused-turn.ts). */
+  resumed: ResumedTurn | undefined;
+  /** Approval ids of this run are `<token>_<n>`: random per run, so ids of two runs never meet. */
+  readonly approvalToken: string;
+  approvalCount: number;
 }

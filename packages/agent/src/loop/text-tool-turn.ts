@@ -84,6 +84,7 @@ async function toolCallsTurn(
     return lispEvalTurn(run, state, calls[0] as IdentifiedCall, assistant, rawResponse, context);
 
   const results = await executeNativeCalls(run, state, calls, context.spanId);
+  if (results.pause !== undefined) return { kind: "pause", pause: results.pause };
   return {
     kind: "continue",
     append: [
@@ -198,6 +199,8 @@ async function lispEvalTurn(
     inventory,
     parentSpanId: evalSpan,
   });
+  // Paused: lisp_eval is not answered yet; the resumed turn runs the program again and answers it.
+  if (outcome.pause !== undefined) return { kind: "pause", pause: outcome.pause };
   const { result } = outcome;
   state.journal = outcome.journal;
   const base = { program, prints: result.prints, toolCalls: outcome.toolCalls };

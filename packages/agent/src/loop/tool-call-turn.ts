@@ -107,6 +107,7 @@ async function runLispEval(
     inventory: [...run.tools.values()],
     parentSpanId: context.spanId,
   });
+  if (outcome.pause !== undefined) return { kind: "pause", pause: outcome.pause };
   const { result } = outcome;
   state.journal = outcome.journal;
   const base = { rawResponse, program, prints: result.prints, toolCalls: outcome.toolCalls };

@@ -40,6 +40,16 @@ export interface ProgramOrigins {
 
 const HISTORY = ["*1", "*2", "*3"];
 
+/** What a DataProvenance knows, as JSON data (a paused run's state carries it). */
+export interface ProvenanceSnapshot {
+  readonly bindings: Readonly<
+    Record<string, { readonly hidden: boolean; readonly reads: readonly string[] }>
+  >;
+  readonly history: readonly boolean[];
+  readonly journalHidden: boolean;
+  readonly failHidden: boolean;
+}
+
 export class DataProvenance {
   private readonly bindings = new Map<string, BindingOrigin>();
   /** Whether `*1`, `*2`, `*3` hold a hidden program's value. */
@@ -48,6 +58,45 @@ export class DataProvenance {
   private failHidden = false;
 
   constructor(private readonly hiddenTools: ReadonlySet<string>) {}
+
+  snapshot(): ProvenanceSnapshot {
+    const bindings: Record<string, { hidden: boolean; reads: string[] }> = {};
+    for (const [name, origin] of this.bindings) {
+      Object.defineProperty(bindings, name, {
+        value: { hidden: origin.hidden, reads: [...origin.reads] },
+        enumerable: true,
+      });
+    }
+    return {
+      bindings,
+      history: [...this.history],
+      journalHidden: this.journalHidden,
+      failHidden: this.failHidden,
+    };
+  }
+
+  /**
+   * A provenance that knows what a snapshot says. A snapshot that is not one restores nothing of
+   * it: every binding it would have named is then shown as data, so it is read field by field.
+   */
+  static restore(hiddenTools: ReadonlySet<string>, snapshot: ProvenanceSnapshot | undefined): DataProvenance {
+    const provenance = new DataProvenance(hiddenTools);
+    if (snapshot === undefined || typeof snapshot !== "object" || snapshot === null) return provenance;
+    const bindings =
+      typeof snapshot.bindings === "object" && snapshot.bindings !== null ? snapshot.bindings : {};
+    for (const [name, origin] of Object.entries(bindings)) {
+      const reads = Array.isArray(origin?.reads)
+        ? origin.reads.filter((read) => typeof read === "string")
+        : [];
+      // Unreadable means hidden: keeping data from the model is the safe side.
+      provenance.bindings.set(name, { hidden: origin?.hidden !== false, reads: new Set(reads) });
+    }
+    if (Array.isArray(snapshot.history))
+      provenance.history = snapshot.history.map((hidden) => hidden !== false);
+    provenance.journalHidden = snapshot.journalHidden !== false;
+    provenance.failHidden = snapshot.failHidden !== false;
+    return provenance;
+  }
 
   /** Reads a program after it ran (whatever its outcome), before anything of it is shown. */
   assess(source: string, toolCalls: readonly ToolCallRecord[]): ProgramOrigins {

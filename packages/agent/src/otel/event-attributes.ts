@@ -5,12 +5,14 @@
  */
 import type { Attributes } from "@opentelemetry/api";
 import type {
+  ApprovalRequestedEvent,
   CompactionEvent,
   EventBase,
   LlmCallEndEvent,
   LlmCallStartEvent,
   NativePreviewFallbackEvent,
   RunEndEvent,
+  RunResumedEvent,
   RunStartEvent,
   ToolCallEndEvent,
   ToolCallStartEvent,
@@ -28,6 +30,8 @@ export const SPAN_NAMES = {
 export const SPAN_EVENT_NAMES = {
   compaction: "ptc.compaction",
   nativePreviewFallback: "ptc.native_preview_fallback",
+  approvalRequested: "ptc.approval_requested",
+  runResumed: "ptc.run_resumed",
 } as const;
 
 /** Set on spans that were still open when their run ended (an aborted run, a lost end event). */
@@ -72,6 +76,8 @@ export function runEndAttributes(event: RunEndEvent): Attributes {
   const { usage } = event;
   return defined({
     "ptc.run.ok": event.ok,
+    // A pause is not a failure: the span ends without an error status and says it paused.
+    "ptc.run.paused": event.fail?.reason === "paused" ? true : undefined,
     "ptc.run.duration_ms": event.durationMs,
     "ptc.run.fail.reason": event.fail?.reason,
     "ptc.run.fail.message": event.fail?.message,
@@ -175,5 +181,27 @@ export function nativePreviewFallbackAttributes(event: NativePreviewFallbackEven
     "ptc.tool.name": event.toolName,
     "ptc.native_preview.category": event.category,
     "ptc.native_preview.message": event.message,
+  };
+}
+
+export function approvalRequestedAttributes(
+  event: ApprovalRequestedEvent,
+  payloads: PayloadOptions,
+): Attributes {
+  return defined({
+    "ptc.approval.id": event.approvalId,
+    "ptc.tool.name": event.toolName,
+    "ptc.tool.exposure_layer": event.exposureLayer,
+    "ptc.turn": event.turn,
+    "ptc.tool.args": payloads.recordInputs && event.args !== undefined ? toJson(event.args) : undefined,
+  });
+}
+
+export function runResumedAttributes(event: RunResumedEvent): Attributes {
+  return {
+    "ptc.turn": event.turn,
+    "ptc.run.paused_at": event.pausedAt,
+    "ptc.approval.approved": [...event.approved],
+    "ptc.approval.rejected": [...event.rejected],
   };
 }

@@ -9,7 +9,7 @@ import {
 } from "@opentelemetry/api";
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { type AgentEvent, asTool, createAgent, run } from "../index.js";
+import { type AgentEvent, asTool, createAgent, resume, run } from "../index.js";
 import { createScriptedModel } from "../testing/index.js";
 import { combineListeners, createOtelListener, type OtelListenerOptions } from "./index.js";
 
@@ -630,3 +630,35 @@ class StackContextManager implements ContextManager {
     return this;
   }
 }
+
+describe("a run that pauses for approval, and its resume", () => {
+  it("marks the paused run's span as paused (not an error) and records approval and resume span events", async () => {
+    const { onEvent, spans } = setup({ recordInputs: true });
+    const agent = createAgent({
+      prompt: "Refund",
+      tools: {
+        refund: { signature: "(id :int) -> :map", needsApproval: true, execute: () => ({ ok: true }) },
+      },
+    });
+    const model = createScriptedModel(["```clojure\n(return (tool/refund {:id 7}))\n```"]);
+    const first = await run(agent, { llm: model.llm, onEvent, eventPayloads: true });
+    if (!first.paused) throw new Error("expected a pause");
+    const paused = only(spans(), "ptc.agent.run");
+    expect(paused.status.code).toBe(SpanStatusCode.UNSET);
+    expect(paused.attributes["ptc.run.paused"]).toBe(true);
+    const turn = only(spans(), "ptc.agent.turn");
+    expect(turn.events.map((event) => [event.name, event.attributes?.["ptc.approval.id"]])).toEqual([
+      ["ptc.approval_requested", first.pending[0]?.id],
+    ]);
+    expect(turn.events[0]?.attributes?.["ptc.tool.args"]).toBe('{"id":7}');
+
+    await resume(agent, first.state, { llm: model.llm, onEvent, approve: [first.pending[0]?.id ?? ""] });
+    const runs = named(spans(), "ptc.agent.run");
+    expect(runs).toHaveLength(2);
+    const resumed = runs[1] as ReadableSpan;
+    expect(resumed.status.code).toBe(SpanStatusCode.UNSET);
+    expect(resumed.events.map((event) => event.name)).toEqual(["ptc.run_resumed"]);
+    expect(resumed.events[0]?.attributes?.["ptc.approval.approved"]).toEqual([first.pending[0]?.id]);
+    expect(named(spans(), "ptc.agent.tool_call")).toHaveLength(1);
+  });
+});

@@ -16,6 +16,7 @@ import {
 } from "@opentelemetry/api";
 import type { AgentEvent, EventListener } from "@ptc/agent";
 import {
+  approvalRequestedAttributes,
   compactionAttributes,
   INCOMPLETE_ATTRIBUTE,
   llmCallEndAttributes,
@@ -23,6 +24,7 @@ import {
   nativePreviewFallbackAttributes,
   type PayloadOptions,
   runEndAttributes,
+  runResumedAttributes,
   runStartAttributes,
   SPAN_EVENT_NAMES,
   SPAN_NAMES,
@@ -179,7 +181,11 @@ export function createOtelListener(options: OtelListenerOptions = {}): OtelListe
         if (record === undefined) return;
         record.span.setAttributes(runEndAttributes(event));
         closeRun(event.spanId, event.timestamp);
-        finish(event.spanId, event.timestamp, event.ok ? undefined : (event.fail?.message ?? "run failed"));
+        finish(
+          event.spanId,
+          event.timestamp,
+          event.ok || event.fail?.reason === "paused" ? undefined : (event.fail?.message ?? "run failed"),
+        );
         return;
       }
       case "turn-start":
@@ -227,6 +233,12 @@ export function createOtelListener(options: OtelListenerOptions = {}): OtelListe
         return;
       case "native-preview-fallback":
         addSpanEvent(event, SPAN_EVENT_NAMES.nativePreviewFallback, nativePreviewFallbackAttributes(event));
+        return;
+      case "approval-requested":
+        addSpanEvent(event, SPAN_EVENT_NAMES.approvalRequested, approvalRequestedAttributes(event, payloads));
+        return;
+      case "run-resumed":
+        addSpanEvent(event, SPAN_EVENT_NAMES.runResumed, runResumedAttributes(event));
         return;
     }
   }

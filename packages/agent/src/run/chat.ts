@@ -4,18 +4,30 @@
  * back with the updated history. PTC-Lisp agents carry their memory across calls. Passing the
  * previous reply's `state` back (opt-in) also carries the tool cache, so a `cache_hint` from an
  * earlier answer still finds its result; `state` is plain JSON, to keep wherever the host likes.
+ * An exchange that pauses for approval says so (`paused`, `pending`) and carries the paused run in
+ * its `state`; `resumeChat` goes on with the decisions and answers like `chat`.
  */
 import type { Agent } from "../agent/agent-types.js";
 import { describe, isPlainObject } from "../agent/describe.js";
+import type { ResumeOptions } from "../approvals/approval-types.js";
+import { resume } from "../approvals/resume.js";
 import { AgentError } from "../errors.js";
 import type { Message } from "../model/model-types.js";
-import type { StepFail, ToolCacheEntry } from "../step/step-types.js";
+import type {
+  PausedRunState,
+  PendingApproval,
+  RunResult,
+  StepFail,
+  ToolCacheEntry,
+} from "../step/step-types.js";
 import { runAgent } from "./run-agent.js";
 import type { RunOptions } from "./run-options.js";
 
 /** What carries over between chat calls when passed back; JSON-safe. */
 export interface ChatState {
   readonly toolCache: Readonly<Record<string, ToolCacheEntry>>;
+  /** Set when the exchange paused for approval: what `resumeChat` goes on from. */
+  readonly paused?: PausedRunState;
 }
 
 export interface ChatOptions
@@ -31,6 +43,7 @@ export interface ChatOptions
 export type ChatReply =
   | {
       readonly ok: true;
+      readonly paused?: false;
       readonly reply: unknown;
       readonly messages: readonly Message[];
       readonly memory: Readonly<Record<string, unknown>>;
@@ -38,10 +51,23 @@ export type ChatReply =
     }
   | {
       readonly ok: false;
+      readonly paused?: false;
       readonly error: StepFail;
       readonly messages: readonly Message[];
       readonly state: ChatState;
+    }
+  | {
+      /** The exchange waits for approval: pass `state` to `resumeChat` with the decisions. */
+      readonly ok: false;
+      readonly paused: true;
+      readonly pending: readonly PendingApproval[];
+      readonly error: StepFail;
+      readonly messages: readonly Message[];
+      readonly state: ChatState & { readonly paused: PausedRunState };
     };
+
+/** Options of `resumeChat`: those of `resume` (decisions, model, secret...). */
+export type ChatResumeOptions = Omit<ResumeOptions, "collectMessages">;
 
 export async function chat(agent: Agent, userMessage: string, options: ChatOptions = {}): Promise<ChatReply> {
   if (typeof userMessage !== "string") {
@@ -73,20 +99,67 @@ export async function chat(agent: Agent, userMessage: string, options: ChatOptio
     );
   }
   const text = agent.output === "text";
-  const turnAgent: Agent = Object.freeze({
-    ...agent,
-    prompt: userMessage,
-    ...(text ? { signature: undefined, parsedSignature: undefined } : {}),
-  });
-  const result = await runAgent(turnAgent, {
+  const result = await runAgent(chatTurnAgent(agent, userMessage), {
     ...runOptions,
     initialMessages: messages.filter((message) => message.role !== "system"),
     collectMessages: true,
     ...(text ? {} : { initialMemory: memory }),
     ...(state === undefined ? {} : { toolCache: state.toolCache }),
   });
+  return chatReply(agent, result);
+}
+
+/**
+ * Goes on with an exchange that paused for approval: `state` is its reply's state, `options` the
+ * decisions (and the model, the stateSecret...) as for `resume`. Answers like `chat`.
+ */
+export async function resumeChat(
+  agent: Agent,
+  state: ChatState,
+  options: ChatResumeOptions,
+): Promise<ChatReply> {
+  const paused = isPlainObject(state) ? (state.paused as unknown) : undefined;
+  if (!isPlainObject(paused) || typeof paused.run !== "object" || paused.run === null) {
+    throw new AgentError(
+      "PTC_AGENT_INVALID_RUN_OPTION",
+      `resumeChat needs the state of a chat reply that paused (reply.paused is true), got ${describe(state)}`,
+      { details: { option: "state" } },
+    );
+  }
+  // The exchange ran as an agent whose prompt is the user's message: resume that one.
+  const message = (paused.run as { prompt?: unknown }).prompt;
+  const turnAgent = chatTurnAgent(agent, typeof message === "string" ? message : "");
+  const result = await resume(turnAgent, paused as unknown as PausedRunState, {
+    ...options,
+    collectMessages: true,
+  });
+  return chatReply(agent, result);
+}
+
+/** The agent one exchange runs: the user's message is its prompt; a text agent answers in text. */
+function chatTurnAgent(agent: Agent, userMessage: string): Agent {
+  const text = agent.output === "text";
+  return Object.freeze({
+    ...agent,
+    prompt: userMessage,
+    ...(text ? { signature: undefined, parsedSignature: undefined } : {}),
+  });
+}
+
+function chatReply(agent: Agent, result: RunResult): ChatReply {
+  const text = agent.output === "text";
   const nextState: ChatState = { toolCache: Object.fromEntries(result.step.toolCache) };
   const history = result.step.messages ?? [];
+  if (result.paused === true) {
+    return {
+      ok: false,
+      paused: true,
+      pending: result.pending,
+      error: result.step.fail ?? { reason: "paused", message: "the run paused for approval" },
+      messages: history,
+      state: { ...nextState, paused: result.state },
+    };
+  }
   if (!result.ok) {
     return {
       ok: false,

@@ -13,7 +13,7 @@ function invalid(option: string, message: string): AgentError {
 }
 
 const FUNCTIONS = ["budget", "continuationGuard", "onChunk", "onEvent"] as const;
-const POSITIVE = ["tokenLimit", "toolTimeoutMs", "toolCacheLimitBytes"] as const;
+const POSITIVE = ["tokenLimit", "toolTimeoutMs", "toolCacheLimitBytes", "stateTtlMs"] as const;
 
 export function checkRunOptions(options: RunOptions): void {
   if (!isPlainObject(options))
@@ -32,7 +32,13 @@ export function checkRunOptions(options: RunOptions): void {
   }
   const { llm, trace, signal, onBudgetExceeded, initialMessages, initialMemory, toolCache, llmRetry } =
     options;
-  const { isolation } = options;
+  const { isolation, stateSecret } = options;
+  if (stateSecret !== undefined && (typeof stateSecret !== "string" || stateSecret === "")) {
+    throw invalid(
+      "stateSecret",
+      `stateSecret must be a non-empty string (a random one of 32 characters or more), got ${describe(stateSecret)}`,
+    );
+  }
   if (isolation !== undefined && isolation !== false && !isProgramIsolation(isolation)) {
     throw invalid(
       "isolation",

@@ -9,6 +9,8 @@ import { agentIdOf } from "../agent/agent-id.js";
 import type { Agent } from "../agent/agent-types.js";
 import { createAgent } from "../agent/create-agent.js";
 import { describe, isPlainObject } from "../agent/describe.js";
+import { approvalToken } from "../approvals/approval-token.js";
+import type { TurnAt } from "../approvals/paused-turn.js";
 import { AgentError } from "../errors.js";
 import { EventSink, newSpanId } from "../events/event-sink.js";
 import type { ProgramIsolation } from "../isolation/program-isolation.js";
@@ -69,20 +71,43 @@ export async function runAgent(agent: Agent, options: RunOptions, inherited?: In
   }
 }
 
-async function startRun(
+/** What a resumed run starts from instead of its options: the paused run's context and clock. */
+export interface RunSeed {
+  readonly context: Readonly<Record<string, unknown>>;
+  readonly descriptions: Readonly<Record<string, string>>;
+  /** Milliseconds the run had already run before it paused. */
+  readonly elapsedMs: number;
+}
+
+type ResolvedModel =
+  | { readonly ok: true; readonly llm: ModelFunction }
+  | { readonly ok: false; readonly reason: string; readonly message: string };
+
+/** The fixed part of a run: agent, model, context, tools, limits, events. */
+export function buildRun(
   agent: Agent,
   options: RunOptions,
   inherited: Inherited | undefined,
   abort: AbortWatch,
-): Promise<RunResult> {
-  const startedAt = Date.now();
+  seed?: RunSeed,
+): {
+  readonly run: Run;
+  readonly resolved: ResolvedModel;
+  readonly upstreamFail?: PreparedContext["upstreamFail"];
+} {
+  // A resumed run's clock goes on from where it paused: its duration and its mission deadline
+  // count the time it ran, not the time it waited.
+  const startedAt = Date.now() - (seed?.elapsedMs ?? 0);
   const agentId = agentIdOf(agent);
   const events =
     inherited?.events?.child(agent.name, agentId) ??
     new EventSink(options.onEvent, agent.name, agentId, options.eventPayloads === true, options.transcript);
   const tools = effectiveTools(agent);
   const mode = modeOf(agent);
-  const prepared = prepareContext(options.context);
+  const prepared: PreparedContext =
+    seed === undefined
+      ? prepareContext(options.context)
+      : { context: seed.context, descriptions: seed.descriptions };
   const context = prepared.context;
   checkNameConflicts(agent, context);
   const deadline =
@@ -101,7 +126,10 @@ async function startRun(
     llm: resolved.ok ? resolved.llm : missingModel,
     llmRegistry: registry,
     context,
-    descriptions: { ...(agent.contextDescriptions ?? {}), ...prepared.descriptions },
+    descriptions:
+      seed === undefined
+        ? { ...(agent.contextDescriptions ?? {}), ...prepared.descriptions }
+        : prepared.descriptions,
     tools,
     depth: inherited?.depth ?? 0,
     deadline,
@@ -116,30 +144,86 @@ async function startRun(
     isolation,
     programs: runPrograms(isolation),
     expandedPrompt: expandTemplate(agent.prompt, context),
+    pausable: inherited === undefined,
     runChild: (nested, tool, args, state, spanId, stop) =>
       runChild(run, nested, tool, args, state, spanId, stop),
   };
+  return prepared.upstreamFail === undefined
+    ? { run, resolved }
+    : { run, resolved, upstreamFail: prepared.upstreamFail };
+}
+
+/** Announces a run: its transcript line and its `run-start` event. */
+export function announceRun(run: Run): void {
+  run.events.record({ type: "run", agentName: run.agent.name, agentId: run.agentId, timestamp: Date.now() });
+  run.events.emit(run.spanId, run.parentSpanId, {
+    type: "run-start",
+    depth: run.depth,
+    mode: run.mode === "content" ? "ptc_lisp" : run.mode === "tool_call" ? "ptc_lisp_tool_call" : run.mode,
+  });
+}
+
+/** The turn handling of a run's mode. A fresh run's text modes also get their first messages here. */
+export function turnModeOf(run: Run, state: LoopState, fresh: boolean): TurnMode {
+  const { agent, mode } = run;
+  if (mode === "content" || mode === "tool_call") {
+    return ptcMode(run, (response, loopState, turn) =>
+      mode === "content"
+        ? contentTurn(run, response, loopState, turn)
+        : toolCallTurn(run, response, loopState, turn),
+    );
+  }
+  const variant = textVariant(run);
+  if (fresh) {
+    const first =
+      variant === "text"
+        ? run.expandedPrompt
+        : variant === "json"
+          ? jsonUserMessage(agent, run.context)
+          : toolVariantUserMessage(agent, run.context, run.descriptions);
+    state.messages = [...(run.options.initialMessages ?? []), { role: "user", content: first }];
+  }
+  return textMode(run, variant);
+}
+
+/** Drives the turns, then closes what the run opened (its isolated worker, if any). */
+export async function driveAndClose(
+  run: Run,
+  state: LoopState,
+  turnMode: TurnMode,
+  resumeAt?: TurnAt,
+): Promise<RunResult> {
+  try {
+    return await driveTurns(run, state, turnMode, resumeAt);
+  } finally {
+    // No worker outlives its run.
+    await run.programs.close();
+  }
+}
+
+async function startRun(
+  agent: Agent,
+  options: RunOptions,
+  inherited: Inherited | undefined,
+  abort: AbortWatch,
+): Promise<RunResult> {
+  const { run, resolved, upstreamFail } = buildRun(agent, options, inherited, abort);
   const state = initialState(run, options, inherited);
   const fastPath =
-    mode === "content" &&
+    run.mode === "content" &&
     agent.completionMode === "implicit" &&
     agent.maxTurns === 1 &&
     agent.retryTurns === 0 &&
     Object.keys(agent.tools).length === 0;
 
-  events.record({ type: "run", agentName: agent.name, agentId, timestamp: startedAt });
-  events.emit(run.spanId, run.parentSpanId, {
-    type: "run-start",
-    depth: run.depth,
-    mode: mode === "content" ? "ptc_lisp" : mode === "tool_call" ? "ptc_lisp_tool_call" : mode,
-  });
+  announceRun(run);
   if (!resolved.ok) return finish(run, state, failure(resolved.reason, resolved.message), { turns: 0 });
-  if (prepared.upstreamFail !== undefined) {
+  if (upstreamFail !== undefined) {
     return finish(
       run,
       state,
-      failure("chained_failure", `Upstream agent failed: ${prepared.upstreamFail.reason}`, {
-        upstream: prepared.upstreamFail,
+      failure("chained_failure", `Upstream agent failed: ${upstreamFail.reason}`, {
+        upstream: upstreamFail,
       }),
       { turns: 0 },
     );
@@ -169,32 +253,14 @@ async function startRun(
   if (fastPath) {
     state.messages = [{ role: "user", content: run.expandedPrompt }];
     turnMode = singleShotMode(run);
-  } else if (mode === "content" || mode === "tool_call") {
-    turnMode = ptcMode(run, (response, loopState, turn) =>
-      mode === "content"
-        ? contentTurn(run, response, loopState, turn)
-        : toolCallTurn(run, response, loopState, turn),
-    );
   } else {
-    const variant = textVariant(run);
-    const first =
-      variant === "text"
-        ? run.expandedPrompt
-        : variant === "json"
-          ? jsonUserMessage(agent, context)
-          : toolVariantUserMessage(agent, context, run.descriptions);
-    state.messages = [...(options.initialMessages ?? []), { role: "user", content: first }];
-    turnMode = textMode(run, variant);
+    turnMode = turnModeOf(run, state, true);
   }
-  try {
-    return await driveTurns(run, state, turnMode);
-  } finally {
-    // No worker outlives its run.
-    await run.programs.close();
-  }
+  return driveAndClose(run, state, turnMode);
 }
 
-function initialState(run: Run, options: RunOptions, inherited: Inherited | undefined): LoopState {
+/** A fresh run's loop state. */
+export function initialState(run: Run, options: RunOptions, inherited: Inherited | undefined): LoopState {
   const { agent } = run;
   const memory: Record<string, unknown> = { ...(options.initialMemory ?? {}) };
   const state: LoopState = {
@@ -225,6 +291,9 @@ function initialState(run: Run, options: RunOptions, inherited: Inherited | unde
     schemaBytes: undefined,
     provenance:
       run.mode === "combined" ? new DataProvenance(hiddenToolNames(run.tools.values(), agent)) : undefined,
+    resumed: undefined,
+    approvalToken: approvalToken(),
+    approvalCount: 0,
   };
   if (run.mode === "content" || run.mode === "tool_call") {
     const progress = renderProgress(
@@ -246,10 +315,6 @@ function initialState(run: Run, options: RunOptions, inherited: Inherited | unde
   }
   return state;
 }
-
-type ResolvedModel =
-  | { readonly ok: true; readonly llm: ModelFunction }
-  | { readonly ok: false; readonly reason: string; readonly message: string };
 
 function resolveModel(
   agent: Agent,

@@ -81,4 +81,12 @@ export interface RunOptions {
   readonly transcript?: TranscriptWriter;
   /** Where this run's programs run; wins over the agent's `isolation`. `false`: on the host's thread. */
   readonly isolation?: ProgramIsolation | false;
+  /**
+   * Signs the state of a run that pauses for approval (HMAC-SHA256), and checks it on `resume`:
+   * a state changed in any way is refused with reason `invalid_state`. Use one whenever the state
+   * leaves your process; keep it out of the state's store.
+   */
+  readonly stateSecret?: string;
+  /** Milliseconds a paused run's state may wait; `resume` refuses it later with reason `state_expired`. */
+  readonly stateTtlMs?: number;
 }

@@ -3,6 +3,7 @@
  * way), its Turns, usage figures and tool-call records. Every failure path fills these up to the
  * point of failure, so a failed run can be inspected as fully as a successful one.
  */
+import type { JsonValue } from "@ptc/tool";
 import type { Message } from "../model/model-types.js";
 
 /** Why a run failed. Agent-level reasons, plus PTC-Lisp reasons passed through on the single-shot path. */
@@ -25,6 +26,10 @@ export type FailReason =
   | "json_parse_error"
   | "empty_response"
   | "aborted"
+  | "paused"
+  | "replay_diverged"
+  | "invalid_state"
+  | "state_expired"
   | (string & {});
 
 export interface StepFail {
@@ -78,6 +83,8 @@ export interface ToolCallRecord {
   /** The native call id, for native calls. */
   readonly id?: string;
   readonly turn?: number;
+  /** The call needed approval: a person approved it (it ran) or rejected it (it did not). */
+  readonly approval?: "approved" | "rejected";
 }
 
 export type TurnType = "normal" | "must_return" | "retry";
@@ -137,6 +144,57 @@ export interface Step {
   readonly originalPrompt: string;
 }
 
+/** A tool call that waits for a person's decision. */
+export interface PendingApproval {
+  /** Unique to this pause: pass it to `resume` in `approve` or `reject`. */
+  readonly id: string;
+  readonly toolName: string;
+  /** The arguments the tool will receive if the call is approved (after its schema or signature check). */
+  readonly args: Readonly<Record<string, unknown>>;
+  /** Who made the call: the model natively, or a program (`(tool/name ...)`, inside pmap too). */
+  readonly layer: ExposureLayer;
+}
+
+/** The marker of a paused run's state, and the version of its layout. */
+export const PAUSED_STATE_FORMAT = "ptc-paused-run";
+export const PAUSED_STATE_VERSION = 1;
+
+/**
+ * What a paused run needs to go on, as plain JSON: `JSON.parse(JSON.stringify(state))` is the
+ * same state, so it can wait in any store and be resumed in another process by an agent with the
+ * same definition. With `stateSecret` it is signed, and `resume` refuses it if anything in it changed.
+ */
+export interface PausedRunState {
+  readonly format: typeof PAUSED_STATE_FORMAT;
+  readonly version: typeof PAUSED_STATE_VERSION;
+  /** The agent that paused (`agentIdOf`): another agent cannot resume it. */
+  readonly agentId: string;
+  /** When the run paused, ISO 8601. */
+  readonly pausedAt: string;
+  /** With `stateTtlMs`: after this instant (ISO 8601) `resume` refuses the state. */
+  readonly expiresAt?: string;
+  /** The calls waiting for a decision (also on the paused result). */
+  readonly pending: readonly PendingApproval[];
+  /** The run itself: conversation, budgets used, memory, tool cache, the paused turn and its ledger. */
+  readonly run: JsonValue;
+  /** With `stateSecret`: HMAC-SHA256 of everything else, base64url. */
+  readonly signature?: string;
+}
+
+/**
+ * A run that stopped at calls needing approval: `step` holds what happened so far (its `fail`
+ * reason is "paused"), `pending` the calls waiting, `state` what `resume` needs to go on.
+ */
+export interface PausedRunResult {
+  readonly ok: false;
+  readonly paused: true;
+  readonly step: Step;
+  readonly pending: readonly PendingApproval[];
+  readonly state: PausedRunState;
+}
+
+/** What `run` and `resume` resolve to: narrow on `ok`, then on `paused`. */
 export type RunResult =
-  | { readonly ok: true; readonly step: Step }
-  | { readonly ok: false; readonly step: Step };
+  | { readonly ok: true; readonly paused?: false; readonly step: Step }
+  | { readonly ok: false; readonly paused?: false; readonly step: Step }
+  | PausedRunResult;

@@ -4,6 +4,7 @@
  * shared turn budget, mission deadline) and with the parent's model unless it has its own.
  */
 import type { Agent } from "../agent/agent-types.js";
+import type { NeedsApproval } from "../approvals/approval-policy.js";
 import { AgentError } from "../errors.js";
 import type { ModelFunction } from "../model/model-types.js";
 
@@ -21,6 +22,8 @@ export interface AgentTool {
   readonly signature: string | undefined;
   /** Reuse results for calls with the same canonical arguments. Default false. */
   readonly cache: boolean;
+  /** A call of the agent waits for a person's approval (docs/approvals.md). */
+  readonly needsApproval?: NeedsApproval;
 }
 
 export interface AsToolOptions {
@@ -28,6 +31,8 @@ export interface AsToolOptions {
   readonly description?: string;
   readonly name?: string;
   readonly cache?: boolean;
+  /** `true`, or a function of the call's arguments: a call of the agent waits for a person's approval. */
+  readonly needsApproval?: NeedsApproval;
 }
 
 export function asTool(agent: Agent, options: AsToolOptions = {}): AgentTool {
@@ -61,6 +66,7 @@ export function asTool(agent: Agent, options: AsToolOptions = {}): AgentTool {
     description,
     signature: agent.signature,
     cache: options.cache ?? false,
+    ...(options.needsApproval === undefined ? {} : { needsApproval: options.needsApproval }),
   });
 }
 

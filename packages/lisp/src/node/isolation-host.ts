@@ -24,6 +24,7 @@ import { LispError } from "../errors.js";
 import { withJson } from "../result-json.js";
 import type { ToolCallOptions, ToolCallRecord, ToolObject } from "../runtime/context.js";
 import { abortedError } from "../runtime/context.js";
+import { checkLedger, isHeldCall, type PauseBefore } from "../runtime/ledger.js";
 import { type Limits, resolveLimits } from "../runtime/limits.js";
 import { checkSignal } from "../runtime/signal-option.js";
 import { invokeTool, normalizeTools } from "../runtime/tool-options.js";
@@ -82,6 +83,10 @@ interface ActiveRun {
   readonly tools: ReadonlyMap<string, ToolObject>;
   /** Passed to every tool call: the run's signal, if any. */
   readonly toolCallOptions: ToolCallOptions;
+  /** The run's pauseBefore: asked here, on the host, before a call runs. */
+  readonly pauseBefore: PauseBefore | undefined;
+  /** Positions the ledger approves: they run without asking pauseBefore (the worker checked the call is the same). */
+  readonly approved: ReadonlySet<string>;
   /** The host's own log of tool calls, reported when the worker dies and cannot send its own. */
   readonly toolCalls: ToolCallRecord[];
   /** Runner mode: the host-held session the program runs against, held busy until the run settles. */
@@ -223,6 +228,20 @@ export class IsolationHost {
       );
     }
     const signal = checkSignal(options.signal);
+    const approved = new Set<string>();
+    if (options.ledger !== undefined) {
+      for (const entry of checkLedger(options.ledger).values())
+        if (entry.approved === true) approved.add(entry.position);
+    }
+    const pauseBefore = options.pauseBefore;
+    if (pauseBefore !== undefined && typeof pauseBefore !== "function") {
+      throw new LispError(
+        "invalid_options",
+        `pauseBefore must be a function (call) => boolean, got ${typeof pauseBefore}`,
+      );
+    }
+    const resumable = options.ledger !== undefined || pauseBefore !== undefined;
+    const ledger = resumable ? this.encodeForWorker(options.ledger ?? [], "the ledger") : undefined;
     const session = options.session;
     if (session !== undefined && this.mode !== "runner") {
       throw new LispError("invalid_options", "session is not an option here; use createIsolatedRunner");
@@ -257,6 +276,8 @@ export class IsolationHost {
         limits,
         tools,
         toolCallOptions: signal === undefined ? {} : { signal },
+        pauseBefore,
+        approved,
         toolCalls: [],
         session,
         startedAt: now(),
@@ -285,6 +306,7 @@ export class IsolationHost {
         limits: options.limits,
         engine: options.engine,
         state,
+        ...(ledger === undefined ? {} : { ledger }),
       });
       if (sent.ok) {
         if (this.sentContext !== undefined) this.sentContext = new Map(Object.entries(options.context ?? {}));
@@ -459,7 +481,15 @@ export class IsolationHost {
       args = decodeValue(request.args, this.transfer) as Record<string, unknown>;
       const tool = run.tools.get(request.name);
       if (tool === undefined) throw new Error(`no tool named ${request.name}`);
-      let result = invokeTool(request.name, tool, args, run.toolCallOptions);
+      const { position } = request;
+      const options = position === undefined ? run.toolCallOptions : { ...run.toolCallOptions, position };
+      const pauseBefore = run.pauseBefore;
+      const hold =
+        pauseBefore === undefined || position === undefined || run.approved.has(position)
+          ? undefined
+          : (checked: Record<string, unknown>) =>
+              pauseBefore({ position, name: request.name, args: checked });
+      let result = invokeTool(request.name, tool, args, options, hold);
       if (isThenable(result)) result = await result;
       const value = result === undefined ? null : result;
       let encoded: unknown;
@@ -471,11 +501,15 @@ export class IsolationHost {
         );
       }
       reply = { type: "tool-result", call: request.call, ok: true, value: encoded };
-      run.toolCalls.push({ name: request.name, args, result: value, durationMs: now() - started });
+      run.toolCalls.push({ ...logged(request, args, started), result: value });
     } catch (error) {
-      const failure = this.toolError(request, error);
-      reply = failure;
-      run.toolCalls.push({ name: request.name, args, error: failure.message, durationMs: now() - started });
+      if (isHeldCall(error)) {
+        reply = { type: "tool-result", call: request.call, ok: false, message: "held", held: true };
+      } else {
+        const failure = this.toolError(request, error);
+        reply = failure;
+        run.toolCalls.push({ ...logged(request, args, started), error: failure.message });
+      }
     }
     // The run may have ended (or the worker died) while the tool was working.
     if (this.active !== run || this.stopped !== undefined) return;
@@ -491,7 +525,10 @@ export class IsolationHost {
   private toolError(request: ToolCallRequest, error: unknown): ToolCallReply & { ok: false } {
     const message = thrownText(error);
     const reason = thrownReason(error);
-    return reason === "timeout" || reason === "memory_exceeded" || reason === "invalid_tool_args"
+    return reason === "timeout" ||
+      reason === "memory_exceeded" ||
+      reason === "invalid_tool_args" ||
+      reason === "replay_diverged"
       ? { type: "tool-result", call: request.call, ok: false, message, reason }
       : { type: "tool-result", call: request.call, ok: false, message };
   }
@@ -603,6 +640,12 @@ export class IsolationHost {
     if (this.stopped === undefined) this.worker?.unref();
     action();
   }
+}
+
+/** The host's log entry of a call it served (reported when the worker dies). */
+function logged(request: ToolCallRequest, args: Record<string, unknown>, started: number) {
+  // The worker sends every call's position; "" would mean one that did not.
+  return { name: request.name, args, durationMs: now() - started, position: request.position ?? "" };
 }
 
 /** Runner mode: what a successful program changed in its session, written into the host's session. */

@@ -66,6 +66,11 @@ export interface RunRequest {
   readonly engine: "adaptive" | "fast" | "general" | undefined;
   /** Runner mode: the host-held session to run against (the worker answers with what changed). */
   readonly state: SessionState | undefined;
+  /**
+   * A resumable run (the host has a `ledger` or a `pauseBefore`): the ledger, encoded (an empty
+   * array when there is none). The host decides what to hold; the worker only learns a call was.
+   */
+  readonly ledger?: EncodedValue;
 }
 
 /** Host to worker: the outcome of one tool call. */
@@ -79,6 +84,8 @@ export type ToolCallReply =
       readonly message: string;
       /** Set when the tool failed with a LispError whose reason must survive (timeout, memory, invalid args). */
       readonly reason?: ErrorReason;
+      /** The host's `pauseBefore` held the call: it did not run, and waits until the run pauses. */
+      readonly held?: true;
     };
 
 /** Host to worker: the run's AbortSignal fired; stop it cooperatively. */
@@ -117,6 +124,8 @@ export interface ToolCallRequest {
   readonly call: number;
   readonly name: string;
   readonly args: EncodedValue;
+  /** The call's place in the program (ToolCallOptions.position), for the host's tool and pauseBefore. */
+  readonly position?: string;
 }
 
 /** Worker to host: the RunResult, encoded, and (runner mode, when it succeeded) the session's changes. */

@@ -29,9 +29,20 @@ export function readWorkerMessage(data: unknown): ReadMessage {
       return { ok: true, message: { type: message.type, run } };
     case "tool-call":
       if (!isId(message.call) || typeof message.name !== "string") return { ok: false };
+      if (message.position !== undefined && typeof message.position !== "string") return { ok: false };
       return {
         ok: true,
-        message: { type: "tool-call", run, call: message.call, name: message.name, args: message.args },
+        message:
+          message.position === undefined
+            ? { type: "tool-call", run, call: message.call, name: message.name, args: message.args }
+            : {
+                type: "tool-call",
+                run,
+                call: message.call,
+                name: message.name,
+                args: message.args,
+                position: message.position,
+              },
       };
     case "result":
       if (message.state !== undefined && !isState(message.state)) return { ok: false };

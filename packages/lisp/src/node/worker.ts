@@ -19,6 +19,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { LispError } from "../errors.js";
 import { type RunResult, run } from "../run.js";
 import type { ToolFunction } from "../runtime/context.js";
+import { HeldCall, type LedgerEntry } from "../runtime/ledger.js";
 import { DEFAULT_LIMITS, type Limits } from "../runtime/limits.js";
 import { createSession, type Session } from "../session.js";
 import { defineOwn } from "../values/plain-object.js";
@@ -72,14 +73,19 @@ function errorMessage(error: unknown): string {
 }
 
 function hostTool(runId: number, name: string): ToolFunction {
-  return (args) =>
+  return (args, options) =>
     new Promise((resolve, reject) => {
       const call = ++nextCall;
       let encoded: unknown;
       try {
         encoded = encodeValue(args, outgoing);
         pendingCalls.set(call, { resolve, reject });
-        send({ type: "tool-call", run: runId, call, name, args: encoded });
+        const { position } = options;
+        send(
+          position === undefined
+            ? { type: "tool-call", run: runId, call, name, args: encoded }
+            : { type: "tool-call", run: runId, call, name, args: encoded, position },
+        );
       } catch (error) {
         pendingCalls.delete(call);
         reject(new Error(`its arguments could not be sent to the host: ${errorMessage(error)}`));
@@ -97,6 +103,8 @@ function settleCall(reply: ToolCallReply): void {
     } catch (error) {
       pending.reject(error);
     }
+  } else if (reply.held === true) {
+    pending.reject(new HeldCall("the host holds the call for a decision"));
   } else if (reply.reason !== undefined) {
     pending.reject(new LispError(reply.reason, reply.message));
   } else {
@@ -223,6 +231,8 @@ async function execute(request: RunRequest): Promise<void> {
   try {
     const context = contextOf(request.context);
     const budget = decodeValue(request.budget, incoming);
+    const ledger =
+      request.ledger === undefined ? undefined : (decodeValue(request.ledger, incoming) as LedgerEntry[]);
     runSession = request.state === undefined ? session : sessionFrom(request.state);
     if (runSession !== undefined) journalBefore = new Set(Object.keys(runSession.journalEntries()));
     if (setup.mode === "session" && session !== undefined)
@@ -235,6 +245,8 @@ async function execute(request: RunRequest): Promise<void> {
       ...(budget === undefined ? {} : { budget }),
       ...(runSession === undefined ? {} : { session: runSession }),
       ...(request.engine === undefined ? {} : { engine: request.engine }),
+      // The host holds calls (its pauseBefore); here the ledger only makes the run resumable.
+      ...(ledger === undefined ? {} : { ledger }),
       limits: limited.limits,
       tools,
       signal: canceller.signal,

@@ -9,6 +9,7 @@
 import { LispError } from "../errors.js";
 import type { PlainObject } from "../values/plain-object.js";
 import { setWalkTarget, type WalkTarget } from "../values/walk-meter.js";
+import type { Replay } from "./ledger.js";
 import type { Limits } from "./limits.js";
 import type { Namespace } from "./namespace.js";
 import type { TaskJournal } from "./task-journal.js";
@@ -17,6 +18,12 @@ import type { TaskJournal } from "./task-journal.js";
 export interface ToolCallOptions {
   /** The run's `signal`, when the host gave one: a tool can stop its work when the run is cancelled. */
   readonly signal?: AbortSignal;
+  /**
+   * The call's place in the program's sequence of tool calls (`"3"`, or `"1.2/0"` inside a pmap
+   * branch): the same in every run of the same program with the same tool results, so a host can
+   * use it to recognise a call again (an idempotency key; `ledger` answers calls by it).
+   */
+  readonly position?: string;
 }
 
 /**
@@ -57,6 +64,10 @@ export interface ToolCallRecord {
   readonly result?: unknown;
   readonly error?: string;
   readonly durationMs: number;
+  /** The call's place in the program (see ToolCallOptions.position). */
+  readonly position: string;
+  /** Answered from the run's `ledger` instead of calling the tool. */
+  readonly replayed?: true;
 }
 
 /** How many evaluation steps run between two clock reads. */
@@ -85,6 +96,8 @@ export interface ContextInit {
   readonly journal: TaskJournal | undefined;
   /** The host's cancel switch: when it fires, the run stops at its next step or tool wait. */
   readonly signal?: AbortSignal | undefined;
+  /** A resumable run's ledger and held calls (ledger.ts). */
+  readonly replay?: Replay | undefined;
 }
 
 export class RunContext implements WalkTarget {
@@ -97,6 +110,7 @@ export class RunContext implements WalkTarget {
   readonly history: readonly unknown[];
   readonly budget: unknown;
   readonly journal: TaskJournal | undefined;
+  readonly replay: Replay | undefined;
   readonly startedAt: number;
   readonly deadline: number;
 
@@ -126,6 +140,10 @@ export class RunContext implements WalkTarget {
   /** Nesting of pmap/pcalls (a branch's own branches share the outer deadline). */
   parallelDepth = 0;
   parallelDeadline = Number.POSITIVE_INFINITY;
+  /** The positions of this context's tool calls start with this (a branch's path; "" for the run). */
+  callPath = "";
+  /** Tool calls and parallel steps this context has made so far: the next one's number. */
+  callCount = 0;
   /** Set when the run has ended: walks no longer charge it (values/walk-meter.ts). */
   finished = false;
   private iterationsAtBranch = 0;
@@ -148,6 +166,7 @@ export class RunContext implements WalkTarget {
     this.history = init.history;
     this.budget = init.budget;
     this.journal = init.journal;
+    this.replay = init.replay;
     this.loopCheckAt = Math.min(init.limits.maxIterations, FUEL_PER_CHECK);
     this.startedAt = now();
     this.deadline = this.startedAt + init.limits.timeoutMs;
@@ -166,9 +185,13 @@ export class RunContext implements WalkTarget {
    * The context of one pmap/pcalls branch. It inherits everything from this one (tools, data, the
    * shared tool-call log, the abort flag) but owns its meters, its defs and its prints, so that
    * interleaved branches cannot see each other. `absorb` adds its usage back when it finishes.
+   * `path` starts the positions of its tool calls: a branch counts its calls on its own, so their
+   * positions do not depend on the order in which branches run.
    */
-  branch(): RunContext {
+  branch(path: string): RunContext {
     const child = Object.create(this) as RunContext;
+    child.callPath = path;
+    child.callCount = 0;
     child.fuel = this.fuel;
     child.iterations = this.iterations;
     child.memory = this.memory;
@@ -264,6 +287,11 @@ export class RunContext implements WalkTarget {
     if (this.copied > allowance) throw copyError(allowance);
     this.fuel -= slots;
     if (this.fuel <= 0) this.refuel();
+  }
+
+  /** The position of the next tool call or parallel step of this context (see ToolCallOptions.position). */
+  nextPosition(): string {
+    return this.callPath + String(this.callCount++);
   }
 
   elapsedMs(): number {

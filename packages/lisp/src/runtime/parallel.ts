@@ -19,8 +19,12 @@ function now(): number {
   return typeof performance !== "undefined" ? performance.now() : Date.now();
 }
 
-function runBranch(parent: RunContext, body: () => unknown): { context: RunContext; result: unknown } {
-  const context = parent.branch();
+function runBranch(
+  parent: RunContext,
+  path: string,
+  body: () => unknown,
+): { context: RunContext; result: unknown } {
+  const context = parent.branch(path);
   enter(context);
   try {
     return { context, result: body() };
@@ -36,6 +40,9 @@ function runBranches(
 ): MaybePromise<unknown[]> {
   const parent = active;
   const results = new Array<unknown>(count);
+  // The step's place among its context's calls; each branch numbers its own calls under it.
+  const step = parent.nextPosition();
+  const pathOf = (index: number) => `${step}.${index}/`;
   const outerDeadline = parent.parallelDeadline;
   if (parent.parallelDepth === 0) parent.parallelDeadline = now() + parent.limits.parallelTimeoutMs;
   parent.parallelDepth++;
@@ -48,7 +55,7 @@ function runBranches(
   let index = 0;
   try {
     for (; index < count; index++) {
-      const { context, result } = runBranch(parent, () => body(index));
+      const { context, result } = runBranch(parent, pathOf(index), () => body(index));
       if (result instanceof Promise) {
         const slot = index;
         const waiting = result.then((value: unknown) => {
@@ -60,7 +67,7 @@ function runBranches(
         pending.add(waiting);
         if (pending.size >= parent.limits.parallelConcurrency) {
           index++;
-          return continueAsync(parent, index, count, body, results, pending, position, restore);
+          return continueAsync(parent, index, count, body, pathOf, results, pending, position, restore);
         }
       } else {
         results[index] = result;
@@ -77,7 +84,7 @@ function runBranches(
     parent.allocate(vectorBytes(count));
     return results;
   }
-  return continueAsync(parent, count, count, body, results, pending, position, restore);
+  return continueAsync(parent, count, count, body, pathOf, results, pending, position, restore);
 }
 
 async function continueAsync(
@@ -85,6 +92,7 @@ async function continueAsync(
   start: number,
   count: number,
   body: (index: number) => unknown,
+  pathOf: (index: number) => string,
   results: unknown[],
   pending: Set<Promise<void>>,
   position: Position,
@@ -121,7 +129,7 @@ async function continueAsync(
       while (pending.size >= parent.limits.parallelConcurrency) {
         await settle(Promise.race([...pending, timeout, parent.interrupted()]));
       }
-      const { context, result } = runBranch(parent, () => body(index));
+      const { context, result } = runBranch(parent, pathOf(index), () => body(index));
       if (result instanceof Promise) {
         const slot = index;
         track(

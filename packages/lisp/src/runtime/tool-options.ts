@@ -5,6 +5,7 @@
  */
 import { LispError } from "../errors.js";
 import type { HostTool, ToolArgsCheck, ToolCallOptions, ToolObject } from "./context.js";
+import { HeldCall } from "./ledger.js";
 
 export type ToolsOption = Readonly<Record<string, HostTool>> | ReadonlyMap<string, HostTool>;
 
@@ -76,20 +77,45 @@ function checked(
 }
 
 /**
- * Calls a tool: validates the arguments when the tool can, then executes it. Returns the tool's
- * result (a promise when the tool or its validation answers later); throws LispError
- * invalid_tool_args when validation rejects the arguments, and whatever the tool throws.
+ * Decides, with the checked arguments, whether a call is held back instead of run (a resumable
+ * run's `pauseBefore`); true (or a promise of true) holds it.
+ */
+export type HoldCheck = (checkedArgs: Record<string, unknown>) => boolean | PromiseLike<boolean>;
+
+function executeUnlessHeld(
+  tool: ToolObject,
+  args: Record<string, unknown>,
+  options: ToolCallOptions,
+  hold: HoldCheck | undefined,
+): unknown {
+  if (hold === undefined) return tool.execute(args, options);
+  const held = hold(args);
+  const go = (decision: boolean) => {
+    if (decision === true) throw new HeldCall("the call is held for a decision by the host");
+    return tool.execute(args, options);
+  };
+  return isThenable(held) ? Promise.resolve(held).then(go) : go(held);
+}
+
+/**
+ * Calls a tool: validates the arguments when the tool can, asks `hold` whether the call may run,
+ * then executes it. Returns the tool's result (a promise when the tool, its validation or the hold
+ * check answers later); throws LispError invalid_tool_args when validation rejects the arguments,
+ * HeldCall when the call is held, and whatever the tool throws.
  */
 export function invokeTool(
   name: string,
   tool: ToolObject,
   args: Record<string, unknown>,
   options: ToolCallOptions,
+  hold?: HoldCheck,
 ): unknown {
-  if (tool.validate === undefined) return tool.execute(args, options);
+  if (tool.validate === undefined) return executeUnlessHeld(tool, args, options, hold);
   const check = tool.validate(args);
   if (isThenable(check)) {
-    return Promise.resolve(check).then((result) => tool.execute(checked(name, tool, args, result), options));
+    return Promise.resolve(check).then((result) =>
+      executeUnlessHeld(tool, checked(name, tool, args, result), options, hold),
+    );
   }
-  return tool.execute(checked(name, tool, args, check), options);
+  return executeUnlessHeld(tool, checked(name, tool, args, check), options, hold);
 }

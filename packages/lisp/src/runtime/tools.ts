@@ -1,16 +1,19 @@
 /**
  * Calling a host tool from a program: the boundary conversion of arguments, the call limit, the
- * call log (name, args, result or error, duration), and the run's deadline (or the host's cancel
- * signal) raced against tools that never answer. A tool that throws or rejects fails the program
- * with tool_error, whatever it throws (a string, null, a revoked Proxy, an Error whose message
- * throws): the message is read defensively (error-text.ts).
+ * call log (name, args, result or error, duration, position), and the run's deadline (or the
+ * host's cancel signal) raced against tools that never answer. A tool that throws or rejects fails
+ * the program with tool_error, whatever it throws (a string, null, a revoked Proxy, an Error whose
+ * message throws): the message is read defensively (error-text.ts). In a resumable run (ledger.ts)
+ * a call recorded in the ledger is answered from it, and a call the host holds back waits until
+ * the run pauses.
  */
 import { isLispError, LispError } from "../errors.js";
 import type { Position } from "../reader/form.js";
 import { hostDataMayHaveChanged } from "../values/host-epoch.js";
 import { settle } from "./async.js";
-import { active, type RunContext } from "./context.js";
+import { active, type RunContext, type ToolCallOptions } from "./context.js";
 import { errorText } from "./error-text.js";
+import { isHeldCall, type LedgerEntry, type Replay } from "./ledger.js";
 import { assertEffectsAllowed } from "./pure-mode.js";
 import { toToolArgs } from "./tool-boundary.js";
 import { invokeTool } from "./tool-options.js";
@@ -19,9 +22,18 @@ function now(): number {
   return typeof performance !== "undefined" ? performance.now() : Date.now();
 }
 
+/** Reasons a tool call passes on as they are: the run's own limits and its pause or replay. */
+const RUN_REASONS: ReadonlySet<string> = new Set([
+  "timeout",
+  "memory_exceeded",
+  "aborted",
+  "paused",
+  "replay_diverged",
+]);
+
 function toolFailed(name: string, error: unknown, position: Position): LispError {
   const own = isLispError(error) ? error : undefined;
-  if (own?.reason === "timeout" || own?.reason === "memory_exceeded" || own?.reason === "aborted") return own;
+  if (own !== undefined && RUN_REASONS.has(own.reason)) return own;
   // The tool's own check rejected the program's arguments: the model fixes its call.
   if (own?.reason === "invalid_tool_args") return own.at(position);
   return new LispError("tool_error", `Tool '${name}' failed: ${JSON.stringify(errorText(error))}`, position, {
@@ -29,11 +41,6 @@ function toolFailed(name: string, error: unknown, position: Position): LispError
   });
 }
 
-/**
- * Whether a tool's answer is a promise (or any thenable). Reading `then` can throw (a revoked
- * Proxy, a getter): that fails the call as the tool failing, as it does when the same value is
- * what a tool's promise resolves to (resolving reads `then` too).
- */
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return (
     typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function"
@@ -45,44 +52,93 @@ function record(
   name: string,
   args: Record<string, unknown>,
   started: number,
+  position: string,
   outcome: { result: unknown } | { error: string },
 ): void {
   const durationMs = now() - started;
   context.toolCalls.push(
     "error" in outcome
-      ? { name, args, error: outcome.error, durationMs }
-      : { name, args, result: outcome.result, durationMs },
+      ? { name, args, error: outcome.error, durationMs, position }
+      : { name, args, result: outcome.result, durationMs, position },
   );
 }
 
+/** A call the ledger answers: its recorded result, or its recorded error as the tool's failure. */
+function replayed(
+  context: RunContext,
+  entry: LedgerEntry,
+  args: Record<string, unknown>,
+  at: Position,
+): unknown {
+  const { name, position } = entry;
+  if (typeof entry.error === "string") {
+    context.toolCalls.push({ name, args, error: entry.error, durationMs: 0, position, replayed: true });
+    throw toolFailed(name, new Error(entry.error), at);
+  }
+  const value = entry.result === undefined ? null : entry.result;
+  context.toolCalls.push({ name, args, result: value, durationMs: 0, position, replayed: true });
+  return value;
+}
+
+/** A held call: it never runs, and the program waits here until the run pauses (or stops otherwise). */
+function held(
+  context: RunContext,
+  replay: Replay,
+  name: string,
+  args: Record<string, unknown>,
+  position: string,
+) {
+  replay.hold({ position, name, args });
+  return settle(context.interrupted());
+}
+
 /** Calls tool `name` with the program's argument value (a map, or undefined for no arguments). */
-export function callTool(name: string, argsValue: unknown, position: Position): unknown {
+export function callTool(name: string, argsValue: unknown, site: Position): unknown {
   assertEffectsAllowed();
   const context = active;
   if (context.abortReason !== undefined) throw context.abortReason;
   const tool = context.tools.get(name);
-  if (tool === undefined) throw new LispError("unknown_tool", `Unknown tool: ${name}`, position);
+  if (tool === undefined) throw new LispError("unknown_tool", `Unknown tool: ${name}`, site);
   if (context.toolCalls.length >= context.limits.maxToolCalls) {
     throw new LispError(
       "tool_call_limit_exceeded",
       `tool call limit of ${context.limits.maxToolCalls} reached; combine requests or process the data you already have`,
-      position,
+      site,
     );
   }
   let args: Record<string, unknown>;
   try {
     args = toToolArgs(argsValue, name);
   } catch (error) {
-    throw isLispError(error) ? error.at(position) : error;
+    throw isLispError(error) ? error.at(site) : error;
   }
+  const position = context.nextPosition();
+  const replay = context.replay;
+  let entry: LedgerEntry | undefined;
+  try {
+    entry = replay?.recorded(position, name, args);
+  } catch (error) {
+    throw isLispError(error) ? error.at(site) : error;
+  }
+  if (entry !== undefined && entry.approved !== true) return replayed(context, entry, args, site);
+  const options: ToolCallOptions = { ...context.toolCallOptions, position };
+  // An approved call runs without asking again; any other call of a resumable run may be held.
+  const pauseBefore = entry === undefined ? replay?.pauseBefore : undefined;
+  const hold =
+    pauseBefore === undefined
+      ? undefined
+      : (checked: Record<string, unknown>) => pauseBefore({ position, name, args: checked });
   const started = now();
+  replay?.begin();
   let result: unknown;
   try {
-    result = invokeTool(name, tool, args, context.toolCallOptions);
+    result = invokeTool(name, tool, args, options, hold);
   } catch (error) {
+    if (replay !== undefined && isHeldCall(error)) return held(context, replay, name, args, position);
+    replay?.end();
     hostDataMayHaveChanged();
-    record(context, name, args, started, { error: errorText(error) });
-    throw toolFailed(name, error, position);
+    record(context, name, args, started, position, { error: errorText(error) });
+    throw toolFailed(name, error, site);
   }
   // The tool is host code: it may have changed objects the program read before (and return one).
   hostDataMayHaveChanged();
@@ -90,29 +146,34 @@ export function callTool(name: string, argsValue: unknown, position: Position): 
   try {
     thenable = isThenable(result);
   } catch (error) {
-    record(context, name, args, started, { error: errorText(error) });
-    throw toolFailed(name, error, position);
+    replay?.end();
+    record(context, name, args, started, position, { error: errorText(error) });
+    throw toolFailed(name, error, site);
   }
   if (thenable) {
     const pending = Promise.race([Promise.resolve(result), context.interrupted()]);
     return settle(pending).then(
       (value: unknown) => {
+        replay?.end();
         hostDataMayHaveChanged();
-        record(context, name, args, started, { result: value === undefined ? null : value });
+        record(context, name, args, started, position, { result: value === undefined ? null : value });
         // The answer may come after the deadline (a tool that held the thread before it
         // answered, or an answer that won the race against the deadline timer).
         context.checkDeadline();
         return value === undefined ? null : value;
       },
       (error: unknown) => {
+        if (replay !== undefined && isHeldCall(error)) return held(context, replay, name, args, position);
+        replay?.end();
         hostDataMayHaveChanged();
-        record(context, name, args, started, { error: errorText(error) });
-        throw toolFailed(name, error, position);
+        record(context, name, args, started, position, { error: errorText(error) });
+        throw toolFailed(name, error, site);
       },
     );
   }
+  replay?.end();
   const value = result === undefined ? null : result;
-  record(context, name, args, started, { result: value });
+  record(context, name, args, started, position, { result: value });
   // A synchronous tool holds the thread: nothing else reads the clock while it works.
   context.checkDeadline();
   return value;
