@@ -4,8 +4,9 @@
  * tool is program-callable: `lisp_eval` is still useful for computation, and a model that has
  * never seen the language writes it badly.
  *
- * The example at its end calls the app's own first program-callable tool (or none, when no tool
- * is program-callable), so a model is never shown a tool it does not have.
+ * The example at its end calls one of the app's own program-callable tools (or none, when no tool
+ * is program-callable), so a model is never shown a tool it does not have: one that returns a
+ * list when there is one, since the example counts rows.
  *
  * Budget: the card must stay within 2,200 bytes (a test holds it there, with the longest tool
  * name a provider accepts); aim for 1,800.
@@ -31,8 +32,8 @@ Writing programs:
 - Name things with \`def\`, \`defn\` and \`(let [x 1 y 2] body)\`; write functions as \`(fn [x] ...)\` or \`#(... % ...)\`. No \`let*\`, \`lambda\`, \`equal?\` or \`length\`.
 - Core: \`if\` \`when\` \`cond\`, \`loop\`/\`recur\`, \`map\` \`filter\` \`reduce\` \`group-by\` \`sort-by\` \`count\` \`get\` \`get-in\`, plus strings, sets, regex and math.
 - To learn a value's shape, look at it with \`keys\`, \`println\` or \`pr-str\`.
-- Literals: \`nil\`, \`true\`/\`false\`, numbers, strings, keywords, vectors, maps, sets. Maps parsed from JSON keep string keys: \`(get row "status")\`.
-- Context data sits under \`data/\`: for \`{"orders":[...]}\` write \`(count (filter #(= "paid" (get % "status")) data/orders))\`, not \`(data/orders)\` or \`orders\`.
+- Literals: \`nil\`, \`true\`/\`false\`, numbers, strings, keywords, vectors, maps, sets. Read a field of a JSON object with its keyword: \`(:status row)\`.
+- Context data sits under \`data/\`: for \`{"orders":[...]}\` write \`(count (filter #(= "paid" (:status %)) data/orders))\`, not \`(data/orders)\` or \`orders\`.
 - Helpers: \`str/join\`, \`set/union\`, \`json/parse-string\`, \`json/generate-string\`, \`Double/parseDouble\`, \`LocalDate/parse\`. Namespaces are fixed: no \`ns\`, \`require\` or \`import\`.
 - Not available: macros, lazy or infinite sequences, atoms, futures, try/catch/throw, metadata, files, network.
 
@@ -49,7 +50,7 @@ function card(example: string): string {
   return `<ptc_lisp_reference>\n${CARD_TEXT}\n\n\`\`\`\n${example}\n\`\`\`\n</ptc_lisp_reference>`;
 }
 
-/** The card as sent when no tool is program-callable; with tools, its example calls the first. */
+/** The card as sent when no tool is program-callable; with tools, its example calls one of them. */
 export const COMPACT_REFERENCE_CARD = card(COMPUTATION_EXAMPLE);
 
 /** How many required parameters the example fills in (the card has a byte budget). */
@@ -92,11 +93,43 @@ function exampleArguments(signature: string | undefined): string {
 }
 
 function toolExample(tool: InventoryTool): string {
+  const call = `(tool/${tool.name} ${exampleArguments(tool.signature)})`;
+  if (exampleReturns(tool) === "other") {
+    return [`(def result ${call})`, '(println "result:" result)', "(return result)"].join("\n");
+  }
   return [
-    `(def rows (tool/${tool.name} ${exampleArguments(tool.signature)}))`,
+    `(def rows ${call})`,
     '(println "rows:" (count rows))',
     "(return {:total (count rows) :first (first rows)})",
   ].join("\n");
+}
+
+/**
+ * What the signature says a tool returns, for the example: counting rows is only shown for a tool
+ * that returns a list (or may: one without a signature), never for one that returns a map.
+ */
+function exampleReturns(tool: InventoryTool): "list" | "unknown" | "other" {
+  if (tool.signature === undefined || tool.signature === "") return "unknown";
+  const parsed = parseSignature(tool.signature);
+  if (!parsed.ok) return "unknown";
+  const returns = parsed.signature.returns;
+  if (typeof returns !== "string") return returns.kind === "list" ? "list" : "other";
+  return returns === "any" ? "unknown" : "other";
+}
+
+const EXAMPLE_PREFERENCE = { list: 0, unknown: 1, other: 2 } as const;
+
+/** The tool the example calls: one returning a list if there is one, then by name. */
+function exampleTool(callable: readonly InventoryTool[]): InventoryTool | undefined {
+  let best: InventoryTool | undefined;
+  for (const tool of callable) {
+    if (
+      best === undefined ||
+      EXAMPLE_PREFERENCE[exampleReturns(tool)] < EXAMPLE_PREFERENCE[exampleReturns(best)]
+    )
+      best = tool;
+  }
+  return best;
 }
 
 export interface ReferenceCardDefinition {
@@ -151,8 +184,9 @@ export function renderPtcToolsSection(
 
 /**
  * The card plus the tool inventory for a combined-mode agent (`output: "text"` with
- * `ptcTransport: "tool_call"`); `undefined` for every other mode. The card's example calls the
- * first program-callable tool (by name), with its signature's required parameters.
+ * `ptcTransport: "tool_call"`); `undefined` for every other mode. The card's example calls a
+ * program-callable tool (a list-returning one first, then by name), with its signature's required
+ * parameters.
  */
 export function combinedModeReferenceCard(definition: ReferenceCardDefinition): string | undefined {
   if (definition.output !== "text" || definition.ptcTransport !== "tool_call") return undefined;
@@ -167,7 +201,7 @@ export function combinedModeReferenceCard(definition: ReferenceCardDefinition): 
     );
   }
   const tools = definition.tools ?? [];
-  const first = programCallable(tools, definition)[0];
-  if (first === undefined) return COMPACT_REFERENCE_CARD;
-  return `${card(toolExample(first))}\n\n${renderPtcToolsSection(tools, definition)}`;
+  const example = exampleTool(programCallable(tools, definition));
+  if (example === undefined) return COMPACT_REFERENCE_CARD;
+  return `${card(toolExample(example))}\n\n${renderPtcToolsSection(tools, definition)}`;
 }
