@@ -15,6 +15,7 @@ import type { AgentOptions, CompactionOptions, PlanItem } from "./agent-options.
 import type { Agent, ResolvedCompaction, ResolvedFormatOptions } from "./agent-types.js";
 import { checkPlaceholders, checkTextModePlaceholders } from "./check-placeholders.js";
 import { describe, isPlainObject } from "./describe.js";
+import { AGENT_OPTION_KEYS, AGENT_TOOL_DEFINITION_KEYS, refuseUnknownKeys } from "./option-keys.js";
 
 const DEFAULT_FORMAT: ResolvedFormatOptions = {
   feedbackMaxChars: 512,
@@ -103,6 +104,7 @@ export function createAgent(options: AgentOptions): Agent {
   if (!isPlainObject(options)) {
     throw invalid("options", `createAgent needs an options object, got ${describe(options)}`, options);
   }
+  refuseUnknownKeys(options, AGENT_OPTION_KEYS, { code: "PTC_AGENT_INVALID_OPTION", entry: "createAgent" });
   if (!Object.hasOwn(options, "prompt") || options.prompt === undefined) {
     throw invalid(
       "prompt",
@@ -401,7 +403,7 @@ function normalizeTools(
       ) {
         tool = definition;
       } else {
-        tool = createTool(name, definition as Parameters<typeof createTool>[1]);
+        tool = createTool(name, withoutApproval(name, definition) as Parameters<typeof createTool>[1]);
       }
       registerApprovalPolicy(tool, approvalPolicy(name, definition));
     } catch (error) {
@@ -416,6 +418,21 @@ function normalizeTools(
     Object.defineProperty(tools, name, { value: tool, enumerable: true });
   }
   return Object.freeze(tools);
+}
+
+/**
+ * The definition @ptc/tool reads: its keys checked against what an agent's tool takes (so a
+ * misspelled `needsAproval` is named too), then `needsApproval`, which only the agent reads, left out.
+ */
+function withoutApproval(name: string, definition: unknown): unknown {
+  if (!isPlainObject(definition) || isTool(definition)) return definition;
+  refuseUnknownKeys(definition, AGENT_TOOL_DEFINITION_KEYS, {
+    code: "PTC_AGENT_INVALID_OPTION",
+    entry: `createAgent: tools: tool "${name}"`,
+    valid: `a tool definition takes ${AGENT_TOOL_DEFINITION_KEYS.join(", ")}`,
+  });
+  const { needsApproval: _approval, ...rest } = definition;
+  return rest;
 }
 
 /** A definition's `needsApproval`, checked: a boolean or a function. */

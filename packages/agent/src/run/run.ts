@@ -6,6 +6,12 @@ import type { AgentOptions } from "../agent/agent-options.js";
 import type { Agent } from "../agent/agent-types.js";
 import { createAgent } from "../agent/create-agent.js";
 import { describe, isPlainObject } from "../agent/describe.js";
+import {
+  AGENT_OPTION_KEYS,
+  RUN_OPTION_ERROR,
+  RUN_OPTION_KEYS,
+  refuseUnknownKeys,
+} from "../agent/option-keys.js";
 import { AgentError } from "../errors.js";
 import type { RunResult, Step } from "../step/step-types.js";
 import { runAgent } from "./run-agent.js";
@@ -14,47 +20,12 @@ import type { RunOptions } from "./run-options.js";
 /** Options of the string form of `run`: everything an agent takes (but its prompt) and every run option. */
 export type RunPromptOptions = Omit<AgentOptions, "prompt"> & RunOptions;
 
-const AGENT_KEYS: ReadonlySet<string> = new Set([
-  "signature",
-  "tools",
-  "llmQuery",
-  "builtinTools",
-  "maxTurns",
-  "retryTurns",
-  "timeout",
-  "pmapTimeout",
-  "pmapMaxConcurrency",
-  "promptLimit",
-  "missionTimeout",
-  "llmRetry",
-  "llm",
-  "systemPrompt",
-  "compaction",
-  "thinking",
-  "memoryLimit",
-  "maxDepth",
-  "turnBudget",
-  "name",
-  "description",
-  "fieldDescriptions",
-  "contextDescriptions",
-  "formatOptions",
-  "floatPrecision",
-  "output",
-  "ptcTransport",
-  "ptcReference",
-  "memoryStrategy",
-  "maxToolCalls",
-  "plan",
-  "progress",
-  "journaling",
-  "completionMode",
-  "toolTimeoutMs",
-  "limits",
-]);
-
-/** Keys that belong to both: the agent keeps them as defaults, the run uses them directly. */
-const SHARED_KEYS: ReadonlySet<string> = new Set(["llm", "llmRetry", "toolTimeoutMs"]);
+/** Keys of the string form that configure the agent; the run's own `isolation` wins, so it stays a run option. */
+const AGENT_KEYS: ReadonlySet<string> = new Set(
+  AGENT_OPTION_KEYS.filter((key) => key !== "prompt" && key !== "isolation"),
+);
+const RUN_KEYS: ReadonlySet<string> = new Set(RUN_OPTION_KEYS);
+const PROMPT_FORM_KEYS: readonly string[] = [...new Set([...AGENT_KEYS, ...RUN_KEYS])];
 
 function isAgent(value: unknown): value is Agent {
   return (
@@ -70,11 +41,12 @@ export async function run(
   options: RunOptions | RunPromptOptions = {},
 ): Promise<RunResult> {
   if (typeof agentOrPrompt === "string") {
+    if (isPlainObject(options)) refuseUnknownKeys(options, PROMPT_FORM_KEYS, RUN_OPTION_ERROR("run"));
     const agentOptions: Record<string, unknown> = { prompt: agentOrPrompt };
     const runOptions: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(options)) {
       if (AGENT_KEYS.has(key)) agentOptions[key] = value;
-      if (!AGENT_KEYS.has(key) || SHARED_KEYS.has(key)) runOptions[key] = value;
+      if (RUN_KEYS.has(key)) runOptions[key] = value;
     }
     return runAgent(createAgent(agentOptions as unknown as AgentOptions), runOptions as RunOptions);
   }
@@ -85,6 +57,7 @@ export async function run(
       { details: { option: "agent" } },
     );
   }
+  if (isPlainObject(options)) refuseUnknownKeys(options, RUN_OPTION_KEYS, RUN_OPTION_ERROR("run"));
   return runAgent(agentOrPrompt, options as RunOptions);
 }
 
