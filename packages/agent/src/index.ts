@@ -83,7 +83,7 @@ export {
   resumeChat,
 } from "./run/chat.js";
 export { type PromptPreview, previewPrompt, type ToolSummary } from "./run/preview-prompt.js";
-export { type RunPromptOptions, run, runOrThrow } from "./run/run.js";
+export { type RunArguments, type RunPromptOptions, run, runOrThrow } from "./run/run.js";
 export type { BudgetUsage, ContinuationDecision, GuardState, RunOptions } from "./run/run-options.js";
 export type {
   CompactionStats,
@@ -105,4 +105,8 @@ export type {
 export { type AgentTool, type AsToolOptions, asTool, isAgentTool } from "./tools/agent-tool.js";
 export { createJsonlTranscript, type JsonlTranscript } from "./transcript/jsonl-transcript.js";
 export { redactText } from "./transcript/redact.js";
-export type { TranscriptRecord, TranscriptWriter } from "./transcript/transcript-types.js";
+export type {
+  TranscriptOption,
+  TranscriptRecord,
+  TranscriptWriter,
+} from "./transcript/transcript-types.js";

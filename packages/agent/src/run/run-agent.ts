@@ -36,6 +36,7 @@ import type { RunResult, Step } from "../step/step-types.js";
 import { effectiveTools } from "../tools/builtin-tools.js";
 import type { NestedTool } from "../tools/nested-tools.js";
 import { RunToolCache } from "../tools/tool-cache.js";
+import { transcriptWriterOf } from "../transcript/transcript-types.js";
 import { checkRunOptions } from "./check-run-options.js";
 import type { RunOptions } from "./run-options.js";
 
@@ -101,7 +102,13 @@ export function buildRun(
   const agentId = agentIdOf(agent);
   const events =
     inherited?.events?.child(agent.name, agentId) ??
-    new EventSink(options.onEvent, agent.name, agentId, options.eventPayloads === true, options.transcript);
+    new EventSink(
+      options.onEvent,
+      agent.name,
+      agentId,
+      options.eventPayloads === true,
+      transcriptWriterOf(options.transcript),
+    );
   const tools = effectiveTools(agent);
   const mode = modeOf(agent);
   const prepared: PreparedContext =

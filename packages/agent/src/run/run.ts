@@ -33,9 +33,28 @@ function isAgent(value: unknown): value is Agent {
   );
 }
 
-/** Runs an agent. Never rejects for a run-time failure: check `ok`, then `step.fail`. */
-export function run(agent: Agent, options?: RunOptions): Promise<RunResult>;
-export function run(prompt: string, options: RunPromptOptions): Promise<RunResult>;
+/**
+ * The options `run` takes after its first argument: the run options after an agent, the agent's and
+ * the run's options together after a prompt. One signature rather than two overloads, so that a
+ * wrong option is reported as itself, not as "Agent is not assignable to string" (TypeScript
+ * reports only the last overload that failed).
+ */
+export type RunArguments<Target extends Agent | string> = [Target] extends [never]
+  ? [options?: RunOptions]
+  : [Target] extends [string]
+    ? [options: RunPromptOptions]
+    : [Target] extends [Agent]
+      ? [options?: RunOptions]
+      : [options?: RunOptions | RunPromptOptions];
+
+/**
+ * Runs an agent, or a prompt with the agent's options and the run's in one object. Never rejects
+ * for a run-time failure: check `ok`, then `step.fail`.
+ */
+export function run<Target extends Agent | string>(
+  agentOrPrompt: Target,
+  ...options: RunArguments<Target>
+): Promise<RunResult>;
 export async function run(
   agentOrPrompt: Agent | string,
   options: RunOptions | RunPromptOptions = {},
@@ -62,8 +81,10 @@ export async function run(
 }
 
 /** Runs an agent and returns its step; a failed run throws `AgentError` (`PTC_AGENT_RUN_FAILED`). */
-export function runOrThrow(agent: Agent, options?: RunOptions): Promise<Step>;
-export function runOrThrow(prompt: string, options: RunPromptOptions): Promise<Step>;
+export function runOrThrow<Target extends Agent | string>(
+  agentOrPrompt: Target,
+  ...options: RunArguments<Target>
+): Promise<Step>;
 export async function runOrThrow(
   agentOrPrompt: Agent | string,
   options: RunOptions | RunPromptOptions = {},
