@@ -29,6 +29,7 @@ export type {
 } from "./agent/agent-options.js";
 export type { Agent, ResolvedCompaction, ResolvedFormatOptions } from "./agent/agent-types.js";
 export { createAgent } from "./agent/create-agent.js";
+export { type AgentTools, defineTool, defineTools } from "./agent/define-tools.js";
 export type { ApprovalContext, NeedsApproval } from "./approvals/approval-policy.js";
 export type { Rejection, ResumeOptions } from "./approvals/approval-types.js";
 export { resume } from "./approvals/resume.js";
@@ -85,6 +86,7 @@ export {
 export { type PromptPreview, previewPrompt, type ToolSummary } from "./run/preview-prompt.js";
 export { type RunArguments, type RunPromptOptions, run, runOrThrow } from "./run/run.js";
 export type { BudgetUsage, ContinuationDecision, GuardState, RunOptions } from "./run/run-options.js";
+export { AGENT_FAIL_REASONS, type AgentFailReason } from "./step/fail-reasons.js";
 export type {
   CompactionStats,
   ExposureLayer,

@@ -32,6 +32,7 @@ import { expandTemplate } from "../parsing/template.js";
 import { firstUserMessage } from "../prompt/first-message.js";
 import { renderProgress } from "../prompt/progress.js";
 import { jsonUserMessage, toolVariantUserMessage } from "../prompt/text-prompts.js";
+import type { AgentFailReason } from "../step/fail-reasons.js";
 import type { RunResult, Step } from "../step/step-types.js";
 import { effectiveTools } from "../tools/builtin-tools.js";
 import type { NestedTool } from "../tools/nested-tools.js";
@@ -82,7 +83,7 @@ export interface RunSeed {
 
 type ResolvedModel =
   | { readonly ok: true; readonly llm: ModelFunction }
-  | { readonly ok: false; readonly reason: string; readonly message: string };
+  | { readonly ok: false; readonly reason: AgentFailReason; readonly message: string };
 
 /** The fixed part of a run: agent, model, context, tools, limits, events. */
 export function buildRun(
