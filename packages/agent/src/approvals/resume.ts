@@ -69,7 +69,7 @@ export async function resume(
     });
     const loop = restored.state(
       options.toolCacheLimitBytes,
-      run.mode === "combined" ? hiddenToolNames(run.tools.values(), agent) : undefined,
+      run.mode.name === "combined" ? hiddenToolNames(run.tools.values(), agent) : undefined,
     );
     announceRun(run);
     run.events.emit(newSpanId(), run.spanId, {
@@ -83,7 +83,7 @@ export async function resume(
       return finish(run, loop, failure(resolved.reason, resolved.message), { turns: loop.turn - 1 });
     }
     loop.resumed = resumedTurn(restored, loop, decisions);
-    return await driveAndClose(run, loop, turnModeOf(run, loop, false), restored.pausedTurn.at);
+    return await driveAndClose(run, loop, turnModeOf(run), restored.pausedTurn.at);
   } finally {
     abort.dispose();
   }

@@ -71,7 +71,7 @@ export async function callModel(
   const { events, options } = run;
   let streamed = false;
   // Streaming is for the text modes' answers; PTC-Lisp replies are programs, not text for a reader.
-  const onChunk = run.mode === "text" || run.mode === "combined" ? options.onChunk : undefined;
+  const onChunk = run.mode.ptc ? undefined : options.onChunk;
   const fullRequest: ModelRequest = {
     ...request,
     ...(options.cache === undefined ? {} : { cache: options.cache }),

@@ -40,7 +40,7 @@ export async function executeNativeCalls(
   calls: readonly IdentifiedCall[],
   spanId: string,
 ): Promise<NativeCallResults> {
-  const combined = run.mode === "combined";
+  const combined = run.mode.name === "combined";
   const limit = run.agent.maxToolCalls;
   const allowed = limit === undefined ? calls.length : Math.max(0, limit - state.nativeToolCalls);
   // A resumed turn: the calls answered before the pause, and the decisions on the held ones (used once).

@@ -12,19 +12,20 @@ import type { RunPrograms } from "../isolation/run-programs.js";
 import type { DataProvenance } from "../minimization/data-provenance.js";
 import type { AbortWatch } from "../model/abort-watch.js";
 import type { ResolvedRetry } from "../model/model-retry.js";
+import type { Mode } from "./modes.js";
 import type { Message, ModelFunction } from "../model/model-types.js";
 import type { RunOptions } from "../run/run-options.js";
 import type { Step, ToolCallRecord, Turn } from "../step/step-types.js";
 import type { NestedTool } from "../tools/nested-tools.js";
 import type { RunToolCache } from "../tools/tool-cache.js";
 
-export type RunMode = "content" | "tool_call" | "text" | "combined";
 
 export interface Run {
   readonly agent: Agent;
   readonly agentId: string;
   readonly options: RunOptions;
-  readonly mode: RunMode;
+  /** The run's mode, decided once (loop/modes.ts). */
+  readonly mode: Mode;
   readonly llm: ModelFunction;
   readonly llmRegistry: Readonly<Record<string, ModelFunction>>;
   /** The data under `data/`. */

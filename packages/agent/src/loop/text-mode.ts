@@ -5,7 +5,7 @@
  * no retry turns, budget callback or compaction: `maxTurns` bounds every variant.
  */
 import { requestTools } from "@ptc/protocol";
-import { answerSchema, jsonRetryMessage, returnsText, textSystemPrompt } from "../prompt/text-prompts.js";
+import { answerSchema, jsonRetryMessage, textSystemPrompt } from "../prompt/text-prompts.js";
 import type { RunResult, TurnType } from "../step/step-types.js";
 import type { TurnMode } from "./drive-turns.js";
 import { failure, finish } from "./finish.js";
@@ -14,12 +14,6 @@ import type { LoopState, Run } from "./run-types.js";
 import { deliverChunk, textToolTurn } from "./text-tool-turn.js";
 
 export type TextVariantName = "text" | "json" | "tools";
-
-/** Which text variant a run takes (combined mode always uses tools). */
-export function textVariant(run: Run): TextVariantName {
-  if (run.mode === "combined" || run.tools.size > 0) return "tools";
-  return returnsText(run.agent.parsedSignature) ? "text" : "json";
-}
 
 function maxTurnsCheck(run: Run, state: LoopState): RunResult | undefined {
   if (state.turn <= run.agent.maxTurns) return undefined;
@@ -117,7 +111,7 @@ export function textMode(run: Run, variant: TextVariantName): TurnMode {
   // The Map, not the array: native tools are offered sorted by name, as the reference offers them.
   const requestToolList = requestTools({
     output: "text",
-    ptcTransport: run.mode === "combined" ? "tool_call" : undefined,
+    ptcTransport: run.mode.lispEval ? "tool_call" : undefined,
     tools: run.tools,
   });
   return {

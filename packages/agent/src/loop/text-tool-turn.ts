@@ -57,7 +57,7 @@ async function toolCallsTurn(
   const assistant = assistantWithCalls(content, calls);
   const rawResponse = describeCalls(calls);
   const lispEvals =
-    run.mode === "combined" ? calls.filter((call) => call.name === LISP_EVAL_TOOL_NAME).length : 0;
+    run.mode.lispEval ? calls.filter((call) => call.name === LISP_EVAL_TOOL_NAME).length : 0;
   if (lispEvals > 0 && calls.length > 1) {
     const [reason, message] =
       lispEvals > 1
@@ -301,7 +301,7 @@ function emptyResponse(run: Run, state: LoopState): TurnOutcome {
 /** The final answer: raw text, or JSON/scalar per the signature, retried while turns remain. */
 function finalAnswer(run: Run, state: LoopState, content: string, context: TurnContext): TurnOutcome {
   const signature = run.agent.parsedSignature;
-  const combined = run.mode === "combined";
+  const combined = run.mode.name === "combined";
   const rawText = returnsText(signature) || (combined && signature?.returns === "any");
   const record = { rawResponse: content, program: null, prints: [], toolCalls: [] };
   let outcome:

@@ -19,9 +19,10 @@ import { contentTurn } from "../loop/content-turn.js";
 import { driveTurns, type TurnMode } from "../loop/drive-turns.js";
 import { failure, finish } from "../loop/finish.js";
 import { ptcMode } from "../loop/ptc-mode.js";
-import type { LoopState, Run, RunMode } from "../loop/run-types.js";
+import { modeOf } from "../loop/modes.js";
+import type { LoopState, Run } from "../loop/run-types.js";
 import { singleShotMode } from "../loop/single-shot.js";
-import { textMode, textVariant } from "../loop/text-mode.js";
+import { textMode } from "../loop/text-mode.js";
 import { toolCallTurn } from "../loop/tool-call-turn.js";
 import { DataProvenance } from "../minimization/data-provenance.js";
 import { hiddenToolNames } from "../minimization/hidden-tools.js";
@@ -50,12 +51,6 @@ export interface Inherited {
   readonly events: EventSink | undefined;
   /** The parent run's isolation, used unless the child agent has its own. */
   readonly isolation: ProgramIsolation | undefined;
-}
-
-function modeOf(agent: Agent): RunMode {
-  if (agent.output === "text")
-    return agent.ptcTransportGiven && agent.ptcTransport === "tool_call" ? "combined" : "text";
-  return agent.ptcTransport === "tool_call" ? "tool_call" : "content";
 }
 
 const missingModel: ModelFunction = () => {
@@ -111,7 +106,7 @@ export function buildRun(
       transcriptWriterOf(options.transcript),
     );
   const tools = effectiveTools(agent);
-  const mode = modeOf(agent);
+  const mode = modeOf(agent, tools.size);
   const prepared: PreparedContext =
     seed === undefined
       ? prepareContext(options.context)
@@ -167,31 +162,27 @@ export function announceRun(run: Run): void {
   run.events.emit(run.spanId, run.parentSpanId, {
     type: "run-start",
     depth: run.depth,
-    mode: run.mode === "content" ? "ptc_lisp" : run.mode === "tool_call" ? "ptc_lisp_tool_call" : run.mode,
+    mode: run.mode.event,
   });
 }
 
-/** The turn handling of a run's mode. A fresh run's text modes also get their first messages here. */
-export function turnModeOf(run: Run, state: LoopState, fresh: boolean): TurnMode {
-  const { agent, mode } = run;
-  if (mode === "content" || mode === "tool_call") {
-    return ptcMode(run, (response, loopState, turn) =>
-      mode === "content"
-        ? contentTurn(run, response, loopState, turn)
-        : toolCallTurn(run, response, loopState, turn),
-    );
+/** The turn handling of a run's mode. */
+export function turnModeOf(run: Run): TurnMode {
+  switch (run.mode.name) {
+    case "ptc_lisp":
+      return ptcMode(run, (response, state, turn) => contentTurn(run, response, state, turn));
+    case "ptc_lisp_tool_call":
+      return ptcMode(run, (response, state, turn) => toolCallTurn(run, response, state, turn));
+    case "ptc_lisp_single_shot":
+      return singleShotMode(run);
+    case "text":
+      return textMode(run, "text");
+    case "text_json":
+      return textMode(run, "json");
+    case "text_tools":
+    case "combined":
+      return textMode(run, "tools");
   }
-  const variant = textVariant(run);
-  if (fresh) {
-    const first =
-      variant === "text"
-        ? run.expandedPrompt
-        : variant === "json"
-          ? jsonUserMessage(agent, run.context)
-          : toolVariantUserMessage(agent, run.context, run.descriptions);
-    state.messages = [...(run.options.initialMessages ?? []), { role: "user", content: first }];
-  }
-  return textMode(run, variant);
 }
 
 /** Drives the turns, then closes what the run opened (its isolated worker, if any). */
@@ -217,12 +208,6 @@ async function startRun(
 ): Promise<RunResult> {
   const { run, resolved, upstreamFail } = buildRun(agent, options, inherited, abort);
   const state = initialState(run, options, inherited);
-  const fastPath =
-    run.mode === "content" &&
-    agent.completionMode === "implicit" &&
-    agent.maxTurns === 1 &&
-    agent.retryTurns === 0 &&
-    Object.keys(agent.tools).length === 0;
 
   announceRun(run);
   if (!resolved.ok) return finish(run, state, failure(resolved.reason, resolved.message), { turns: 0 });
@@ -257,14 +242,7 @@ async function startRun(
     );
   }
 
-  let turnMode: TurnMode;
-  if (fastPath) {
-    state.messages = [{ role: "user", content: run.expandedPrompt }];
-    turnMode = singleShotMode(run);
-  } else {
-    turnMode = turnModeOf(run, state, true);
-  }
-  return driveAndClose(run, state, turnMode);
+  return driveAndClose(run, state, turnModeOf(run));
 }
 
 /** A fresh run's loop state. */
@@ -298,30 +276,47 @@ export function initialState(run: Run, options: RunOptions, inherited: Inherited
     lastSuccess: undefined,
     schemaBytes: undefined,
     provenance:
-      run.mode === "combined" ? new DataProvenance(hiddenToolNames(run.tools.values(), agent)) : undefined,
+      run.mode.name === "combined"
+        ? new DataProvenance(hiddenToolNames(run.tools.values(), agent))
+        : undefined,
     resumed: undefined,
     approvalToken: approvalToken(),
     approvalCount: 0,
   };
-  if (run.mode === "content" || run.mode === "tool_call") {
-    const progress = renderProgress(
-      agent,
-      { plan: agent.plan, summaries: {}, toolCalls: [], turn: 0, phase: "initial" },
-      undefined,
-    );
-    state.progressState = progress.state;
-    const first = firstUserMessage({
-      agent,
-      tools: [...run.tools.values()],
-      context: run.context,
-      memory,
-      descriptions: run.descriptions,
-      progress: progress.text,
-      contextInSystem: agent.formatOptions.contextInSystem,
-    });
-    state.messages = [...(options.initialMessages ?? []), { role: "user", content: first }];
-  }
+  // The single-shot prompt holds everything, the mission included: no history goes before it.
+  const history = run.mode.name === "ptc_lisp_single_shot" ? [] : (options.initialMessages ?? []);
+  state.messages = [...history, { role: "user", content: firstMessage(run, state) }];
   return state;
+}
+
+/** The first user message of the run's mode (a PTC-Lisp loop's also starts the progress state). */
+function firstMessage(run: Run, state: LoopState): string {
+  const { agent } = run;
+  switch (run.mode.firstMessage) {
+    case "mission":
+      return run.expandedPrompt;
+    case "json":
+      return jsonUserMessage(agent, run.context);
+    case "tools":
+      return toolVariantUserMessage(agent, run.context, run.descriptions);
+    case "ptc_lisp": {
+      const progress = renderProgress(
+        agent,
+        { plan: agent.plan, summaries: {}, toolCalls: [], turn: 0, phase: "initial" },
+        undefined,
+      );
+      state.progressState = progress.state;
+      return firstUserMessage({
+        agent,
+        tools: [...run.tools.values()],
+        context: run.context,
+        memory: state.memory,
+        descriptions: run.descriptions,
+        progress: progress.text,
+        contextInSystem: agent.formatOptions.contextInSystem,
+      });
+    }
+  }
 }
 
 function resolveModel(
