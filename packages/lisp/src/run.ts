@@ -8,7 +8,7 @@ import { analyzeProgram } from "./analyzer/analyze.js";
 import { nearestName } from "./analyzer/nearest-name.js";
 import { runDiscovery } from "./builtins/discovery.js";
 import { registry } from "./builtins/index.js";
-import { codegenAvailable } from "./compiler/codegen-units.js";
+import { codeGenerationAllowed } from "./code-generation.js";
 import { Compiler, type Tier } from "./compiler/compile.js";
 import {
   type CompiledProgram,
@@ -16,6 +16,7 @@ import {
   programKey,
   rememberProgram,
 } from "./compiler/program-cache.js";
+import { environmentVariable } from "./environment.js";
 import { type ErrorReason, LispError } from "./errors.js";
 import { print } from "./format/print.js";
 import type { Form } from "./reader/form.js";
@@ -57,8 +58,10 @@ export interface RunOptions {
    * (a function called or looping over many rows, a program text run again) moves to JavaScript
    * generated for it. "fast": all pure code compiled to JavaScript with `new Function` before the
    * program starts (the fastest for a text run many times; the slowest start). "general": the
-   * closure evaluator only. Where the platform forbids `new Function` (a strict
-   * Content-Security-Policy), "general" is used automatically.
+   * closure evaluator only; the run generates no JavaScript at all and never checks whether it
+   * could (the per-run switch for a page or runtime that forbids `new Function`). Where code
+   * generation is switched off (`setCodeGeneration("off")`) or found to be forbidden (a strict
+   * Content-Security-Policy, an edge runtime), "general" is used whatever this says.
    */
   readonly engine?: "adaptive" | "fast" | "general";
   /**
@@ -79,6 +82,14 @@ export interface RunError {
   readonly value?: unknown;
 }
 
+/** What a run used of the limits metered while it runs (see `Limits`). */
+export interface RunUsage {
+  /** `recur` jumps of loops and functions, against `maxIterations`. */
+  readonly iterations: number;
+  /** Bytes charged to the memory budget, against `maxMemoryBytes`. */
+  readonly memoryBytes: number;
+}
+
 interface RunOutput {
   /** Lines printed with println, in order. */
   readonly prints: string[];
@@ -92,6 +103,12 @@ interface RunOutput {
    * was ignored. Empty when there is nothing to say.
    */
   readonly warnings: string[];
+  /**
+   * What the run used of its iteration and memory limits (its time is `durationMs`, its output
+   * `prints`, its tool calls `toolCalls`). Absent only from results made where no program ran: an
+   * isolated run whose worker was stopped or died.
+   */
+  readonly usage?: RunUsage;
 }
 
 export interface RunSuccess extends RunOutput {
@@ -120,13 +137,18 @@ const ENGINES: ReadonlySet<unknown> = new Set(["adaptive", "fast", "general"]);
 
 /** The engine of runs that name none: "adaptive", or what PTC_LISP_ENGINE says (for work on the tiers). */
 const defaultEngine: Tier = (() => {
-  const chosen = typeof process !== "undefined" ? process.env?.PTC_LISP_ENGINE : undefined;
+  const chosen = environmentVariable("PTC_LISP_ENGINE");
   return ENGINES.has(chosen) ? (chosen as Tier) : "adaptive";
 })();
 
-/** The tier pure code of a run starts on. */
-const tierFor = (engine: RunOptions["engine"]): Tier =>
-  codegenAvailable ? (engine ?? defaultEngine) : "general";
+/**
+ * The tier pure code of a run starts on. "general" is decided before the realm's setting is
+ * consulted, so such a run never probes whether code generation is allowed.
+ */
+function tierFor(engine: RunOptions["engine"]): Tier {
+  const tier = engine ?? defaultEngine;
+  return tier !== "general" && codeGenerationAllowed() ? tier : "general";
+}
 
 /** Builtins a program may name (not the internal ones the analyzer inserts), for suggestions. */
 let visibleBuiltins: readonly string[] | undefined;
@@ -243,7 +265,7 @@ function prepare(
   limits: Limits,
   namespace: Namespace,
   tools: ReadonlyMap<string, ToolObject>,
-  engine: RunOptions["engine"],
+  tier: Tier,
 ): CompiledProgram {
   const toolNames = tools.size === 0 ? NO_TOOLS : new Set(tools.keys());
   // A UTF-8 byte count needs a pass over the text; only long texts can be too large.
@@ -256,7 +278,6 @@ function prepare(
       );
     }
   }
-  const tier = tierFor(engine);
   // Names a session defined earlier change what symbols mean, so they are part of the key.
   const userNames = namespace.names();
   const key = programKey(source, optionsKey(tier, limits, toolNames, userNames));
@@ -353,6 +374,7 @@ export async function run(source: string, options: RunOptions = {}): Promise<Run
   const signal = checkSignal(options.signal);
   const session = options.session;
   const namespace = session?.namespace ?? new Namespace();
+  const tier = tierFor(options.engine);
 
   let compiled: CompiledProgram | undefined;
   session?.acquire();
@@ -365,6 +387,7 @@ export async function run(source: string, options: RunOptions = {}): Promise<Run
     budget: options.budget,
     journal: session?.journal,
     signal,
+    generatesCode: tier !== "general",
   });
   const finish = (outcome: { value: unknown; returned: boolean } | { error: RunError }): RunResult => {
     context.dispose();
@@ -372,12 +395,13 @@ export async function run(source: string, options: RunOptions = {}): Promise<Run
     // cancelled, so the host never has to wonder whether it was.
     if (!("error" in outcome) && context.abortReason?.reason === "aborted")
       outcome = { error: toRunError(context.abortReason) };
-    const output: RunOutput = {
+    const output: RunOutput & { usage: RunUsage } = {
       prints: context.prints,
       toolCalls: context.toolCalls,
       durationMs: context.elapsedMs(),
       warnings:
         compiled === undefined ? [] : [...compiled.warnings, ...dataKeyWarnings(compiled.dataKeys, data)],
+      usage: { iterations: context.iterations, memoryBytes: context.memory },
     };
     if ("error" in outcome) {
       namespace.rollback();
@@ -395,7 +419,7 @@ export async function run(source: string, options: RunOptions = {}): Promise<Run
     let value: unknown;
     try {
       if (context.abortReason !== undefined) throw context.abortReason;
-      compiled = prepare(source, limits, namespace, tools, options.engine);
+      compiled = prepare(source, limits, namespace, tools, tier);
       value = compiled.code(new Array(compiled.frameSize));
       if (value instanceof Promise) value = await settle(value);
     } catch (thrown) {

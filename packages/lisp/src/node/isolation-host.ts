@@ -71,7 +71,8 @@ function graceMs(timeoutMs: number): number {
 
 /**
  * The host's Node flags, minus those that only make sense for the main script: a worker inherits
- * `--input-type` and refuses to start with it (as in `node --input-type=module -e ...`).
+ * `--input-type` and refuses to start with it (as in `node --input-type=module -e ...`); and
+ * `--disallow-code-generation-from-strings`, which holds in workers without being passed.
  */
 function workerExecArgv(): string[] {
   const flags: string[] = [];
@@ -83,6 +84,8 @@ function workerExecArgv(): string[] {
       continue;
     }
     if (/^--(input-type|eval|print)=/.test(flag)) continue;
+    // A V8 flag: Node refuses a worker whose execArgv holds one, and it applies to the worker anyway.
+    if (flag === "--disallow-code-generation-from-strings") continue;
     flags.push(flag);
   }
   return flags;

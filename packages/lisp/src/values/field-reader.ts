@@ -5,8 +5,12 @@
  * function of its own, compiled from a fixed source text (the name is a captured value, never part
  * of the text), whose single access site V8 specializes to the rows' shape.
  *
- * Where `new Function` is forbidden, keywords keep the shared path: same results, just slower.
+ * Where `new Function` is forbidden or switched off (code-generation.ts), or the running program
+ * must generate nothing (`engine: "general"`), keywords keep the shared path: same results, just
+ * slower. A reader is compiled only once code generation is known to work: never as a probe.
  */
+import { generatedCodePermitted } from "../code-generation.js";
+import { fastTierStats } from "../compiler/fast-tier.js";
 import type { Keyword } from "./keyword.js";
 
 export type FieldReader = (item: unknown, fallback: (item: unknown, keyword: Keyword) => unknown) => unknown;
@@ -23,11 +27,9 @@ return function read(item, fallback) {
   return fallback(item, keyword);
 };`;
 
-let available: boolean | undefined;
 let serial = 0;
 
 function compileReader(keyword: Keyword): FieldReader | undefined {
-  if (available === false) return undefined;
   try {
     // A serial number makes each text unique: V8 caches compiled `new Function` texts, and readers
     // sharing one compiled function would share one access site again.
@@ -35,10 +37,9 @@ function compileReader(keyword: Keyword): FieldReader | undefined {
       keyword.name,
       keyword,
     ) as FieldReader;
-    available = true;
+    fastTierStats.fieldReaders++;
     return reader;
   } catch {
-    available = false;
     return undefined;
   }
 }
@@ -49,6 +50,9 @@ export function readerOf(
 ): FieldReader | undefined {
   if (keyword.reader !== undefined) return keyword.reader ?? undefined;
   if (++keyword.reads < HOT_READS || !keyword.direct) return undefined;
+  // A run that may not generate code leaves the keyword as it is: a later run that may still
+  // gives it a reader.
+  if (!generatedCodePermitted()) return undefined;
   const reader = compileReader(keyword);
   keyword.reader = reader ?? null;
   return reader;
