@@ -27,9 +27,21 @@ const common = {
 };
 
 const builds = [
-  { ...common, entryPoints: { main: "src/main.ts" }, format: "esm", splitting: true, outdir: dist, chunkNames: "chunks/[name]-[hash]" },
+  {
+    ...common,
+    entryPoints: { main: "src/main.ts" },
+    format: "esm",
+    splitting: true,
+    outdir: dist,
+    chunkNames: "chunks/[name]-[hash]",
+  },
   { ...common, entryPoints: { "run-worker": "src/run/run-worker.ts" }, format: "iife", outdir: dist },
-  { ...common, entryPoints: { "replay-worker": "src/replay/replay-worker.ts" }, format: "iife", outdir: dist },
+  {
+    ...common,
+    entryPoints: { "replay-worker": "src/replay/replay-worker.ts" },
+    format: "iife",
+    outdir: dist,
+  },
 ];
 
 rmSync(dist, { recursive: true, force: true });

@@ -30,7 +30,9 @@ export function startStaticServer({ directory, port = 0, csp }) {
       response.writeHead(204).end();
       return;
     }
-    const relative = normalize(decodeURIComponent(url.pathname === "/" ? "/index.html" : url.pathname)).replace(/^[/\\]+/, "");
+    const relative = normalize(
+      decodeURIComponent(url.pathname === "/" ? "/index.html" : url.pathname),
+    ).replace(/^[/\\]+/, "");
     const path = join(directory, relative);
     if (!path.startsWith(directory.endsWith(sep) ? directory : directory + sep)) {
       response.writeHead(403).end("outside the site");
@@ -38,7 +40,10 @@ export function startStaticServer({ directory, port = 0, csp }) {
     }
     try {
       const body = await readFile(path);
-      const headers = { "content-type": TYPES[extname(path)] ?? "application/octet-stream", "cache-control": "no-store" };
+      const headers = {
+        "content-type": TYPES[extname(path)] ?? "application/octet-stream",
+        "cache-control": "no-store",
+      };
       if (csp !== undefined) headers["content-security-policy"] = csp;
       response.writeHead(200, headers).end(body);
     } catch {

@@ -29,16 +29,23 @@ const codeGeneration: CodeGeneration = params.get("codegen") === "off" ? "off" :
 // Violations of the page's Content-Security-Policy, here and in the workers: counted on <body>,
 // where a test (or a curious visitor with devtools) can read them.
 const violations: string[] = [];
-function noteViolation(directive: string): void {
-  violations.push(directive);
-  document.body.dataset.cspViolations = String(violations.length);
+function noteViolation(what: string): void {
+  violations.push(what);
+  document.body.dataset.cspViolations = violations.join("\n");
 }
-document.addEventListener("securitypolicyviolation", (event) => noteViolation(event.effectiveDirective));
+document.addEventListener("securitypolicyviolation", (event) =>
+  noteViolation(`${event.effectiveDirective} ${event.blockedURI} (page)`),
+);
 
-const runner = new Runner({ workerUrl: "run-worker.js", onViolation: (violation) => noteViolation(violation.directive) });
+const runner = new Runner({
+  workerUrl: "run-worker.js",
+  onViolation: (violation) => noteViolation(`${violation.directive} ${violation.blockedURI} (run worker)`),
+});
 const runButton = element<HTMLButtonElement>("#run");
 const stopButton = element<HTMLButtonElement>("#stop");
+// Counted on <body> for tests: runs shown, and programs loaded (an example, a link).
 let runs = 0;
+let loads = 0;
 let latest = 0;
 
 const editor = createProgramEditor({
@@ -69,7 +76,10 @@ async function runProgram(): Promise<void> {
   // A run started after this one has the panes now.
   if (runNumber !== latest) return;
   stopButton.hidden = true;
-  const mark = results.show(outcome, { limits: read.limits, programBytes: new TextEncoder().encode(program).length });
+  const mark = results.show(outcome, {
+    limits: read.limits,
+    programBytes: new TextEncoder().encode(program).length,
+  });
   editor.markError(mark ?? null);
   document.body.dataset.runs = String(++runs);
 }
@@ -79,6 +89,7 @@ function load(state: PlaygroundState): void {
   inputs.setContext(state.context);
   inputs.setTools(state.tools);
   editor.markError(null);
+  document.body.dataset.loads = String(++loads);
 }
 
 // Examples.
@@ -153,7 +164,9 @@ for (const tab of document.querySelectorAll<HTMLButtonElement>("[role=tab]")) {
     if (name === "replay" && !replayShown) {
       replayShown = true;
       void import("./replay/replay-view.js").then(({ showReplay }) =>
-        showReplay(element("#replay"), "replay-worker.js", codeGeneration, noteViolation),
+        showReplay(element("#replay"), "replay-worker.js", codeGeneration, (what) =>
+          noteViolation(`${what} (replay worker)`),
+        ),
       );
     }
   });

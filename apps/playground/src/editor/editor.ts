@@ -2,6 +2,10 @@
  * The program editor: CodeMirror 6 with Clojure highlighting (PTC-Lisp is a Clojure subset),
  * bracket matching and closing, Mod-Enter to run, and the error of the last run marked where it
  * happened: its line tinted and the form at its column underlined, until the text changes.
+ *
+ * The editor lives in a shadow root. There CodeMirror's styles go into an adopted (constructed)
+ * style sheet; in the document itself they would be a <style> element, which a page whose
+ * Content-Security-Policy has no 'unsafe-inline' for styles refuses.
  */
 import { closeBrackets, closeBracketsKeymap } from "@codemirror/autocomplete";
 import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
@@ -70,6 +74,21 @@ const errorField = StateField.define<DecorationSet>({
   provide: (field) => EditorView.decorations.from(field),
 });
 
+/** The page's look, inside the shadow root (CSS custom properties cross into it). */
+const theme = EditorView.theme({
+  "&": { height: "340px", fontSize: "13.5px", backgroundColor: "var(--panel)" },
+  "&.cm-focused": { outline: "none" },
+  ".cm-scroller": { fontFamily: "var(--mono)", lineHeight: "1.5" },
+  ".cm-gutters": { backgroundColor: "#fafbfc", borderRight: "1px solid var(--line)", color: "#a0a8b2" },
+  ".cm-activeLine": { backgroundColor: "#f5f8ff" },
+  ".cm-activeLineGutter": { backgroundColor: "#eef2fb" },
+  "&.cm-focused .cm-matchingBracket": { backgroundColor: "#dbe7ff", outline: "1px solid #9db8f0" },
+  "&.cm-focused .cm-nonmatchingBracket": { backgroundColor: "var(--bad-bg)", color: "var(--bad)" },
+  ".cm-error-line": { backgroundColor: "var(--bad-bg)" },
+  ".cm-error-line.cm-activeLine": { backgroundColor: "var(--bad-bg)" },
+  ".cm-error-mark": { textDecoration: "underline wavy var(--bad)", textUnderlineOffset: "3px" },
+});
+
 const highlightStyle = HighlightStyle.define([
   { tag: tags.keyword, color: "var(--syntax-keyword)", fontWeight: "600" },
   { tag: tags.atom, color: "var(--syntax-atom)" },
@@ -124,6 +143,7 @@ export function createProgramEditor(options: ProgramEditorOptions): ProgramEdito
     highlightActiveLine(),
     StreamLanguage.define(clojure),
     syntaxHighlighting(highlightStyle),
+    theme,
     errorField,
     // Programs are read more than scrolled: long lines wrap.
     EditorView.lineWrapping,
@@ -133,8 +153,10 @@ export function createProgramEditor(options: ProgramEditorOptions): ProgramEdito
       if (update.docChanged) options.onChange?.();
     }),
   ];
+  const shadow = options.parent.attachShadow({ mode: "open" });
   const view = new EditorView({
-    parent: options.parent,
+    root: shadow,
+    parent: shadow,
     state: EditorState.create({ doc: options.text, extensions }),
   });
   const positionOf = (mark: ErrorMark): number => {

@@ -33,6 +33,7 @@ export class InputsPane {
   private readonly timeout: HTMLInputElement;
   private readonly iterations: HTMLInputElement;
   private readonly memory: HTMLInputElement;
+  private readonly depth: HTMLInputElement;
   private readonly codeGeneration: HTMLSelectElement;
 
   constructor(
@@ -44,6 +45,7 @@ export class InputsPane {
     this.timeout = element(root, "#limit-timeout");
     this.iterations = element(root, "#limit-iterations");
     this.memory = element(root, "#limit-memory");
+    this.depth = element(root, "#limit-depth");
     this.codeGeneration = element(root, "#code-generation");
     element<HTMLButtonElement>(root, "#add-tool").addEventListener("click", () => {
       this.addTool({ name: `tool_${this.toolList.children.length + 1}`, result: "[]" }).focus();
@@ -121,7 +123,9 @@ export class InputsPane {
     try {
       context = contextText.trim() === "" ? {} : JSON.parse(contextText);
     } catch (error) {
-      throw new InputError(`The context is not valid JSON (${(error as Error).message}). Fix it in the Context tab.`);
+      throw new InputError(
+        `The context is not valid JSON (${(error as Error).message}). Fix it in the Context tab.`,
+      );
     }
     if (typeof context !== "object" || context === null || Array.isArray(context)) {
       throw new InputError(
@@ -136,7 +140,8 @@ export class InputsPane {
           `"${name}" is not a tool name: use letters, digits, _ and -, starting with a letter (list_orders is called as tool/list-orders or tool/list_orders).`,
         );
       }
-      if (name in tools) throw new InputError(`Two tools are named ${name}: rename or remove one in the Tools tab.`);
+      if (name in tools)
+        throw new InputError(`Two tools are named ${name}: rename or remove one in the Tools tab.`);
       try {
         tools[name] = JSON.parse(tool.result);
       } catch (error) {
@@ -146,7 +151,9 @@ export class InputsPane {
     const limit = (input: HTMLInputElement, label: string, scale: number): number => {
       const value = Number(input.value);
       if (!Number.isFinite(value) || value <= 0) {
-        throw new InputError(`${label} must be a positive number, got "${input.value}". Set it in the Limits tab.`);
+        throw new InputError(
+          `${label} must be a positive number, got "${input.value}". Set it in the Limits tab.`,
+        );
       }
       return Math.round(value * scale);
     };
@@ -157,6 +164,7 @@ export class InputsPane {
         timeoutMs: limit(this.timeout, "The time limit", 1),
         maxIterations: limit(this.iterations, "The iteration limit", 1),
         maxMemoryBytes: limit(this.memory, "The memory limit", 1_000_000),
+        maxDepth: limit(this.depth, "The recursion depth", 1),
       },
       codeGeneration: this.codeGeneration.value === "off" ? "off" : "auto",
     };

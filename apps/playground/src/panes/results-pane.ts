@@ -96,7 +96,9 @@ export class ResultsPane {
           "Look for a loop that never ends, or raise the time limit in the Limits tab.",
         undefined,
       );
-      this.showUsage([{ label: "time", used: outcome.afterMs, limit: run.limits.timeoutMs, show: milliseconds }]);
+      this.showUsage([
+        { label: "time", used: outcome.afterMs, limit: run.limits.timeoutMs, show: milliseconds },
+      ]);
       return undefined;
     }
     const generation =
@@ -134,7 +136,9 @@ export class ResultsPane {
 
   private usageRows(outcome: RunReply, run: ShownRun): UsageRow[] {
     const count = (value: number) => number.format(value);
-    const rows: UsageRow[] = [{ label: "time", used: outcome.durationMs, limit: run.limits.timeoutMs, show: milliseconds }];
+    const rows: UsageRow[] = [
+      { label: "time", used: outcome.durationMs, limit: run.limits.timeoutMs, show: milliseconds },
+    ];
     if (outcome.usage !== null) {
       rows.push(
         { label: "iterations", used: outcome.usage.iterations, limit: run.limits.maxIterations, show: count },
@@ -142,8 +146,18 @@ export class ResultsPane {
       );
     }
     rows.push(
-      { label: "println lines", used: outcome.prints.length, limit: DEFAULT_LIMITS.maxPrintLines, show: count },
-      { label: "tool calls", used: outcome.toolCalls.length, limit: DEFAULT_LIMITS.maxToolCalls, show: count },
+      {
+        label: "println lines",
+        used: outcome.prints.length,
+        limit: DEFAULT_LIMITS.maxPrintLines,
+        show: count,
+      },
+      {
+        label: "tool calls",
+        used: outcome.toolCalls.length,
+        limit: DEFAULT_LIMITS.maxToolCalls,
+        show: count,
+      },
       { label: "program size", used: run.programBytes, limit: DEFAULT_LIMITS.maxProgramBytes, show: bytes },
     );
     return rows;

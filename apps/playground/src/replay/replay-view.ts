@@ -38,7 +38,9 @@ function messageBlock(message: ShownMessage): HTMLElement {
     const details = make(
       "details",
       {},
-      make("summary", { text: `${message.content.slice(0, 240).trimEnd()}… (${number.format(message.content.length)} characters: show all)` }),
+      make("summary", {
+        text: `${message.content.slice(0, 240).trimEnd()}… (${number.format(message.content.length)} characters: show all)`,
+      }),
       make("pre", { className: "message-body", text: message.content }),
     );
     block.append(details);
@@ -68,7 +70,10 @@ function turnBlock(turn: ReplayTurn): HTMLElement {
       make(
         "div",
         { className: "call" },
-        make("code", { className: "call-name", text: call.isProgram ? "lisp_eval program" : `${call.name} (native call)` }),
+        make("code", {
+          className: "call-name",
+          text: call.isProgram ? "lisp_eval program" : `${call.name} (native call)`,
+        }),
         make("pre", { className: call.isProgram ? "program" : "args", text: call.text }),
       ),
     );
@@ -156,13 +161,15 @@ export function showReplay(
   codeGeneration: "auto" | "off",
   onViolation: (directive: string) => void,
 ): Promise<void> {
-  parent.replaceChildren(make("p", { className: "replay-status", text: "Replaying the conversation…", testId: "replay-status" }));
+  parent.replaceChildren(
+    make("p", { className: "replay-status", text: "Replaying the conversation…", testId: "replay-status" }),
+  );
   const worker = new Worker(workerUrl);
   return new Promise((resolve) => {
     worker.addEventListener("message", (event: MessageEvent<ReplayReply>) => {
       const reply = event.data;
       if (reply.type === "csp-violation") {
-        onViolation(reply.directive);
+        onViolation(`${reply.directive} ${reply.blockedURI}`);
         return;
       }
       worker.terminate();

@@ -4,6 +4,7 @@
  * counted with the same tokenizer. The page gets plain data (replay-protocol.ts).
  */
 import { type Message, run } from "@ptc/agent";
+import { createScriptedModel } from "@ptc/agent/testing";
 import {
   countTokens,
   createRecordingModel,
@@ -14,13 +15,15 @@ import {
   summarizeTokens,
   triageSteps,
 } from "@ptc/demo/replay";
-import { createScriptedModel } from "@ptc/agent/testing";
 import { codeGenerationStatus, setCodeGeneration } from "@ptc/lisp";
 import type { ReplayReply, ReplayRequest, ReplayTurn, ShownCall, ShownMessage } from "./replay-protocol.js";
 
 const scope = globalThis as unknown as {
   postMessage(message: ReplayReply): void;
-  addEventListener(type: string, listener: (event: MessageEvent & SecurityPolicyViolationEvent) => void): void;
+  addEventListener(
+    type: string,
+    listener: (event: MessageEvent & SecurityPolicyViolationEvent) => void,
+  ): void;
 };
 
 function shown(message: Message, callNames: ReadonlyMap<string, string>): ShownMessage {
@@ -33,12 +36,18 @@ function shown(message: Message, callNames: ReadonlyMap<string, string>): ShownM
   return { role: message.role, label, content: message.content, tokens: countTokens(message.content) };
 }
 
-function callsOf(response: { toolCalls?: readonly { name: string; args: unknown }[] } | undefined): ShownCall[] {
+function callsOf(
+  response: { toolCalls?: readonly { name: string; args: unknown }[] } | undefined,
+): ShownCall[] {
   return (response?.toolCalls ?? []).map((call) => {
     const args = call.args as { program?: unknown } | string;
     if (call.name === "lisp_eval" && typeof args === "object" && typeof args.program === "string")
       return { name: call.name, text: args.program, isProgram: true };
-    return { name: call.name, text: typeof args === "string" ? args : JSON.stringify(args, null, 2), isProgram: false };
+    return {
+      name: call.name,
+      text: typeof args === "string" ? args : JSON.stringify(args, null, 2),
+      isProgram: false,
+    };
   });
 }
 
@@ -47,21 +56,35 @@ async function replay(request: ReplayRequest): Promise<ReplayReply> {
   const store = demoLogs();
   const scripted = createScriptedModel(triageSteps());
   const recording = createRecordingModel(scripted.llm);
-  const result = await run(createTriageAgent(store, DEMO_QUESTION), { llm: recording.llm, collectMessages: true });
+  const result = await run(createTriageAgent(store, DEMO_QUESTION), {
+    llm: recording.llm,
+    collectMessages: true,
+  });
   const summary = summarizeTokens(recording.exchanges, result.step);
   const callNames = new Map<string, string>();
   let seenCount = 0;
   const turns: ReplayTurn[] = recording.exchanges.map((exchange, index) => {
     const request: RecordedRequest = exchange.request;
-    for (const message of request.messages) for (const call of message.toolCalls ?? []) callNames.set(call.id, call.name);
+    for (const message of request.messages)
+      for (const call of message.toolCalls ?? []) callNames.set(call.id, call.name);
     const fresh = request.messages.slice(seenCount).filter((message) => message.role !== "assistant");
     seenCount = request.messages.length;
     const seen: ShownMessage[] = [];
     if (index === 0) {
-      seen.push({ role: "system", label: "system prompt", content: request.system, tokens: countTokens(request.system) });
+      seen.push({
+        role: "system",
+        label: "system prompt",
+        content: request.system,
+        tokens: countTokens(request.system),
+      });
       if (request.tools !== undefined && request.tools.length > 0) {
         const schemas = JSON.stringify(request.tools, null, 2);
-        seen.push({ role: "tools", label: `tool schemas (${request.tools.map((tool) => tool.name).join(", ")})`, content: schemas, tokens: countTokens(JSON.stringify(request.tools)) });
+        seen.push({
+          role: "tools",
+          label: `tool schemas (${request.tools.map((tool) => tool.name).join(", ")})`,
+          content: schemas,
+          tokens: countTokens(JSON.stringify(request.tools)),
+        });
       }
     }
     seen.push(...fresh.map((message) => shown(message, callNames)));
@@ -74,7 +97,8 @@ async function replay(request: ReplayRequest): Promise<ReplayReply> {
       reply: { text: exchange.response?.content ?? exchange.error ?? "", calls: callsOf(exchange.response) },
     };
   });
-  if (!result.ok) return { type: "failed", message: `the replay failed: ${JSON.stringify(result.step.fail)}` };
+  if (!result.ok)
+    return { type: "failed", message: `the replay failed: ${JSON.stringify(result.step.fail)}` };
   return {
     type: "replayed",
     result: {
@@ -104,5 +128,9 @@ scope.addEventListener("message", (event) => {
 });
 
 scope.addEventListener("securitypolicyviolation", (event) => {
-  scope.postMessage({ type: "csp-violation", directive: event.effectiveDirective, blockedURI: event.blockedURI });
+  scope.postMessage({
+    type: "csp-violation",
+    directive: event.effectiveDirective,
+    blockedURI: event.blockedURI,
+  });
 });

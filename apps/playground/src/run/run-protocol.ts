@@ -10,6 +10,7 @@ export interface PlaygroundLimits {
   readonly timeoutMs: number;
   readonly maxIterations: number;
   readonly maxMemoryBytes: number;
+  readonly maxDepth: number;
 }
 
 export interface RunRequest {

@@ -17,7 +17,10 @@ import type { RunReply, RunRequest, WorkerReply } from "./run-protocol.js";
 
 const scope = globalThis as unknown as {
   postMessage(message: WorkerReply): void;
-  addEventListener(type: string, listener: (event: MessageEvent & SecurityPolicyViolationEvent) => void): void;
+  addEventListener(
+    type: string,
+    listener: (event: MessageEvent & SecurityPolicyViolationEvent) => void,
+  ): void;
 };
 
 function reply(request: RunRequest, result: RunResult): RunReply {
@@ -46,7 +49,9 @@ function reply(request: RunRequest, result: RunResult): RunReply {
 
 async function runRequest(request: RunRequest): Promise<RunReply> {
   setCodeGeneration(request.codeGeneration);
-  const tools = Object.fromEntries(Object.entries(request.tools).map(([name, result]) => [name, () => result]));
+  const tools = Object.fromEntries(
+    Object.entries(request.tools).map(([name, result]) => [name, () => result]),
+  );
   try {
     const result = await run(request.program, { context: request.context, tools, limits: request.limits });
     return reply(request, result);
@@ -75,7 +80,11 @@ scope.addEventListener("message", (event) => {
 });
 
 scope.addEventListener("securitypolicyviolation", (event) => {
-  scope.postMessage({ type: "csp-violation", directive: event.effectiveDirective, blockedURI: event.blockedURI });
+  scope.postMessage({
+    type: "csp-violation",
+    directive: event.effectiveDirective,
+    blockedURI: event.blockedURI,
+  });
 });
 
 scope.postMessage({ type: "ready" });

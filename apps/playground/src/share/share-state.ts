@@ -21,14 +21,18 @@ export interface PlaygroundState {
 /** Marks the format of the hash, so a later one can still read links made today. */
 const PREFIX = "#v1.";
 
-async function transform(bytes: Uint8Array, stream: CompressionStream | DecompressionStream): Promise<Uint8Array> {
+async function transform(
+  bytes: Uint8Array,
+  stream: CompressionStream | DecompressionStream,
+): Promise<Uint8Array> {
   const output = new Blob([bytes as BlobPart]).stream().pipeThrough(stream);
   return new Uint8Array(await new Response(output).arrayBuffer());
 }
 
 function toBase64Url(bytes: Uint8Array): string {
   let binary = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  for (let i = 0; i < bytes.length; i += 0x8000)
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
@@ -41,7 +45,11 @@ function fromBase64Url(text: string): Uint8Array {
 
 /** The hash (with its `#`) that `decodeState` turns back into `state`. */
 export async function encodeState(state: PlaygroundState): Promise<string> {
-  const json = JSON.stringify({ p: state.program, c: state.context, t: state.tools.map((tool) => [tool.name, tool.result]) });
+  const json = JSON.stringify({
+    p: state.program,
+    c: state.context,
+    t: state.tools.map((tool) => [tool.name, tool.result]),
+  });
   const compressed = await transform(new TextEncoder().encode(json), new CompressionStream("deflate"));
   return `${PREFIX}${toBase64Url(compressed)}`;
 }
@@ -53,7 +61,9 @@ function isState(data: unknown): data is { p: string; c: string; t: [string, str
     typeof p === "string" &&
     typeof c === "string" &&
     Array.isArray(t) &&
-    t.every((tool) => Array.isArray(tool) && tool.length === 2 && tool.every((part) => typeof part === "string"))
+    t.every(
+      (tool) => Array.isArray(tool) && tool.length === 2 && tool.every((part) => typeof part === "string"),
+    )
   );
 }
 
@@ -65,12 +75,20 @@ export async function decodeState(hash: string): Promise<PlaygroundState | undef
   if (!hash.startsWith(PREFIX)) return undefined;
   let data: unknown;
   try {
-    const bytes = await transform(fromBase64Url(hash.slice(PREFIX.length)), new DecompressionStream("deflate"));
+    const bytes = await transform(
+      fromBase64Url(hash.slice(PREFIX.length)),
+      new DecompressionStream("deflate"),
+    );
     data = JSON.parse(new TextDecoder().decode(bytes));
   } catch (error) {
-    throw new Error(`this share link is damaged (it does not decompress: ${String(error)}); ask for the link again`);
+    throw new Error(
+      `this share link is damaged (it does not decompress: ${String(error)}); ask for the link again`,
+    );
   }
-  if (!isState(data)) throw new Error("this share link is damaged (it has no program, context and tools); ask for the link again");
+  if (!isState(data))
+    throw new Error(
+      "this share link is damaged (it has no program, context and tools); ask for the link again",
+    );
   return { program: data.p, context: data.c, tools: data.t.map(([name, result]) => ({ name, result })) };
 }
 
