@@ -32,7 +32,8 @@ export async function pageOutcome(page: Page): Promise<Record<string, unknown>> 
     return {
       prints,
       toolCalls,
-      value: text("value"),
+      // The pane lays long values out over lines; joined, they are format's text (pretty-value.ts).
+      value: text("value").replace(/\n */g, " "),
       json: JSON.parse(text("value-json")),
       returned: status.startsWith("Returned"),
     };

@@ -46,11 +46,19 @@ function markDecorations(state: EditorState, mark: ErrorMark): DecorationSet {
   const builder = new RangeSetBuilder<Decoration>();
   const line = state.doc.line(Math.min(Math.max(mark.line, 1), state.doc.lines));
   const from = Math.min(line.from + Math.max(mark.column - 1, 0), line.to);
-  // The token at the column: a symbol up to its delimiter, or the single bracket or quote there.
-  let to = from;
+  // The token at the column: a symbol up to its delimiter; at an opening bracket, the bracket
+  // and the form's head (`(loop`), which names what failed; else the one character there.
   const text = line.text;
-  while (to < line.to && !DELIMITER.test(text.charAt(to - line.from))) to++;
-  if (to === from && from < line.to) to = from + 1;
+  const endOfToken = (start: number): number => {
+    let end = start;
+    while (end < line.to && !DELIMITER.test(text.charAt(end - line.from))) end++;
+    return end;
+  };
+  let to = endOfToken(from);
+  if (to === from && from < line.to) {
+    to = from + 1;
+    if ("([{".includes(text.charAt(from - line.from))) to = Math.max(to, endOfToken(to));
+  }
   builder.add(
     line.from,
     line.from,
@@ -76,9 +84,11 @@ const errorField = StateField.define<DecorationSet>({
 
 /** The page's look, inside the shadow root (CSS custom properties cross into it). */
 const theme = EditorView.theme({
-  "&": { height: "340px", fontSize: "13.5px", backgroundColor: "var(--panel)" },
+  // Grows with the program, within bounds; past them it scrolls.
+  "&": { minHeight: "260px", maxHeight: "560px", fontSize: "13.5px", backgroundColor: "var(--panel)" },
+  ".cm-scroller": { fontFamily: "var(--mono)", lineHeight: "1.5", overflow: "auto" },
+  ".cm-content, .cm-gutter": { minHeight: "260px" },
   "&.cm-focused": { outline: "none" },
-  ".cm-scroller": { fontFamily: "var(--mono)", lineHeight: "1.5" },
   ".cm-gutters": { backgroundColor: "#fafbfc", borderRight: "1px solid var(--line)", color: "#a0a8b2" },
   ".cm-activeLine": { backgroundColor: "#f5f8ff" },
   ".cm-activeLineGutter": { backgroundColor: "#eef2fb" },
@@ -86,7 +96,12 @@ const theme = EditorView.theme({
   "&.cm-focused .cm-nonmatchingBracket": { backgroundColor: "var(--bad-bg)", color: "var(--bad)" },
   ".cm-error-line": { backgroundColor: "var(--bad-bg)" },
   ".cm-error-line.cm-activeLine": { backgroundColor: "var(--bad-bg)" },
-  ".cm-error-mark": { textDecoration: "underline wavy var(--bad)", textUnderlineOffset: "3px" },
+  ".cm-error-mark": {
+    backgroundColor: "rgba(180, 35, 24, 0.16)",
+    borderRadius: "2px",
+    textDecoration: "underline wavy var(--bad)",
+    textUnderlineOffset: "3px",
+  },
 });
 
 const highlightStyle = HighlightStyle.define([

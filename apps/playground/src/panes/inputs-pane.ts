@@ -94,6 +94,8 @@ export class InputsPane {
 
   setContext(text: string): void {
     this.context.value = text;
+    // As tall as the text, within bounds (the field can still be resized).
+    this.context.rows = Math.min(14, Math.max(3, text.split("\n").length));
   }
 
   setTools(tools: readonly MockTool[]): void {
@@ -124,7 +126,7 @@ export class InputsPane {
       context = contextText.trim() === "" ? {} : JSON.parse(contextText);
     } catch (error) {
       throw new InputError(
-        `The context is not valid JSON (${(error as Error).message}). Fix it in the Context tab.`,
+        `The context is not valid JSON (${(error as Error).message}). Fix it under Context, below the editor.`,
       );
     }
     if (typeof context !== "object" || context === null || Array.isArray(context)) {
@@ -141,7 +143,7 @@ export class InputsPane {
         );
       }
       if (name in tools)
-        throw new InputError(`Two tools are named ${name}: rename or remove one in the Tools tab.`);
+        throw new InputError(`Two tools are named ${name}: rename or remove one under Mock tools.`);
       try {
         tools[name] = JSON.parse(tool.result);
       } catch (error) {
@@ -152,7 +154,7 @@ export class InputsPane {
       const value = Number(input.value);
       if (!Number.isFinite(value) || value <= 0) {
         throw new InputError(
-          `${label} must be a positive number, got "${input.value}". Set it in the Limits tab.`,
+          `${label} must be a positive number, got "${input.value}". Set it under Limits, below the editor.`,
         );
       }
       return Math.round(value * scale);

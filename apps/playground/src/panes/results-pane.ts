@@ -51,6 +51,7 @@ export class ResultsPane {
   private readonly toolCalls: HTMLElement;
   private readonly toolCallsSection: HTMLElement;
   private readonly usage: HTMLElement;
+  private readonly valueSection: HTMLElement;
   private position: ErrorMark | undefined;
 
   constructor(root: ParentNode, onLocate: (mark: ErrorMark) => void) {
@@ -66,6 +67,7 @@ export class ResultsPane {
     this.toolCalls = element(root, "#tool-calls");
     this.toolCallsSection = element(root, "#tool-calls-section");
     this.usage = element(root, "#usage");
+    this.valueSection = element(root, "#value-section");
     this.errorPosition.addEventListener("click", () => {
       if (this.position !== undefined) onLocate(this.position);
     });
@@ -93,9 +95,11 @@ export class ResultsPane {
       this.showError(
         "timeout",
         `The program was still running past its time limit (${number.format(run.limits.timeoutMs)} ms), so the page stopped it. ` +
-          "Look for a loop that never ends, or raise the time limit in the Limits tab.",
+          "Look for a loop that never ends, or raise the time limit under Limits, below the editor.",
         undefined,
       );
+      this.output.textContent = "(lost: the page stopped the worker that ran the program)";
+      this.output.classList.add("empty");
       this.showUsage([
         { label: "time", used: outcome.afterMs, limit: run.limits.timeoutMs, show: milliseconds },
       ]);
@@ -179,6 +183,10 @@ export class ResultsPane {
       meter.min = 0;
       meter.max = 1;
       meter.value = Number.isFinite(row.limit) ? Math.min(1, row.used / row.limit) : 0;
+      // Green while far from the limit, amber close to it, red at it.
+      meter.low = 0.6;
+      meter.high = 0.9;
+      meter.optimum = 0;
       meter.setAttribute("aria-label", `${row.label} used`);
       bar.append(meter);
       tr.append(label, used, limit, bar);
@@ -199,6 +207,8 @@ export class ResultsPane {
 
   private showError(reason: string, message: string, mark: ErrorMark | undefined): void {
     this.error.hidden = false;
+    // A failed run has no value: the error takes its place.
+    this.valueSection.hidden = true;
     this.errorReason.textContent = reason;
     this.errorMessage.textContent = message;
     this.position = mark;
@@ -210,6 +220,7 @@ export class ResultsPane {
 
   private clear(): void {
     this.error.hidden = true;
+    this.valueSection.hidden = false;
     this.position = undefined;
     this.value.textContent = "";
     this.json.textContent = "";

@@ -35,15 +35,16 @@ function messageBlock(message: ShownMessage): HTMLElement {
   if (message.content.length <= SHOWN_CHARS) {
     block.append(make("pre", { className: "message-body", text: message.content }));
   } else {
-    const details = make(
-      "details",
-      {},
-      make("summary", {
-        text: `${message.content.slice(0, 240).trimEnd()}… (${number.format(message.content.length)} characters: show all)`,
-      }),
-      make("pre", { className: "message-body", text: message.content }),
+    // Its first lines, and the whole text on request (the preview hides while it is shown).
+    block.append(
+      make("pre", { className: "message-body preview", text: `${message.content.slice(0, 400).trimEnd()}…` }),
+      make(
+        "details",
+        {},
+        make("summary", { text: `Show all ${number.format(message.content.length)} characters` }),
+        make("pre", { className: "message-body", text: message.content }),
+      ),
     );
-    block.append(details);
   }
   return block;
 }

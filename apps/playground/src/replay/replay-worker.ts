@@ -3,7 +3,7 @@
  * moves over the real tools, sandbox and cache, 48,000 generated log lines, and the token bill
  * counted with the same tokenizer. The page gets plain data (replay-protocol.ts).
  */
-import { type Message, run } from "@ptc/agent";
+import { type Message, type ModelResponse, run } from "@ptc/agent";
 import { createScriptedModel } from "@ptc/agent/testing";
 import {
   countTokens,
@@ -33,13 +33,28 @@ function shown(message: Message, callNames: ReadonlyMap<string, string>): ShownM
       : message.role === "assistant"
         ? "the model's earlier reply"
         : message.role;
-  return { role: message.role, label, content: message.content, tokens: countTokens(message.content) };
+  return { role: message.role, label, content: readable(message.content), tokens: countTokens(message.content) };
 }
 
-function callsOf(
-  response: { toolCalls?: readonly { name: string; args: unknown }[] } | undefined,
-): ShownCall[] {
-  return (response?.toolCalls ?? []).map((call) => {
+/** JSON text indented for reading (the token counts are of the text as sent); other text as it is. */
+function readable(content: string): string {
+  if (!/^\s*[[{]/.test(content)) return content;
+  try {
+    return JSON.stringify(JSON.parse(content), null, 2);
+  } catch {
+    return content;
+  }
+}
+
+function replyOf(response: ModelResponse | undefined, error: string | undefined): ReplayTurn["reply"] {
+  if (response === undefined) return { text: error ?? "", calls: [] };
+  // A string is the response's text content.
+  if (typeof response === "string") return { text: response, calls: [] };
+  return { text: response.content ?? "", calls: callsOf(response.toolCalls) };
+}
+
+function callsOf(toolCalls: readonly { name: string; args: unknown }[] | undefined): ShownCall[] {
+  return (toolCalls ?? []).map((call) => {
     const args = call.args as { program?: unknown } | string;
     if (call.name === "lisp_eval" && typeof args === "object" && typeof args.program === "string")
       return { name: call.name, text: args.program, isProgram: true };
@@ -81,7 +96,7 @@ async function replay(request: ReplayRequest): Promise<ReplayReply> {
         const schemas = JSON.stringify(request.tools, null, 2);
         seen.push({
           role: "tools",
-          label: `tool schemas (${request.tools.map((tool) => tool.name).join(", ")})`,
+          label: `tool schemas (${request.tools.map((tool) => tool.function.name).join(", ")})`,
           content: schemas,
           tokens: countTokens(JSON.stringify(request.tools)),
         });
@@ -94,7 +109,7 @@ async function replay(request: ReplayRequest): Promise<ReplayReply> {
       seen,
       tokensRead: tokens?.read ?? 0,
       tokensInlined: tokens?.inlined ?? 0,
-      reply: { text: exchange.response?.content ?? exchange.error ?? "", calls: callsOf(exchange.response) },
+      reply: replyOf(exchange.response, exchange.error),
     };
   });
   if (!result.ok)

@@ -44,7 +44,7 @@ export interface RunOutcomeBase {
 
 export interface RunValueReply extends RunOutcomeBase {
   readonly ok: true;
-  /** The value as PTC-Lisp text (`format`). */
+  /** The value as PTC-Lisp text (`format`), laid out over lines when long (pretty-value.ts). */
   readonly value: string;
   /** The value as JSON text (`toJson`, indented). */
   readonly json: string;

@@ -13,6 +13,7 @@ import {
   setCodeGeneration,
   toJson,
 } from "@ptc/lisp";
+import { prettyValue } from "./pretty-value.js";
 import type { RunReply, RunRequest, WorkerReply } from "./run-protocol.js";
 
 const scope = globalThis as unknown as {
@@ -41,7 +42,7 @@ function reply(request: RunRequest, result: RunResult): RunReply {
   return {
     ...base,
     ok: true,
-    value: format(result.value),
+    value: prettyValue(format(result.value)),
     json: JSON.stringify(toJson(result.value), null, 2),
     returned: result.returned,
   };
