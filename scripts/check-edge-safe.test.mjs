@@ -49,7 +49,11 @@ describe("checkEntries", () => {
     writeFileSync(join(dir, "leaf.js"), '\nimport { cpus } from "node:os";\nexport const n = cpus;\n');
     const found = checkEntries([join(dir, "index.js")]);
     expect(found).toEqual([
-      expect.objectContaining({ file: join(dir, "leaf.js"), at: "2:22", what: 'imports the Node built-in "node:os"' }),
+      expect.objectContaining({
+        file: join(dir, "leaf.js"),
+        at: "2:22",
+        what: 'imports the Node built-in "node:os"',
+      }),
     ]);
   });
 

@@ -3,7 +3,7 @@
  * run, the repository's example report over its orders, a short tour, an error to see located, and
  * a runaway loop to see stopped.
  */
-import orders from "../../../examples/orders.json";
+import orders from "../../../examples/orders.json" with { type: "json" };
 import topCustomers from "../../../examples/top-customers.clj";
 import type { PlaygroundState } from "./share/share-state.js";
 

@@ -33,7 +33,12 @@ function shown(message: Message, callNames: ReadonlyMap<string, string>): ShownM
       : message.role === "assistant"
         ? "the model's earlier reply"
         : message.role;
-  return { role: message.role, label, content: readable(message.content), tokens: countTokens(message.content) };
+  return {
+    role: message.role,
+    label,
+    content: readable(message.content),
+    tokens: countTokens(message.content),
+  };
 }
 
 /** JSON text indented for reading (the token counts are of the text as sent); other text as it is. */

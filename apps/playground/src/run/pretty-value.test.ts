@@ -31,7 +31,7 @@ describe("prettyValue", () => {
     expect(prettyValue(text, 40)).toBe(
       [
         "{:count 2",
-        ' :orders [{:id 1',
+        " :orders [{:id 1",
         '           :items ["desk organizer"',
         '                   "stapler"',
         '                   "paper"]}',

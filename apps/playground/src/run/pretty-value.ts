@@ -7,7 +7,9 @@
  */
 
 /** An atom (number, keyword, string...) or a bracketed collection. */
-type Tree = { readonly atom: string } | { readonly open: string; readonly close: string; readonly items: Tree[] };
+type Tree =
+  | { readonly atom: string }
+  | { readonly open: string; readonly close: string; readonly items: Tree[] };
 
 const CLOSERS: Readonly<Record<string, string>> = { "(": ")", "[": "]", "{": "}", "#{": "}" };
 
@@ -20,9 +22,15 @@ function parse(text: string): Tree[] {
       if (char === '"') {
         // A string (or the string of a #"regex"): through its closing quote, past escapes.
         index++;
-        while (index < text.length && text.charAt(index) !== '"') index += text.charAt(index) === "\\" ? 2 : 1;
+        while (index < text.length && text.charAt(index) !== '"')
+          index += text.charAt(index) === "\\" ? 2 : 1;
         index++;
-      } else if (char === " " || char === "\n" || ")]}".includes(char) || (index > start && "([{".includes(char))) {
+      } else if (
+        char === " " ||
+        char === "\n" ||
+        ")]}".includes(char) ||
+        (index > start && "([{".includes(char))
+      ) {
         break;
       } else {
         index++;
