@@ -35,7 +35,7 @@ describe("share links", () => {
   });
 
   test("?code= carries a program alone", () => {
-    expect(codeFromQuery(`?code=${encodeURIComponent("(+ 1 2)\n(str \"a&b\")")}`)).toBe('(+ 1 2)\n(str "a&b")');
+    expect(codeFromQuery(`?code=${encodeURIComponent('(+ 1 2)\n(str "a&b")')}`)).toBe('(+ 1 2)\n(str "a&b")');
     expect(codeFromQuery("?codegen=off")).toBeUndefined();
   });
 });
