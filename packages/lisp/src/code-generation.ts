@@ -78,8 +78,8 @@ export function codeGenerationAllowed(): boolean {
 
 /**
  * Whether code may be generated now, for the running program: allowed in the realm (as already
- * found out: this never probes) and by the run's engine. Field readers and the adaptive tier's
- * promotions ask before each `new Function`.
+ * found out: this never probes) and by the run's engine. Field readers ask before they are made
+ * or used, the adaptive tier's promotions before each `new Function`.
  */
 export function generatedCodePermitted(): boolean {
   return runPermits && setting === "auto" && probed === true;

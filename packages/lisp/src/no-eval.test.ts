@@ -160,6 +160,20 @@ describe("a run with engine general", () => {
       // An adaptive run reading the same (by now hot) keyword in a builtin gets its field reader.
       await lisp.run("(count (group-by :amount data/orders))", { context: { orders } });
       expect(stats.fieldReaders).toBe(1);
+      // Which a general run then does not call either: it runs no generated code at all.
+      const keyword = lisp.Keyword.of("amount") as unknown as { reader: (...args: unknown[]) => unknown };
+      const reader = keyword.reader;
+      let calls = 0;
+      keyword.reader = (...args) => {
+        calls++;
+        return reader(...args);
+      };
+      const program = "(count (group-by :amount data/orders))";
+      await lisp.run(program, { context: { orders }, engine: "general" });
+      expect(calls).toBe(0);
+      // (A new text: a text run again on adaptive is compiled whole, with its field reads inline.)
+      await lisp.run(`${program} ;; once more`, { context: { orders } });
+      expect(calls).toBeGreaterThan(0);
     },
   );
 });

@@ -48,10 +48,11 @@ function compileReader(keyword: Keyword): FieldReader | undefined {
 export function readerOf(
   keyword: Keyword & { reads: number; reader: FieldReader | undefined | null },
 ): FieldReader | undefined {
-  if (keyword.reader !== undefined) return keyword.reader ?? undefined;
+  const existing = keyword.reader;
+  // A run that may not generate code runs none either (not even a reader an earlier run made),
+  // and leaves the keyword as it is: a later run that may still gives it a reader.
+  if (existing !== undefined) return existing !== null && generatedCodePermitted() ? existing : undefined;
   if (++keyword.reads < HOT_READS || !keyword.direct) return undefined;
-  // A run that may not generate code leaves the keyword as it is: a later run that may still
-  // gives it a reader.
   if (!generatedCodePermitted()) return undefined;
   const reader = compileReader(keyword);
   keyword.reader = reader ?? null;
