@@ -24,9 +24,12 @@ const root = resolve(fileURLToPath(new URL("../../..", import.meta.url)));
 const PACKAGES = ["packages/lisp", "packages/tool", "packages/protocol", "packages/agent"];
 
 export interface PackedWorker {
-  /** The folder holding worker.js, the bundle workerd runs. */
+  /** The folder holding the bundles workerd runs. */
   readonly directory: string;
+  /** worker.js, from src/worker.ts. */
   readonly bundle: string;
+  /** docs-worker.js, from src/docs-worker.ts: the example of docs/edge.md. */
+  readonly docsBundle: string;
   remove(): void;
 }
 
@@ -53,21 +56,27 @@ export async function packedWorker(): Promise<PackedWorker> {
       JSON.stringify({ name: "ptc-workerd", private: true, type: "module" }),
     );
     exec("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", ...packed], directory);
-    copyFileSync(fileURLToPath(new URL("../src/worker.ts", import.meta.url)), join(directory, "worker.ts"));
-    const bundle = join(directory, "worker.js");
-    await build({
-      entryPoints: [join(directory, "worker.ts")],
-      absWorkingDir: directory,
-      bundle: true,
-      format: "esm",
-      platform: "neutral",
-      mainFields: ["module", "main"],
-      conditions: ["workerd", "worker", "browser"],
-      target: "es2022",
-      outfile: bundle,
-      logLevel: "silent",
-    });
-    return { directory, bundle, remove: () => rmSync(directory, { recursive: true, force: true }) };
+    for (const name of ["worker", "docs-worker"]) {
+      copyFileSync(fileURLToPath(new URL(`../src/${name}.ts`, import.meta.url)), join(directory, `${name}.ts`));
+      await build({
+        entryPoints: [join(directory, `${name}.ts`)],
+        absWorkingDir: directory,
+        bundle: true,
+        format: "esm",
+        platform: "neutral",
+        mainFields: ["module", "main"],
+        conditions: ["workerd", "worker", "browser"],
+        target: "es2022",
+        outfile: join(directory, `${name}.js`),
+        logLevel: "silent",
+      });
+    }
+    return {
+      directory,
+      bundle: join(directory, "worker.js"),
+      docsBundle: join(directory, "docs-worker.js"),
+      remove: () => rmSync(directory, { recursive: true, force: true }),
+    };
   } catch (error) {
     rmSync(directory, { recursive: true, force: true });
     throw error;

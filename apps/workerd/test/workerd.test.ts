@@ -22,7 +22,10 @@ let workerd: WorkerdProcess | undefined;
 
 beforeAll(async () => {
   worker = await packedWorker();
-  workerd = await startWorkerd(worker.bundle);
+  workerd = await startWorkerd([
+    { name: "main", bundle: worker.bundle },
+    { name: "docs", bundle: worker.docsBundle },
+  ]);
 });
 
 afterAll(async () => {
@@ -30,17 +33,19 @@ afterAll(async () => {
   worker?.remove();
 });
 
-async function post(path: string, body: unknown): Promise<Record<string, unknown>> {
+async function send(service: string, path: string, body: unknown): Promise<Response> {
   if (workerd === undefined) throw new Error("workerd did not start");
-  let response: Response;
   try {
-    response = await fetch(`${workerd.url}${path}`, { method: "POST", body: JSON.stringify(body) });
+    return await fetch(`${workerd.urls[service]}${path}`, { method: "POST", body: JSON.stringify(body) });
   } catch (error) {
     throw new Error(`workerd did not answer (${String(error)}); its output:\n${workerd.output()}`);
   }
+}
+
+async function post(path: string, body: unknown): Promise<Record<string, unknown>> {
+  const response = await send("main", path, body);
   const data = (await response.json()) as Record<string, unknown>;
-  if (response.status !== 200)
-    throw new Error(`${path} answered ${response.status}: ${JSON.stringify(data)}`);
+  if (response.status !== 200) throw new Error(`${path} answered ${response.status}: ${JSON.stringify(data)}`);
   return data;
 }
 
@@ -86,5 +91,22 @@ describe("an agent in workerd", () => {
       modelCalls: 1,
       toolCalls: ["list_orders"],
     });
+  });
+});
+
+describe("docs/edge.md's worker", () => {
+  test("is shown there verbatim", () => {
+    const guide = readFileSync(new URL("../../../docs/edge.md", import.meta.url), "utf8");
+    const example = readFileSync(new URL("../src/docs-worker.ts", import.meta.url), "utf8").trim();
+    expect(guide).toContain(example);
+  });
+
+  test("answers a program with its value, and a failing one with its error", async () => {
+    const ok = await send("docs", "/", { program: "(reduce + data/xs)", context: { xs: [1, 2, 3] } });
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toEqual({ value: 6 });
+    const failed = await send("docs", "/", { program: "(let [x 1]\n  (inc nope))" });
+    expect(failed.status).toBe(422);
+    expect(await failed.json()).toMatchObject({ error: { reason: "unbound_var", line: 2, column: 8 } });
   });
 });
