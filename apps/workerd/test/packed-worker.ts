@@ -57,7 +57,10 @@ export async function packedWorker(): Promise<PackedWorker> {
     );
     exec("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", ...packed], directory);
     for (const name of ["worker", "docs-worker"]) {
-      copyFileSync(fileURLToPath(new URL(`../src/${name}.ts`, import.meta.url)), join(directory, `${name}.ts`));
+      copyFileSync(
+        fileURLToPath(new URL(`../src/${name}.ts`, import.meta.url)),
+        join(directory, `${name}.ts`),
+      );
       await build({
         entryPoints: [join(directory, `${name}.ts`)],
         absWorkingDir: directory,

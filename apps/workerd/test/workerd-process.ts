@@ -31,8 +31,12 @@ export interface WorkerService {
 }
 
 function config(services: readonly WorkerService[], compatibilityDate: string): string {
-  const list = services.map((service) => `(name = "${service.name}", worker = .${service.name}Worker)`).join(", ");
-  const sockets = services.map((service) => `(name = "${service.name}", http = (), service = "${service.name}")`).join(", ");
+  const list = services
+    .map((service) => `(name = "${service.name}", worker = .${service.name}Worker)`)
+    .join(", ");
+  const sockets = services
+    .map((service) => `(name = "${service.name}", http = (), service = "${service.name}")`)
+    .join(", ");
   const workers = services
     .map(
       (service) => `const ${service.name}Worker :Workerd.Worker = (
@@ -73,7 +77,8 @@ export async function startWorkerd(
   const descriptors = servers.map((server) => (server as unknown as { _handle: { fd: number } })._handle.fd);
   for (const [index, service] of services.entries()) {
     const address = (servers[index] as Server).address();
-    if (address === null || typeof address === "string") throw new Error("no TCP address for a workerd socket");
+    if (address === null || typeof address === "string")
+      throw new Error("no TCP address for a workerd socket");
     urls[service.name] = `http://127.0.0.1:${address.port}`;
     args.push("--socket-fd", `${service.name}=${index + 3}`);
   }

@@ -45,7 +45,8 @@ async function send(service: string, path: string, body: unknown): Promise<Respo
 async function post(path: string, body: unknown): Promise<Record<string, unknown>> {
   const response = await send("main", path, body);
   const data = (await response.json()) as Record<string, unknown>;
-  if (response.status !== 200) throw new Error(`${path} answered ${response.status}: ${JSON.stringify(data)}`);
+  if (response.status !== 200)
+    throw new Error(`${path} answered ${response.status}: ${JSON.stringify(data)}`);
   return data;
 }
 

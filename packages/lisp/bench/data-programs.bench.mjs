@@ -197,7 +197,10 @@ async function freshLisp(entry, copyData, engine) {
   const source = entry.benchCase.lisp(entry.rows, nextNonce());
   const data = copyData(entry.benchCase.uses);
   const t0 = performance.now();
-  const result = await run(source, engine === undefined ? { context: data, limits } : { context: data, limits, engine });
+  const result = await run(
+    source,
+    engine === undefined ? { context: data, limits } : { context: data, limits, engine },
+  );
   return { ms: performance.now() - t0, result };
 }
 
