@@ -166,5 +166,5 @@ if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(
     );
     process.exit(1);
   }
-  console.log(`edge-safe: ${entries.join(", ")} import no Node built-in and name no Node global`);
+  console.log(`edge-safe: ${entries.join(", ")}: no Node built-in imported, no Node global named`);
 }
