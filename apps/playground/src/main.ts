@@ -48,12 +48,21 @@ let runs = 0;
 let loads = 0;
 let latest = 0;
 
+const shareLink = element<HTMLInputElement>("#share-link");
+const shareStatus = element<HTMLElement>("#share-status");
+/** A share link shown is stale once anything it carries changes. */
+function forgetShareLink(): void {
+  shareLink.hidden = true;
+  shareStatus.textContent = "";
+}
+
 const editor = createProgramEditor({
   parent: element("#editor"),
   text: "",
   onRun: () => void runProgram(),
+  onChange: forgetShareLink,
 });
-const inputs = new InputsPane(document, () => undefined);
+const inputs = new InputsPane(document, forgetShareLink);
 inputs.setCodeGeneration(codeGeneration);
 const results = new ResultsPane(document, (mark) => editor.focusAt(mark));
 renderReferenceCard(element("#reference-card"));
@@ -109,8 +118,6 @@ runButton.addEventListener("click", () => void runProgram());
 stopButton.addEventListener("click", () => runner.stop());
 
 // Sharing.
-const shareLink = element<HTMLInputElement>("#share-link");
-const shareStatus = element<HTMLElement>("#share-status");
 element<HTMLButtonElement>("#share").addEventListener("click", async () => {
   const { context, tools } = inputs.texts();
   const url = new URL(location.href);
