@@ -149,7 +149,8 @@ describe("a run with engine general", () => {
       const orders = orderRows(2500);
       const total = orders.reduce((sum, order) => sum + order.amount, 0);
       // Made by an adaptive run; called 2,500 times, and reads :amount 2,500 times, in a general one.
-      await lisp.run("(defn amount [o] (:amount o))", { session });
+      // Engines named throughout: CI runs this file again with PTC_LISP_ENGINE set.
+      await lisp.run("(defn amount [o] (:amount o))", { session, engine: "adaptive" });
       const general = await lisp.run("(reduce + (map amount data/orders))", {
         session,
         context: { orders },
@@ -158,7 +159,7 @@ describe("a run with engine general", () => {
       expect(general.ok && general.value).toBe(total);
       expect(stats).toMatchObject({ promotions: 0, fieldReaders: 0, unitsGenerated: 0 });
       // An adaptive run reading the same (by now hot) keyword in a builtin gets its field reader.
-      await lisp.run("(count (group-by :amount data/orders))", { context: { orders } });
+      await lisp.run("(count (group-by :amount data/orders))", { context: { orders }, engine: "adaptive" });
       expect(stats.fieldReaders).toBe(1);
       // Which a general run then does not call either: it runs no generated code at all.
       const keyword = lisp.Keyword.of("amount") as unknown as { reader: (...args: unknown[]) => unknown };
@@ -172,7 +173,7 @@ describe("a run with engine general", () => {
       await lisp.run(program, { context: { orders }, engine: "general" });
       expect(calls).toBe(0);
       // (A new text: a text run again on adaptive is compiled whole, with its field reads inline.)
-      await lisp.run(`${program} ;; once more`, { context: { orders } });
+      await lisp.run(`${program} ;; once more`, { context: { orders }, engine: "adaptive" });
       expect(calls).toBeGreaterThan(0);
     },
   );
@@ -182,7 +183,7 @@ describe("code generation left on auto", () => {
   test("the first run that could use generated code probes once, and the answer stands", async () => {
     const { lisp, stats } = await freshPackage();
     expect(lisp.codeGenerationStatus()).toBe("unprobed");
-    await lisp.run("(+ 1 2)");
+    await lisp.run("(+ 1 2)", { engine: "adaptive" });
     expect(stats.probes).toBe(1);
     expect(lisp.codeGenerationStatus()).toBe(codeGenerationWorks ? "available" : "unavailable");
     await lisp.run("(* 2 3)", { engine: "fast" });
