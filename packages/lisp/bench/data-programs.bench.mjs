@@ -7,12 +7,16 @@
 //         This is what an agent lives with: each program a model writes is new and runs once.
 //   warm: one program text run again and again over the same data (compiled code and V8's
 //         optimizations warm): what a host that reruns one program gets.
+// Each mode also times the no-eval path: the same program with `engine: "general"`, which
+// generates no JavaScript at all (what a page under a strict Content-Security-Policy, an edge
+// runtime or `setCodeGeneration("off")` gets; docs/edge.md), against the same JavaScript.
 // A last column runs each case once under DEFAULT_LIMITS and says whether it fits in them.
 // Timings include everything a program costs in real use: reading, analysis, compilation and
 // evaluation. See docs/benchmarks.md. Run after building @ptc/lisp (`pnpm bench` does).
 //   node packages/lisp/bench/data-programs.bench.mjs [--mode warm|fresh|both]
 //     [--sizes 1000,10000] [--case filter] [--json out.json] [--fresh-runs 15,9,5]
 //     [--slow-ms 5000] [--cap-ms 20000] [--warmup-ms 300] [--module path/to/index.js]
+//     [--skip-no-eval]
 import { execFileSync } from "node:child_process";
 import { statSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -35,6 +39,8 @@ if (!["warm", "fresh", "both"].includes(mode))
   throw new Error(`--mode must be warm, fresh or both, got ${mode}`);
 const warmMode = mode !== "fresh";
 const freshMode = mode !== "warm";
+/** Whether the no-eval path is timed too (the closure evaluator alone; nothing generated). */
+const noEvalMode = !args.includes("--skip-no-eval");
 /** Fresh runs per case at up to 1k, up to 10k, and more rows. */
 const freshRuns = (option("fresh-runs") ?? "15,9,5").split(",").map(Number);
 const runsFor = (rows) => (rows <= 1000 ? freshRuns[0] : rows <= 10000 ? freshRuns[1] : freshRuns[2]);
@@ -106,7 +112,7 @@ class Checker {
     this.worker = undefined;
   }
 
-  async run(source, uses, runLimits) {
+  async run(source, uses, runLimits, engine) {
     if (this.worker === undefined) {
       this.worker = new Worker(new URL("./check-worker.mjs", import.meta.url), {
         workerData: { modulePath, rows: this.rows },
@@ -133,7 +139,7 @@ class Checker {
         clearTimeout(timer);
         reject(error);
       });
-      worker.postMessage({ source, uses, limits: runLimits });
+      worker.postMessage({ source, uses, limits: runLimits, engine });
     });
   }
 
@@ -143,28 +149,32 @@ class Checker {
 }
 
 /**
- * Median warm times of `lisp` and `js` in ms. The two alternate, run after run, until about
- * `budgetMs` is spent (at least 7 runs each), so that drift in machine load hits both sides alike.
+ * Median warm times of `lisp`, `noEval` (undefined: not timed) and `js` in ms. They take turns, run
+ * after run, until about `budgetMs` is spent (at least 7 runs each), so that drift in machine load
+ * hits every side alike.
  */
-async function measureWarm(lisp, js, budgetMs) {
-  // Warm up the JIT on both sides, in turns, as the timed runs go.
+async function measureWarm(lisp, noEval, js, budgetMs) {
+  const sides = noEval === undefined ? [lisp, js] : [lisp, noEval, js];
+  // Warm up the JIT on every side, in turns, as the timed runs go.
   const warmupStart = performance.now();
   for (let i = 0; i < 3 || (performance.now() - warmupStart < warmupMs && i < 5000); i++) {
-    await lisp();
-    js();
+    for (const side of sides) await side();
   }
-  const lispTimes = [];
-  const jsTimes = [];
+  const times = sides.map(() => []);
   const start = performance.now();
-  while (lispTimes.length < 7 || (performance.now() - start < budgetMs && lispTimes.length < 300)) {
-    let t0 = performance.now();
-    await lisp();
-    lispTimes.push(performance.now() - t0);
-    t0 = performance.now();
-    js();
-    jsTimes.push(performance.now() - t0);
+  while (times[0].length < 7 || (performance.now() - start < budgetMs && times[0].length < 300)) {
+    for (const [index, side] of sides.entries()) {
+      const t0 = performance.now();
+      await side();
+      times[index].push(performance.now() - t0);
+    }
   }
-  return { lispMs: median(lispTimes), jsMs: median(jsTimes), runs: lispTimes.length };
+  return {
+    lispMs: median(times[0]),
+    ...(noEval === undefined ? {} : { noEvalMs: median(times[1]) }),
+    jsMs: median(times.at(-1)),
+    runs: times[0].length,
+  };
 }
 
 // No forced garbage collection before a fresh run: after a `gc()` V8 spends about 0.2 ms getting
@@ -179,12 +189,18 @@ function freshJs(entry, copyData) {
   return { ms: performance.now() - t0, value };
 }
 
-/** One fresh Lisp run: a program text never run before, over a new copy of the data. */
-async function freshLisp(entry, copyData) {
+/**
+ * One fresh Lisp run: a program text never run before, over a new copy of the data; with
+ * `engine: "general"`, the no-eval path.
+ */
+async function freshLisp(entry, copyData, engine) {
   const source = entry.benchCase.lisp(entry.rows, nextNonce());
   const data = copyData(entry.benchCase.uses);
   const t0 = performance.now();
-  const result = await run(source, { context: data, limits });
+  const result = await run(
+    source,
+    engine === undefined ? { context: data, limits } : { context: data, limits, engine },
+  );
   return { ms: performance.now() - t0, result };
 }
 
@@ -210,6 +226,12 @@ async function check(entry, checker, copyData) {
   if (!entry.killed && first.answer !== entry.expected) {
     entry.error = `WRONG ANSWER: ${first.answer.slice(0, 120)} vs ${entry.expected.slice(0, 120)}`;
     return;
+  }
+  if (noEvalMode && entry.slow) {
+    // A slow case's no-eval time is one run too, in the worker, under the same cap.
+    const noEval = await checker.run(benchCase.lisp(rows, nextNonce()), benchCase.uses, limits, "general");
+    entry.noEvalFirstMs = noEval.ms;
+    entry.noEvalKilled = noEval.killed === true;
   }
   const underDefaults = await checker.run(benchCase.lisp(rows, nextNonce()), benchCase.uses, DEFAULT_LIMITS);
   const seconds = `${(underDefaults.ms / 1000).toFixed(1)} s`;
@@ -305,12 +327,20 @@ for (const rows of sizes) {
     // Round robin over the cases, so that between two runs of one case the runtime's builtins see
     // other programs and other data, as they do in an agent.
     const samples = new Map(
-      timed.map((entry) => [entry, { lisp: entry.slow ? [entry.firstMs] : [], js: [] }]),
+      timed.map((entry) => [
+        entry,
+        {
+          lisp: entry.slow ? [entry.firstMs] : [],
+          noEval: entry.slow && entry.noEvalFirstMs !== undefined ? [entry.noEvalFirstMs] : [],
+          js: [],
+        },
+      ]),
     );
+    const order = noEvalMode ? ["lisp", "noEval", "js"] : ["lisp", "js"];
     for (let round = 0; round < runsFor(rows); round++) {
       for (const entry of timed) {
-        // Each side goes first every other round: neither always pays for the other's garbage.
-        const sides = round % 2 === 0 ? ["lisp", "js"] : ["js", "lisp"];
+        // Each side goes first in turn: none always pays for another's garbage.
+        const sides = order.map((_, index) => order[(index + round) % order.length]);
         for (const side of sides) {
           if (entry.error !== undefined) break;
           if (side === "js") {
@@ -321,22 +351,27 @@ for (const rows of sizes) {
             }
             samples.get(entry).js.push(jsMs);
           } else if (!entry.slow) {
-            const { ms: lispMs, result } = await freshLisp(entry, copyData);
+            const engine = side === "noEval" ? "general" : undefined;
+            const { ms: lispMs, result } = await freshLisp(entry, copyData, engine);
             if (!result.ok || answerText(toJson(result.value)) !== entry.expected) {
-              entry.error = `fresh run: ${result.ok ? "wrong answer" : `${result.error.reason}: ${result.error.message}`}`;
+              entry.error = `fresh${engine === undefined ? "" : " no-eval"} run: ${result.ok ? "wrong answer" : `${result.error.reason}: ${result.error.message}`}`;
               problem(rows, entry.benchCase, entry.error);
             }
-            samples.get(entry).lisp.push(lispMs);
+            samples.get(entry)[side].push(lispMs);
           }
         }
       }
     }
     for (const entry of timed) {
       if (entry.error !== undefined) continue;
-      const { lisp, js } = samples.get(entry);
+      const { lisp, noEval, js } = samples.get(entry);
       const lispMs = median(lisp);
       const jsMs = median(js);
       entry.fresh = { lispMs, jsMs, ratio: lispMs / jsMs, runs: lisp.length };
+      if (noEval.length > 0) {
+        const noEvalMs = median(noEval);
+        Object.assign(entry.fresh, { noEvalMs, noEvalRatio: noEvalMs / jsMs });
+      }
     }
   }
 
@@ -349,15 +384,25 @@ for (const rows of sizes) {
       const source = benchCase.lisp(rows, 0);
       // A slow case's one first run stands for its warm time too: compilation is noise next to it.
       const lisp = entry.slow ? async () => {} : () => run(source, { context, limits });
-      const warm = await measureWarm(lisp, () => benchCase.js(context, rows), budget);
+      const noEval = !noEvalMode
+        ? undefined
+        : entry.slow
+          ? async () => {}
+          : () => run(source, { context, limits, engine: "general" });
+      const warm = await measureWarm(lisp, noEval, () => benchCase.js(context, rows), budget);
       if (entry.slow) Object.assign(warm, { lispMs: entry.firstMs, runs: 1 });
-      entry.warm = { ...warm, ratio: warm.lispMs / warm.jsMs };
+      if (entry.slow && noEvalMode) warm.noEvalMs = entry.noEvalFirstMs;
+      entry.warm = {
+        ...warm,
+        ratio: warm.lispMs / warm.jsMs,
+        ...(warm.noEvalMs === undefined ? {} : { noEvalRatio: warm.noEvalMs / warm.jsMs }),
+      };
     }
   }
 
   console.log(`\n${rows.toLocaleString("en")} rows`);
   console.log(
-    `${"case".padEnd(26)}${pad("warm lisp", 10)}${pad("js ms", 9)}${pad("ratio", 9)}${pad("fresh lisp", 12)}${pad("js ms", 9)}${pad("ratio", 9)}   defaults`,
+    `${"case".padEnd(26)}${pad("warm lisp", 10)}${pad("js ms", 9)}${pad("ratio", 9)}${pad("no-eval", 9)}${pad("fresh lisp", 12)}${pad("js ms", 9)}${pad("ratio", 9)}${pad("no-eval", 9)}   defaults`,
   );
   for (const entry of entries) {
     const mark = entry.killed ? " >" : entry.slow ? " *" : "";
@@ -367,7 +412,7 @@ for (const rows of sizes) {
       console.log(`${name.padEnd(26)} ${entry.error ?? ""}`);
     } else {
       console.log(
-        `${name.padEnd(26)}${pad(ms(warm?.lispMs), 10)}${pad(ms(warm?.jsMs), 9)}${pad(ratioText(warm?.ratio), 9)}${pad(ms(fresh?.lispMs), 12)}${pad(ms(fresh?.jsMs), 9)}${pad(ratioText(fresh?.ratio), 9)}   ${entry.defaults ?? ""}${entry.error === undefined ? "" : `  ${entry.error}`}`,
+        `${name.padEnd(26)}${pad(ms(warm?.lispMs), 10)}${pad(ms(warm?.jsMs), 9)}${pad(ratioText(warm?.ratio), 9)}${pad(ratioText(warm?.noEvalRatio), 9)}${pad(ms(fresh?.lispMs), 12)}${pad(ms(fresh?.jsMs), 9)}${pad(ratioText(fresh?.ratio), 9)}${pad(ratioText(fresh?.noEvalRatio), 9)}   ${entry.defaults ?? ""}${entry.error === undefined ? "" : `  ${entry.error}`}`,
       );
     }
     results.push({
@@ -384,18 +429,25 @@ for (const rows of sizes) {
   }
   const warmMean = geometricMean(entries.flatMap((entry) => (entry.warm ? [entry.warm.ratio] : [])));
   const freshMean = geometricMean(entries.flatMap((entry) => (entry.fresh ? [entry.fresh.ratio] : [])));
+  const warmNoEvalMean = geometricMean(
+    entries.flatMap((entry) => (entry.warm?.noEvalRatio === undefined ? [] : [entry.warm.noEvalRatio])),
+  );
+  const freshNoEvalMean = geometricMean(
+    entries.flatMap((entry) => (entry.fresh?.noEvalRatio === undefined ? [] : [entry.fresh.noEvalRatio])),
+  );
   // Fresh Lisp against warm JS: how far a new program is from code compiled once and run often.
   const freshVersusWarmJs = geometricMean(
     entries.flatMap((entry) => (entry.fresh && entry.warm ? [entry.fresh.lispMs / entry.warm.jsMs] : [])),
   );
   const lowerBound = entries.some((entry) => entry.killed) ? "≥ " : "";
   const failing = entries.filter((entry) => entry.defaults?.startsWith("fails")).length;
+  const noEvalText = (value) => (noEvalMode ? `${lowerBound}${ratioText(value)}` : "");
   console.log(
-    `${"geometric mean".padEnd(26)}${pad(warmMode ? `${lowerBound}${ratioText(warmMean)}` : "", 28)}${pad(freshMode ? `${lowerBound}${ratioText(freshMean)}` : "", 30)}   ${failing} of ${entries.length} fail`,
+    `${"geometric mean".padEnd(26)}${pad(warmMode ? `${lowerBound}${ratioText(warmMean)}` : "", 28)}${pad(warmMode ? noEvalText(warmNoEvalMean) : "", 9)}${pad(freshMode ? `${lowerBound}${ratioText(freshMean)}` : "", 30)}${pad(freshMode ? noEvalText(freshNoEvalMean) : "", 9)}   ${failing} of ${entries.length} fail`,
   );
   if (freshMode && warmMode) {
     console.log(
-      `${"fresh lisp / warm js".padEnd(26)}${pad(`${lowerBound}${ratioText(freshVersusWarmJs)}`, 58)}`,
+      `${"fresh lisp / warm js".padEnd(26)}${pad(`${lowerBound}${ratioText(freshVersusWarmJs)}`, 67)}`,
     );
   }
   if (entries.some((entry) => entry.slow)) {
@@ -408,6 +460,7 @@ for (const rows of sizes) {
     rows,
     warm: warmMean,
     fresh: freshMean,
+    ...(noEvalMode ? { warmNoEval: warmNoEvalMean, freshNoEval: freshNoEvalMean } : {}),
     freshVersusWarmJs,
     failingUnderDefaults: failing,
     cases: entries.length,

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Turns the --json files of several `pnpm bench` runs into the Markdown tables of
 // docs/benchmarks.md: per size, each case's warm and fresh ratios and fresh Lisp time, run by run,
-// and whether it fits in DEFAULT_LIMITS.
+// and whether it fits in DEFAULT_LIMITS; with the no-eval path's ratios (`engine: "general"`, no
+// code generated) when the runs timed it.
 //   node packages/lisp/bench/report.mjs run1.json run2.json run3.json > tables.md
 import { readFileSync } from "node:fs";
 
@@ -48,10 +49,19 @@ for (const [index, { machine }] of runs.entries()) {
 out.push("");
 
 const sizes = [...new Set(runs.flatMap((run) => run.results.map((result) => result.rows)))];
+/** Whether the runs timed the no-eval path too (files from before it have no such column). */
+const noEval = runs.some((run) => run.results.some((result) => result.fresh?.noEvalRatio !== undefined));
 for (const rows of sizes) {
   out.push(`### ${rows.toLocaleString("en")} rows`, "");
-  out.push("| case | warm ×JS | fresh ×JS | fresh Lisp ms | under DEFAULT_LIMITS |");
-  out.push("| --- | ---: | ---: | ---: | --- |");
+  if (noEval) {
+    out.push(
+      "| case | warm ×JS | warm no-eval ×JS | fresh ×JS | fresh no-eval ×JS | fresh Lisp ms | fresh no-eval ms | under DEFAULT_LIMITS |",
+    );
+    out.push("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
+  } else {
+    out.push("| case | warm ×JS | fresh ×JS | fresh Lisp ms | under DEFAULT_LIMITS |");
+    out.push("| --- | ---: | ---: | ---: | --- |");
+  }
   const names = [
     ...new Set(runs.flatMap((run) => run.results.filter((r) => r.rows === rows).map((r) => r.case))),
   ];
@@ -67,11 +77,18 @@ for (const rows of sizes) {
     const capped = (result, text) => (result?.stoppedAtCap ? `≥ ${text}` : text);
     const failed = found.find((result) => result?.error !== undefined && result.fresh === undefined);
     if (failed !== undefined) {
-      out.push(`| ${name} | failed | failed | – | fails under any limits (see the list of failures) |`);
+      out.push(
+        noEval
+          ? `| ${name} | failed | failed | failed | failed | – | – | fails under any limits (see the list of failures) |`
+          : `| ${name} | failed | failed | – | fails under any limits (see the list of failures) |`,
+      );
       continue;
     }
+    const column = (read) => cell(found.map((r) => capped(r, read(r))));
     out.push(
-      `| ${name}${mark} | ${cell(found.map((r) => capped(r, ratio(r?.warm?.ratio))))} | ${cell(found.map((r) => capped(r, ratio(r?.fresh?.ratio))))} | ${cell(found.map((r) => capped(r, ms(r?.fresh?.lispMs))))} | ${cell(found.map((r) => r?.defaults ?? "–"))} |`,
+      noEval
+        ? `| ${name}${mark} | ${column((r) => ratio(r?.warm?.ratio))} | ${column((r) => ratio(r?.warm?.noEvalRatio))} | ${column((r) => ratio(r?.fresh?.ratio))} | ${column((r) => ratio(r?.fresh?.noEvalRatio))} | ${column((r) => ms(r?.fresh?.lispMs))} | ${column((r) => ms(r?.fresh?.noEvalMs))} | ${cell(found.map((r) => r?.defaults ?? "–"))} |`
+        : `| ${name}${mark} | ${column((r) => ratio(r?.warm?.ratio))} | ${column((r) => ratio(r?.fresh?.ratio))} | ${column((r) => ms(r?.fresh?.lispMs))} | ${cell(found.map((r) => r?.defaults ?? "–"))} |`,
     );
   }
   const means = runs.map((run) => run.geometricMeans.find((mean) => mean.rows === rows));
@@ -84,11 +101,21 @@ for (const rows of sizes) {
       ),
     ),
   );
-  out.push(
-    `| **geometric mean** | **${lower}${means.map((mean) => ratio(mean?.warm)).join(" · ")}** | **${lower}${means.map((mean) => ratio(mean?.fresh)).join(" · ")}** | | ${runs.map((run) => `${failingCount(run, rows)} of ${run.results.filter((r) => r.rows === rows).length}`).join(" · ")} fail |`,
-    `| fresh Lisp ÷ warm JS, geometric mean | | ${lower}${freshVersusWarmJs.map(ratio).join(" · ")} | | |`,
-    "",
-  );
+  const failures = `${runs.map((run) => `${failingCount(run, rows)} of ${run.results.filter((r) => r.rows === rows).length}`).join(" · ")} fail`;
+  const mean = (key) => `**${lower}${means.map((m) => ratio(m?.[key])).join(" · ")}**`;
+  if (noEval) {
+    out.push(
+      `| **geometric mean** | ${mean("warm")} | ${mean("warmNoEval")} | ${mean("fresh")} | ${mean("freshNoEval")} | | | ${failures} |`,
+      `| fresh Lisp ÷ warm JS, geometric mean | | | ${lower}${freshVersusWarmJs.map(ratio).join(" · ")} | | | | |`,
+      "",
+    );
+  } else {
+    out.push(
+      `| **geometric mean** | ${mean("warm")} | ${mean("fresh")} | | ${failures} |`,
+      `| fresh Lisp ÷ warm JS, geometric mean | | ${lower}${freshVersusWarmJs.map(ratio).join(" · ")} | | |`,
+      "",
+    );
+  }
 }
 
 const failing = new Map();
