@@ -242,7 +242,13 @@ describe("builtins that copy or loop stop at the limits (one call, however large
     ["conj onto one vector, kept every time", "(count (mapv #(conj data/xs %) (range 100000)))"],
   ])("%s: memory_exceeded, or timeout without a memory limit", async (_name, source) => {
     const limits = { maxIterations: Number.POSITIVE_INFINITY };
-    const onMemory = await failure(source, { context, limits: { ...limits, timeoutMs: 60_000 } });
+    // A small budget makes a small allowance (80 MB of copies): the default one lets a loop that
+    // keeps its copies hold 1.3 GB before it stops, which on a loaded machine takes longer than the
+    // test may. The clock is generous so that the allowance, not the time, must stop it.
+    const onMemory = await failure(source, {
+      context,
+      limits: { ...limits, timeoutMs: 60_000, maxMemoryBytes: 4_000_000 },
+    });
     expect(onMemory.reason).toBe("memory_exceeded");
     expect(onMemory.message).toContain("copied more than");
     const onTime = await failure(source, {
@@ -318,9 +324,11 @@ describe("builtins that copy or loop stop at the limits (one call, however large
   });
 
   test("counting and splitting a long non-ASCII text is fast (the segmenter works in pieces)", async () => {
+    // Linear, it takes a fraction of a second; the clock is generous so that a loaded machine
+    // cannot fail it. A quadratic segmenter would still fail it, by the test's own time limit.
     const result = await run('[(count data/t) (count (split data/t "")) (count (split data/t ","))]', {
       context: { t: "é,👍🏽\r\n".repeat(100_000) },
-      limits: { maxMemoryBytes: Number.POSITIVE_INFINITY },
+      limits: { maxMemoryBytes: Number.POSITIVE_INFINITY, timeoutMs: 60_000 },
     });
     expect(result.ok && format(result.value)).toBe("[400000 400000 100001]");
   });

@@ -141,7 +141,8 @@ const endings: readonly Ending[] = [
     label: "the mission times out",
     reason: "mission_timeout",
     applies: () => true,
-    setup: () => ({ step: () => never(), options: {}, agent: { missionTimeout: 300 } }),
+    // Both turns must end before the deadline: a second leaves room for a loaded machine.
+    setup: () => ({ step: () => never(), options: {}, agent: { missionTimeout: 1000 } }),
   },
 ];
 
