@@ -12,7 +12,7 @@
  * - the same program gives the same result twice;
  * - host data (context, tool results) is never written.
  *
- * `pnpm test` runs a few hundred cases of each. `pnpm fuzz` (packages/lisp/scripts/fuzz.mjs) runs
+ * `pnpm test` runs a few hundred cases of each. `pnpm fuzz` (scripts/fuzz.mjs) runs
  * the same properties with FUZZ_RUNS cases each and a seed it prints, so a failure replays with
  * `pnpm fuzz --seed <seed> --path <path>`.
  */
