@@ -18,7 +18,7 @@ export interface KnownBug {
 export const KNOWN_BUGS = {
   "model-error-hostile-fields": {
     repro:
-      'A model function throws an Error whose `message` (or `name`) getter throws, or a value neither JSON nor String can write (an array nested 100,000 deep, a revoked proxy, a null-prototype object): `run` rejects. `const e = new Error("x"); Object.defineProperty(e, "message", { get() { throw new Error("trap") } }); await run(createAgent({ prompt: "p" }), { llm: createScriptedModel([e]).llm })` rejects with "trap" (error-message.ts via loop/call-model.ts; `name`: model/model-retry.ts classifyModelError; a deep array: "Maximum call stack size exceeded" from error-message.ts\'s String fallback).',
+      'A model function throws an Error whose `message` (or `name`) getter throws, or a value neither JSON nor String can write (an array nested 5,000 deep, a revoked proxy, a null-prototype object, a cyclic array holding a Symbol): `run` rejects. `const e = new Error("x"); Object.defineProperty(e, "message", { get() { throw new Error("trap") } }); await run(createAgent({ prompt: "p" }), { llm: createScriptedModel([e]).llm })` rejects with "trap" (error-message.ts via loop/call-model.ts; `name`: model/model-retry.ts classifyModelError; a deep array: "Maximum call stack size exceeded" from error-message.ts\'s String fallback).',
     area: "agent: model errors (error-message.ts, model/model-retry.ts)",
   },
   "tool-error-hostile-fields": {
@@ -28,7 +28,7 @@ export const KNOWN_BUGS = {
   },
   "native-result-hostile-object": {
     repro:
-      'A native tool (text or combined mode) returns an object with an enumerable getter that throws (`Object.defineProperty({}, "trap", { enumerable: true, get() { throw new Error("trap") } })`), or a Map whose key cannot be made a string (`new Map([[Object.create(null), 1]])`): the run ends with `internal_error` instead of a tool error the model can read. From a program the same results are a tool error, as they should be (loop/program-value.ts rethrows what is not its own NotData).',
+      'A native tool (text or combined mode) returns an object with an enumerable getter that throws (`Object.defineProperty({}, "trap", { enumerable: true, get() { throw new Error("trap") } })`), or a Map whose key cannot be made a string (`new Map([[Object.create(null), 1]])`, `new Map([[[Symbol()], 1]])`): the run ends with `internal_error` instead of a tool error the model can read. From a program the same results are a tool error, as they should be (loop/program-value.ts rethrows what is not its own NotData).',
     area: "agent: host values at the native boundary (loop/program-value.ts, loop/json-text.ts)",
   },
   "step-json-raw-results": {

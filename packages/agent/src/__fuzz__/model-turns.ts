@@ -172,7 +172,14 @@ function nativeCall(favour: boolean): fc.Arbitrary<NativeCallRecipe> {
       // Arguments a tool accepts, mostly, when calls are favoured: else most calls fail early.
       args: favour
         ? fc.oneof(
-            { weight: 3, arbitrary: fc.constant<ArgsRecipe>({ kind: "object", value: {} }) },
+            {
+              weight: 3,
+              arbitrary: fc.constantFrom<ArgsRecipe>(
+                { kind: "object", value: {} },
+                { kind: "object", value: { id: 1 } },
+                { kind: "object", value: { query: "x" } },
+              ),
+            },
             argsRecipe,
           )
         : argsRecipe,

@@ -69,6 +69,11 @@ export interface ScenarioOptions {
   readonly secret?: boolean;
   /** Tools return plain JSON data. */
   readonly plainTools?: boolean;
+  /**
+   * Turns are mostly native calls with arguments tools accept, and every tool name is a tool:
+   * where the tools are what a property is about (implied by `secret`).
+   */
+  readonly favourCalls?: boolean;
   /** Turns may break the `ModelResponse` contract. */
   readonly offContract?: boolean;
   /** Generate aborts (and, since an abort ends them, model calls that never answer). */
@@ -79,6 +84,7 @@ export interface ScenarioOptions {
 const SIGNATURES = ["() -> :int", "() -> {a :int}", "() -> :string", "() -> :any", "() -> [:int]"] as const;
 
 export function scenario(options: ScenarioOptions = {}): fc.Arbitrary<Scenario> {
+  const favourCalls = options.favourCalls === true || options.secret === true;
   // Natively called tools meet the known bug about results that throw when read.
   const tame = (mode: Mode) =>
     (mode === "text" || mode === "combined") && avoiding("native-result-hostile-object");
@@ -88,8 +94,8 @@ export function scenario(options: ScenarioOptions = {}): fc.Arbitrary<Scenario> 
       : toolRecipe(name, { plain: options.plainTools === true, tame: tame(mode) });
   const tools = (mode: Mode) =>
     fc
-      // Under the secret policy every name is a tool, so that native calls mostly reach one.
-      .subarray([...TOOL_NAMES], { minLength: options.secret === true ? TOOL_NAMES.length : 0 })
+      // When calls are favoured every name is a tool, so that native calls mostly reach one.
+      .subarray([...TOOL_NAMES], { minLength: favourCalls ? TOOL_NAMES.length : 0 })
       .chain((names) => fc.tuple(...names.map((name) => tool(mode, name))));
   const abort: fc.Arbitrary<AbortRecipe> = fc.oneof(
     fc.constant({ kind: "before-run" as const }),
@@ -106,13 +112,10 @@ export function scenario(options: ScenarioOptions = {}): fc.Arbitrary<Scenario> 
           signature: fc.constantFrom(...SIGNATURES),
           entry: fc.constantFrom("run" as const, "run" as const, "chat" as const, "chat-twice" as const),
           tools: tools(mode),
-          turns: fc.array(
-            turnRecipe({ offContract: options.offContract === true, favourCalls: options.secret === true }),
-            {
-              minLength: 1,
-              maxLength: 6,
-            },
-          ),
+          turns: fc.array(turnRecipe({ offContract: options.offContract === true, favourCalls }), {
+            minLength: 1,
+            maxLength: 6,
+          }),
           maxTurns: fc.integer({ min: 1, max: 6 }),
           toolTimeoutMs: fc.integer({ min: 1, max: 30 }),
           timeout: fc.integer({ min: 20, max: 300 }),
@@ -188,8 +191,11 @@ export interface ScenarioOutcome {
   readonly abortListeners: number;
 }
 
-/** Milliseconds a case may take before it counts as hung. */
-export const WATCHDOG_MS = 30_000;
+/**
+ * Milliseconds a case may take before it counts as hung: far beyond any healthy case, however
+ * loaded the machine. FUZZ_WATCHDOG_MS shortens it when a hang is being shrunk on purpose.
+ */
+export const WATCHDOG_MS = Number(process.env.FUZZ_WATCHDOG_MS ?? 30_000);
 
 const NEVER_ANSWERS = new Promise<never>(() => undefined);
 

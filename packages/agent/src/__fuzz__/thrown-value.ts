@@ -4,7 +4,7 @@
  * Generated as recipes, built per case (see hostile-value.ts for why).
  */
 import fc from "fast-check";
-import { buildValue, type ValueRecipe, valueRecipe } from "./hostile-value.js";
+import { buildValue, textableThrown, type ValueRecipe, valueRecipe } from "./hostile-value.js";
 import { avoiding } from "./known-bugs.js";
 
 export type ThrownRecipe =
@@ -55,7 +55,7 @@ export function thrownRecipe(thrower: Thrower): fc.Arbitrary<ThrownRecipe> {
       weight: 3,
       arbitrary: fc.record({
         kind: fc.constant("value" as const),
-        value: valueRecipe({ secret: false, tame: !hostileFields }),
+        value: hostileFields ? valueRecipe({ secret: false }) : textableThrown,
       }),
     },
   );
