@@ -7,7 +7,7 @@
  * `@ptc/agent` may not be imported by `@ptc/lisp`, and test helpers are not part of any API).
  */
 import { writeFileSync } from "node:fs";
-import fc from "fast-check";
+import type fc from "fast-check";
 import { test } from "vitest";
 
 const fuzzRuns = Number(process.env.FUZZ_RUNS ?? 0);

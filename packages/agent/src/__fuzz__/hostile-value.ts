@@ -333,7 +333,6 @@ export function buildValue(recipe: ValueRecipe, parent: object | undefined = und
       Object.defineProperty(object, "trap", {
         enumerable: true,
         get() {
-          // biome-ignore lint/style/useThrowOnlyError: a hostile tool throws what it likes
           throw recipe.thrown === "error" ? new Error("getter trap") : "getter trap";
         },
       });

@@ -102,7 +102,13 @@ describe("a soak of 200 mixed runs", () => {
     const timeout = 60_000;
     const agents = {
       content: createAgent({ prompt: "p", timeout, tools }),
-      toolCall: createAgent({ prompt: "p", ptcTransport: "tool_call", signature: "() -> :int", timeout, tools }),
+      toolCall: createAgent({
+        prompt: "p",
+        ptcTransport: "tool_call",
+        signature: "() -> :int",
+        timeout,
+        tools,
+      }),
       text: createAgent({ prompt: "p", output: "text", tools }),
       combined: createAgent({ prompt: "p", output: "text", ptcTransport: "tool_call", timeout, tools }),
     };
