@@ -193,11 +193,19 @@ export interface ScenarioOutcome {
 
 /**
  * Milliseconds a case may take before it counts as hung: far beyond any healthy case, however
- * loaded the machine. FUZZ_WATCHDOG_MS shortens it when a hang is being shrunk on purpose.
+ * loaded the machine (FUZZ_WATCHDOG_MS sets another). Once a case has hung, fast-check shrinks
+ * it, running smaller variants that mostly hang too: those get a sixth of the time, or shrinking
+ * one hang would take hours.
  */
-export const WATCHDOG_MS = Number(process.env.FUZZ_WATCHDOG_MS ?? 30_000);
+const WATCHDOG_MS = Number(process.env.FUZZ_WATCHDOG_MS ?? 30_000);
+let hungBefore = false;
 
-const NEVER_ANSWERS = new Promise<never>(() => undefined);
+/**
+ * A model call that never answers. A fresh promise per call: a shared one would keep every
+ * aborted run's continuations (and all they hold) alive for the rest of the process, until the
+ * heap fills and every case crawls.
+ */
+const neverAnswers = (): Promise<never> => new Promise<never>(() => undefined);
 
 /** Plays a scenario. Never rejects. */
 export async function runScenario(scenario: Scenario): Promise<ScenarioOutcome> {
@@ -228,7 +236,7 @@ export async function runScenario(scenario: Scenario): Promise<ScenarioOutcome> 
     if (controller.signal.aborted) modelCallsAfterAbort += 1;
     if (scenario.abort?.kind === "in-model-call" && scenario.abort.call === call) {
       abort();
-      return NEVER_ANSWERS;
+      return neverAnswers();
     }
     // A call past the script throws UnexpectedModelCallError: a model error the run reports.
     return model.llm(request);
@@ -276,6 +284,7 @@ export async function runScenario(scenario: Scenario): Promise<ScenarioOutcome> 
   let result: RunResult | undefined;
   let rejected: unknown;
   let hung: string | undefined;
+  const watchdogMs = hungBefore ? WATCHDOG_MS / 6 : WATCHDOG_MS;
   try {
     if (scenario.abort?.kind === "before-run") abort();
     if (scenario.abort?.kind === "after") abortTimer = setTimeout(abort, scenario.abort.ms);
@@ -303,7 +312,7 @@ export async function runScenario(scenario: Scenario): Promise<ScenarioOutcome> 
       }
     };
     const watchdog = new Promise<"hung">((resolve) => {
-      timer = setTimeout(() => resolve("hung"), WATCHDOG_MS);
+      timer = setTimeout(() => resolve("hung"), watchdogMs);
     });
     const outcome = await Promise.race([
       play().then(
@@ -315,7 +324,10 @@ export async function runScenario(scenario: Scenario): Promise<ScenarioOutcome> 
       ),
       watchdog,
     ]);
-    if (outcome === "hung") hung = `the case did not settle within ${WATCHDOG_MS} ms`;
+    if (outcome === "hung") {
+      hung = `the case did not settle within ${watchdogMs} ms`;
+      hungBefore = true;
+    }
   } finally {
     settled = true;
     clearTimeout(timer);
