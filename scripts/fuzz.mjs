@@ -154,7 +154,7 @@ function runProperty(id) {
       const failedAfter = /Property failed after (\d+) tests/.exec(plain);
       if (stalled !== undefined) {
         console.log(
-          `fuzz: ${id} STALLED: one case held the thread for ${stallSeconds} s (seed ${seed}); the case:\n${stalled}`,
+          `fuzz: ${id} STALLED: one case did not end within ${stallSeconds} s (seed ${seed}); the case:\n${stalled}`,
         );
       } else if (code !== 0) {
         console.log(`fuzz: ${id} FAILED (seed ${seed}); its output:\n${plain}`);

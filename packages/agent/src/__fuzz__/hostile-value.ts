@@ -376,8 +376,11 @@ export function buildValue(recipe: ValueRecipe, parent: object | undefined = und
       object[Symbol("hidden")] = buildValue(recipe.value, object);
       return object;
     }
-    case "frozen":
-      return Object.freeze(buildValue(recipe.value, parent));
+    case "frozen": {
+      const value = buildValue(recipe.value, parent);
+      // A typed array with elements cannot be frozen.
+      return ArrayBuffer.isView(value) ? value : Object.freeze(value);
+    }
     case "typed-array":
       return new Uint8Array(recipe.length);
     case "error":

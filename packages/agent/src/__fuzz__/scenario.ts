@@ -336,7 +336,16 @@ export async function runScenario(scenario: Scenario): Promise<ScenarioOutcome> 
   // The step as the host got it, then again once every late tool promise has settled: late work
   // must change nothing the host holds.
   const atEnd = result === undefined ? undefined : jsonOrError(result.step);
-  await Promise.all(harness.late);
+  // Bounded too: late work that never ends is a hang of the harness, reported as one.
+  let lateTimer: ReturnType<typeof setTimeout> | undefined;
+  const lateDone = await Promise.race([
+    Promise.all(harness.late).then(() => true),
+    new Promise<false>((resolve) => {
+      lateTimer = setTimeout(() => resolve(false), watchdogMs);
+    }),
+  ]);
+  clearTimeout(lateTimer);
+  if (!lateDone) hung ??= `the tools' late work did not end within ${watchdogMs} ms`;
   clearTimeout(abortTimer);
   // Unhandled rejections are reported after the microtasks of the turn that made them.
   await new Promise((resolve) => setImmediate(resolve));

@@ -197,12 +197,19 @@ export function createToolHarness(): ToolHarness {
   return { aborted: false, startedAfterAbort: [], late: [], calls: 0 };
 }
 
+/**
+ * Runs `settle` after `afterMs`, recorded as the tool's late work. The work always counts as
+ * done, even when building the value throws: a case waits for it.
+ */
 function later(harness: ToolHarness, afterMs: number, settle: () => void): void {
   harness.late.push(
     new Promise<void>((done) =>
       setTimeout(() => {
-        settle();
-        done();
+        try {
+          settle();
+        } finally {
+          done();
+        }
       }, afterMs),
     ),
   );
@@ -215,8 +222,15 @@ function callTool(recipe: CallRecipe, harness: ToolHarness): unknown {
       return recipe.async ? Promise.resolve().then(() => value) : value;
     }
     case "return-later":
-      return new Promise((resolve) =>
-        later(harness, recipe.afterMs, () => resolve(buildValue(recipe.value))),
+      // A value whose building throws (a frozen typed array) is the tool failing, late.
+      return new Promise((resolve, reject) =>
+        later(harness, recipe.afterMs, () => {
+          try {
+            resolve(buildValue(recipe.value));
+          } catch (error) {
+            reject(error);
+          }
+        }),
       );
     case "throw":
       throw buildThrown(recipe.thrown);
