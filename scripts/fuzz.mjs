@@ -158,6 +158,11 @@ function runProperty(id) {
         );
       } else if (code !== 0) {
         console.log(`fuzz: ${id} FAILED (seed ${seed}); its output:\n${plain}`);
+        // A process that died (out of memory, a crash) reports no counterexample: the case it
+        // was running is the one in the heartbeat file.
+        if (!plain.includes("Counterexample") && existsSync(heartbeat)) {
+          console.log(`fuzz: ${id}: the last case it started:\n${readFileSync(heartbeat, "utf8")}`);
+        }
         console.log(
           `fuzz: replay with: pnpm fuzz --seed ${seed} --property ${id} --runs ${runs}${knownBugs ? " --known-bugs" : ""} --path <path printed above>`,
         );

@@ -38,7 +38,7 @@ export const KNOWN_BUGS = {
   },
   "shared-structure-result": {
     repro:
-      'A tool returns a value with shared structure: `let v = 1; for (let i = 0; i < 40; i++) v = { a: v, b: v }` (41 objects, 2^40 leaves). In every mode the run never ends and the host\'s thread is blocked: loop/program-value.ts walks the value as a tree, with no budget (20 levels take 0.3 s, 22 levels 1.3 s from a program and 3.2 s natively, where the model is also sent the whole tree as JSON). @ptc/lisp bounds the same walk inside a run (docs/sandbox.md, "Values with shared structure").',
+      'A tool returns a value with shared structure: `let v = 1; for (let i = 0; i < 40; i++) v = { a: v, b: v }` (41 objects, 2^40 leaves). In every mode the run never ends and the host\'s thread is blocked: loop/program-value.ts walks the value as a tree, with no budget (20 levels take 0.3 s, 22 levels 1.3 s from a program and 3.2 s natively, where the model is also sent the whole tree as JSON). With a big leaf the heap goes too: over one sparse array of a million slots (`const leaf = new Array(1e6); leaf[1] = new Uint8Array(4)`), 6 levels (64 references) take 54 s and send the model a 320-million-character message natively in combined mode; 12 levels ran the fuzzing process out of its 4 GB heap. @ptc/lisp bounds the same walk inside a run (docs/sandbox.md, "Values with shared structure").',
     area: "agent: host values at the boundary (loop/program-value.ts, loop/json-text.ts)",
   },
   "abort-from-event-listener": {
