@@ -71,6 +71,15 @@ export const programText: fc.Arbitrary<string> = fc
     return cut === undefined ? text : text.slice(0, cut % (text.length + 1));
   });
 
+/** A program that runs: one tool call, its result printed, returned or kept. */
+const wholeProgram: fc.Arbitrary<string> = fc
+  .tuple(
+    fc.constantFrom(...TOOL_NAMES),
+    fc.constantFrom("{}", "{:id 1}", '{:query "x"}'),
+    fc.constantFrom("(println %)", "%", "(return %)", "(def kept %)", "(str %)", "(first %)"),
+  )
+  .map(([name, args, shape]) => shape.replace("%", `(tool/${name} ${args})`));
+
 const fenced = (program: string) => `\`\`\`clojure\n${program}\n\`\`\``;
 
 /** Text content of a reply. */
@@ -158,33 +167,82 @@ export interface NativeCallRecipe {
 }
 
 function nativeCall(favour: boolean): fc.Arbitrary<NativeCallRecipe> {
-  return fc.record(
+  const id = fc.constantFrom("c1", "c2", "", "c1");
+  if (!favour) {
+    return fc.record(
+      {
+        id,
+        name: fc.oneof(
+          { weight: 4, arbitrary: fc.constantFrom(...TOOL_NAMES) },
+          { weight: 3, arbitrary: fc.constant("lisp_eval") },
+          {
+            weight: 1,
+            arbitrary: fc.constantFrom("missing_tool", "", "search-logs", "LISP_EVAL", "__proto__"),
+          },
+        ),
+        args: argsRecipe,
+      },
+      { requiredKeys: ["name", "args"] },
+    );
+  }
+  // Favoured calls mostly get what they need (else most fail before they do anything): a tool its
+  // usual arguments, lisp_eval a program.
+  const toolArgs = fc.oneof(
     {
-      id: fc.constantFrom("c1", "c2", "", "c1"),
-      name: fc.oneof(
-        { weight: favour ? 8 : 4, arbitrary: fc.constantFrom(...TOOL_NAMES) },
-        { weight: 3, arbitrary: fc.constant("lisp_eval") },
-        {
-          weight: 1,
-          arbitrary: fc.constantFrom("missing_tool", "", "search-logs", "LISP_EVAL", "__proto__"),
-        },
+      weight: 3,
+      arbitrary: fc.constantFrom<ArgsRecipe>(
+        { kind: "object", value: {} },
+        { kind: "object", value: { id: 1 } },
+        { kind: "object", value: { query: "x" } },
       ),
-      // Arguments a tool accepts, mostly, when calls are favoured: else most calls fail early.
-      args: favour
-        ? fc.oneof(
-            {
-              weight: 3,
-              arbitrary: fc.constantFrom<ArgsRecipe>(
-                { kind: "object", value: {} },
-                { kind: "object", value: { id: 1 } },
-                { kind: "object", value: { query: "x" } },
-              ),
-            },
-            argsRecipe,
-          )
-        : argsRecipe,
     },
-    { requiredKeys: ["name", "args"] },
+    argsRecipe,
+  );
+  const programArgs = fc.oneof(
+    {
+      weight: 3,
+      arbitrary: fc.record({
+        kind: fc.constant("program" as const),
+        program: wholeProgram,
+        asText: fc.boolean(),
+      }),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        kind: fc.constant("program" as const),
+        program: programText,
+        asText: fc.boolean(),
+      }),
+    },
+    argsRecipe,
+  );
+  return fc.oneof(
+    {
+      weight: 8,
+      arbitrary: fc.record(
+        { id, name: fc.constantFrom<string>(...TOOL_NAMES), args: toolArgs },
+        { requiredKeys: ["name", "args"] },
+      ),
+    },
+    {
+      weight: 4,
+      arbitrary: fc.record(
+        { id, name: fc.constant("lisp_eval"), args: programArgs },
+        { requiredKeys: ["name", "args"] },
+      ),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.record(
+        {
+          id,
+          name: fc.constantFrom("missing_tool", "", "search-logs", "LISP_EVAL", "__proto__"),
+          args: argsRecipe,
+        },
+        { requiredKeys: ["name", "args"] },
+      ),
+    },
   );
 }
 

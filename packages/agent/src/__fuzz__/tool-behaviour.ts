@@ -64,7 +64,11 @@ export function callRecipe(options: ToolOptions): fc.Arbitrary<CallRecipe> {
   const value =
     options.secret === true ? fc.oneof({ weight: 4, arbitrary: any.chain(withSecret) }, any) : any;
   return fc.oneof(
-    { weight: 6, arbitrary: fc.record({ kind: fc.constant("return" as const), value, async: fc.boolean() }) },
+    {
+      // A secret-holding tool mostly answers, so that its values are there to leak.
+      weight: options.secret === true ? 24 : 6,
+      arbitrary: fc.record({ kind: fc.constant("return" as const), value, async: fc.boolean() }),
+    },
     {
       weight: 1,
       arbitrary: fc.record({
