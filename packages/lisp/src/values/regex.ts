@@ -6,7 +6,7 @@
 import { RE2JS } from "re2js";
 import { LispError } from "../errors.js";
 import { CustomValue } from "./custom-value.js";
-import { nativeRegExp } from "./regex-native.js";
+import { type NativePattern, nativePattern } from "./regex-native.js";
 
 /** Longest pattern accepted, as in the reference. */
 export const MAX_PATTERN_LENGTH = 256;
@@ -25,7 +25,7 @@ const MAX_KEPT_PATTERNS = 512;
 export class Regex extends CustomValue {
   readonly compiled: RE2JS;
   /** The same pattern on V8's engine, where that is provably equivalent and safe (regex-native.ts). */
-  readonly native: RegExp | undefined;
+  readonly native: NativePattern | undefined;
 
   private constructor(
     readonly source: string,
@@ -33,7 +33,7 @@ export class Regex extends CustomValue {
   ) {
     super();
     this.compiled = compiled;
-    this.native = nativeRegExp(source);
+    this.native = nativePattern(source);
   }
 
   /**
