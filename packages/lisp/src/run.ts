@@ -34,6 +34,7 @@ import type { Session } from "./session.js";
 import { lookup } from "./values/map-access.js";
 import { isPlainObject, type PlainObject } from "./values/plain-object.js";
 import { Regex } from "./values/regex.js";
+import { loadRegexEngine, mayUseRegex, regexEngineLoaded } from "./values/regex-engine.js";
 
 export interface RunOptions {
   /** The `data/` namespace: a plain object, read in place and never modified. */
@@ -349,6 +350,9 @@ export async function run(source: string, options: RunOptions = {}): Promise<Run
       `engine must be "adaptive", "fast" or "general", got ${String(options.engine)}`,
     );
   }
+  // Before the run starts its clock: loading RE2 is the host's one-time cost, not the program's.
+  // A failed load leaves native patterns working; a pattern that needs RE2 then fails the run.
+  if (!regexEngineLoaded() && mayUseRegex(source)) await loadRegexEngine().catch(() => undefined);
   const limits = resolveLimits(options.limits);
   const tools = normalizeTools(options.tools);
   const data = checkContext(options.context);
