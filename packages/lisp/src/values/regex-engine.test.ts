@@ -9,7 +9,7 @@ import { mayUseRegex, regexEngineLoaded } from "./regex-engine.js";
 
 describe("the regex engine loads on first need", () => {
   test("a program with no regex leaves it unloaded, one with a regex loads it", async () => {
-    const plain = await run("(->> [1 2 3] (map inc) (reduce + 0) (str \"total \"))");
+    const plain = await run('(->> [1 2 3] (map inc) (reduce + 0) (str "total "))');
     expect(plain.ok && plain.value).toBe("total 9");
     expect(regexEngineLoaded()).toBe(false);
     // A pattern outside the native subset needs RE2 at once.
