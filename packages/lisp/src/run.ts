@@ -16,6 +16,7 @@ import {
   programKey,
   rememberProgram,
 } from "./compiler/program-cache.js";
+import { forgetPurity } from "./compiler/purity.js";
 import { type ErrorReason, LispError } from "./errors.js";
 import { print } from "./format/print.js";
 import type { Form } from "./reader/form.js";
@@ -140,6 +141,15 @@ const compiler = (tier: Tier) =>
     tier,
     discovery: (operation, args) => runDiscovery(registry, operation, args),
   });
+
+/** A program's code on `tier`; what purity analysis learned of its nodes is dropped after. */
+function compileBody(tier: Tier, body: Parameters<Compiler["compile"]>[0]): CompiledProgram["code"] {
+  try {
+    return compiler(tier).compile(body);
+  } finally {
+    forgetPurity();
+  }
+}
 
 function utf8Length(text: string): number {
   let bytes = 0;
@@ -291,12 +301,11 @@ function prepare(
     compileRegex: (pattern) => Regex.compile(pattern),
   });
   const compiled: CompiledProgram = {
-    code: compiler(tier).compile(analyzed.body),
+    code: compileBody(tier, analyzed.body),
     frameSize: analyzed.frameSize,
     dataKeys: [...analyzed.dataKeys].sort(),
     warnings: strayCloserWarnings(strayClosers),
-    upgrade:
-      tier === "adaptive" && key !== undefined ? () => compiler("fast").compile(analyzed.body) : undefined,
+    upgrade: tier === "adaptive" && key !== undefined ? () => compileBody("fast", analyzed.body) : undefined,
   };
   if (key !== undefined) rememberProgram(key, compiled);
   return compiled;
