@@ -139,23 +139,30 @@ function eachMatch(regex: Regex, text: string, visit: (match: FoundMatch, offset
     re2Matches(regex, text, 0, visit);
     return;
   }
+  // Lines are checked NATIVE_TEXT_LIMIT characters at a time: the last newline in the next
+  // stretch of that length starts the next line to check, so short lines cost no call each.
   let chunkStart = 0;
   let lineStart = 0;
-  while (lineStart < text.length) {
+  while (text.length - lineStart > NATIVE_TEXT_LIMIT) {
+    const newline = text.lastIndexOf("\n", lineStart + NATIVE_TEXT_LIMIT);
+    if (newline >= lineStart) {
+      lineStart = newline + 1;
+      if (lineStart - chunkStart >= NATIVE_CHUNK) {
+        if (!nativeMatches(native.global, text.slice(chunkStart, lineStart), chunkStart, visit)) return;
+        chunkStart = lineStart;
+      }
+      continue;
+    }
+    // The line at lineStart is longer than the native engine may search.
     let lineEnd = text.indexOf("\n", lineStart);
     if (lineEnd === -1) lineEnd = text.length;
-    if (lineEnd - lineStart > NATIVE_TEXT_LIMIT) {
-      if (
-        chunkStart < lineStart &&
-        !nativeMatches(native.global, text.slice(chunkStart, lineStart), chunkStart, visit)
-      )
-        return;
-      if (!re2Matches(regex, text.slice(lineStart, lineEnd), lineStart, visit)) return;
-      chunkStart = lineEnd;
-    } else if (lineEnd - chunkStart >= NATIVE_CHUNK) {
-      if (!nativeMatches(native.global, text.slice(chunkStart, lineEnd), chunkStart, visit)) return;
-      chunkStart = lineEnd;
-    }
+    if (
+      chunkStart < lineStart &&
+      !nativeMatches(native.global, text.slice(chunkStart, lineStart), chunkStart, visit)
+    )
+      return;
+    if (!re2Matches(regex, text.slice(lineStart, lineEnd), lineStart, visit)) return;
+    chunkStart = lineEnd;
     lineStart = lineEnd + 1;
   }
   if (chunkStart < text.length) nativeMatches(native.global, text.slice(chunkStart), chunkStart, visit);
