@@ -44,7 +44,16 @@ try {
 }
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const [empty, withLisp, withAgent] = Object.values(times).map(median);
-console.log(`${os.cpus()[0]?.model ?? "?"}, node ${process.version}, load ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}, ${runs} runs each`);
+console.log(
+  `${os.cpus()[0]?.model ?? "?"}, node ${process.version}, load ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ")}, ${runs} runs each`,
+);
 for (const [name, values] of Object.entries(times))
-  console.log(`${name.padEnd(22)} median ${median(values).toFixed(1)} ms, min ${Math.min(...values).toFixed(1)} ms`);
-console.log(`@ptc/lisp and (+ 1 2) add ${(withLisp - empty).toFixed(1)} ms; @ptc/agent adds ${(withAgent - withLisp).toFixed(1)} ms more`);
+  console.log(
+    `${name.padEnd(22)} median ${median(values).toFixed(1)} ms, min ${Math.min(...values).toFixed(1)} ms`,
+  );
+console.log(
+  `@ptc/lisp and (+ 1 2) add ${(withLisp - empty).toFixed(1)} ms; @ptc/agent adds ${(withAgent - withLisp).toFixed(1)} ms more`,
+);

@@ -70,7 +70,9 @@ for (const rows of sizes) {
     const capped = (result, text) => (result?.stoppedAtCap ? `≥ ${text}` : text);
     const failed = found.find((result) => result?.error !== undefined && result.fresh === undefined);
     if (failed !== undefined) {
-      out.push(`| ${name} | failed | failed | – | – | – | – | fails under any limits (see the list of failures) |`);
+      out.push(
+        `| ${name} | failed | failed | – | – | – | – | fails under any limits (see the list of failures) |`,
+      );
       continue;
     }
     out.push(
