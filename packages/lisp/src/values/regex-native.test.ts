@@ -9,6 +9,7 @@ import { RE2JS } from "re2js";
 import { describe, expect, test } from "vitest";
 import { toJson } from "../format/to-json.js";
 import { run } from "../run.js";
+import { Regex } from "./regex.js";
 import { NATIVE_TEXT_LIMIT, nativePattern, nativeRegExp } from "./regex-native.js";
 
 const atom = fc.constantFrom(
@@ -102,8 +103,8 @@ describe("the native engine agrees with RE2 on its subset", () => {
       }),
       { numRuns: 3000 },
     );
-    // Most generated patterns are in the subset, so the comparison is not vacuous.
-    expect(native).toBeGreaterThan(1500);
+    // About half the generated patterns are in the subset, so the comparison is not vacuous.
+    expect(native).toBeGreaterThan(1000);
   });
 
   test("every match in order, for generated patterns and texts", () => {
@@ -219,3 +220,27 @@ function matchValueOf(source: string, text: string, native: boolean): unknown {
   if (last === 0) return matcher.group(0);
   return Array.from({ length: last + 1 }, (_, i) => matcher.group(i) ?? "");
 }
+
+describe("the builtins use the native engine where they may", () => {
+  // Regex.compile returns the instance a program's literal made (patterns are kept by source), so
+  // whether RE2 ever compiled it tells which engine served the searches.
+  test("re-seq, split and re-find over short lines and a long text of short lines never reach RE2", async () => {
+    const lines = Array.from({ length: 3000 }, (_, i) => `t=${i} service=api latency=${i % 97}ms`);
+    const program = `[(count (mapcat #(re-seq #"(\\w+)=(\\S+)" %) data/lines))
+      (count (re-seq #"latency=(\\d+)ms" data/text))
+      (count (filter #(re-find #"ERROR|api" %) data/lines))
+      (count (mapcat #(str/split % #"\\s+") data/lines))]`;
+    const result = await run(program, { context: { lines, text: lines.join("\n") } });
+    expect(result.ok && toJson(result.value)).toEqual([9000, 3000, 3000, 9000]);
+    for (const source of ["(\\w+)=(\\S+)", "latency=(\\d+)ms", "ERROR|api", "\\s+"])
+      expect(Regex.compile(source).compiledOnRe2, source).toBe(false);
+  });
+
+  test("a line too long for the native engine is searched by RE2, with the same matches", async () => {
+    const long = "k=v ".repeat(NATIVE_TEXT_LIMIT);
+    const text = ["a=1", long, "b=2"].join("\n");
+    const result = await run('(count (re-seq #"(\\w)=(\\w)" data/text))', { context: { text } });
+    expect(result.ok && result.value).toBe(NATIVE_TEXT_LIMIT + 2);
+    expect(Regex.compile("(\\w)=(\\w)").compiledOnRe2).toBe(true);
+  });
+});

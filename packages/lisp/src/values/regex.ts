@@ -44,6 +44,11 @@ export class Regex extends CustomValue {
     return this.#compiled;
   }
 
+  /** Whether RE2 has compiled this pattern: false while the native engine has served every search. */
+  get compiledOnRe2(): boolean {
+    return this.#compiled !== undefined;
+  }
+
   /** A pattern known to be valid (it was a Regex on the other side of a worker boundary). */
   static trusted(source: string): Regex {
     return compiledPatterns.get(source) ?? new Regex(source, nativePattern(source), undefined);
