@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Turns the --json files of several `pnpm bench` runs into the Markdown tables of
 // docs/benchmarks.md: per size, each case's warm and fresh ratios and fresh Lisp time, run by run,
-// and whether it fits in DEFAULT_LIMITS; with the no-eval path's ratios (`engine: "general"`, no
-// code generated) when the runs timed it.
+// the general evaluator's ratios (what runtimes without `new Function` get), the code-mode peer's
+// (QuickJS) ratio, and whether it fits in DEFAULT_LIMITS; then one table of geometric means.
 //   node packages/lisp/bench/report.mjs run1.json run2.json run3.json > tables.md
 import { readFileSync } from "node:fs";
 
@@ -49,19 +49,12 @@ for (const [index, { machine }] of runs.entries()) {
 out.push("");
 
 const sizes = [...new Set(runs.flatMap((run) => run.results.map((result) => result.rows)))];
-/** Whether the runs timed the no-eval path too (files from before it have no such column). */
-const noEval = runs.some((run) => run.results.some((result) => result.fresh?.noEvalRatio !== undefined));
 for (const rows of sizes) {
   out.push(`### ${rows.toLocaleString("en")} rows`, "");
-  if (noEval) {
-    out.push(
-      "| case | warm ×JS | warm no-eval ×JS | fresh ×JS | fresh no-eval ×JS | fresh Lisp ms | fresh no-eval ms | under DEFAULT_LIMITS |",
-    );
-    out.push("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
-  } else {
-    out.push("| case | warm ×JS | fresh ×JS | fresh Lisp ms | under DEFAULT_LIMITS |");
-    out.push("| --- | ---: | ---: | ---: | --- |");
-  }
+  out.push(
+    "| case | warm ×JS | fresh ×JS | fresh Lisp ms | general warm ×JS | general fresh ×JS | QuickJS ×JS | under DEFAULT_LIMITS |",
+  );
+  out.push("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
   const names = [
     ...new Set(runs.flatMap((run) => run.results.filter((r) => r.rows === rows).map((r) => r.case))),
   ];
@@ -78,17 +71,12 @@ for (const rows of sizes) {
     const failed = found.find((result) => result?.error !== undefined && result.fresh === undefined);
     if (failed !== undefined) {
       out.push(
-        noEval
-          ? `| ${name} | failed | failed | failed | failed | – | – | fails under any limits (see the list of failures) |`
-          : `| ${name} | failed | failed | – | fails under any limits (see the list of failures) |`,
+        `| ${name} | failed | failed | – | – | – | – | fails under any limits (see the list of failures) |`,
       );
       continue;
     }
-    const column = (read) => cell(found.map((r) => capped(r, read(r))));
     out.push(
-      noEval
-        ? `| ${name}${mark} | ${column((r) => ratio(r?.warm?.ratio))} | ${column((r) => ratio(r?.warm?.noEvalRatio))} | ${column((r) => ratio(r?.fresh?.ratio))} | ${column((r) => ratio(r?.fresh?.noEvalRatio))} | ${column((r) => ms(r?.fresh?.lispMs))} | ${column((r) => ms(r?.fresh?.noEvalMs))} | ${cell(found.map((r) => r?.defaults ?? "–"))} |`
-        : `| ${name}${mark} | ${column((r) => ratio(r?.warm?.ratio))} | ${column((r) => ratio(r?.fresh?.ratio))} | ${column((r) => ms(r?.fresh?.lispMs))} | ${cell(found.map((r) => r?.defaults ?? "–"))} |`,
+      `| ${name}${mark} | ${cell(found.map((r) => capped(r, ratio(r?.warm?.ratio))))} | ${cell(found.map((r) => capped(r, ratio(r?.fresh?.ratio))))} | ${cell(found.map((r) => capped(r, ms(r?.fresh?.lispMs))))} | ${cell(found.map((r) => ratio(r?.warm?.generalRatio)))} | ${cell(found.map((r) => ratio(r?.fresh?.generalRatio)))} | ${cell(found.map((r) => ratio(r?.fresh?.quickjsRatio)))} | ${cell(found.map((r) => r?.defaults ?? "–"))} |`,
     );
   }
   const means = runs.map((run) => run.geometricMeans.find((mean) => mean.rows === rows));
@@ -101,22 +89,27 @@ for (const rows of sizes) {
       ),
     ),
   );
-  const failures = `${runs.map((run) => `${failingCount(run, rows)} of ${run.results.filter((r) => r.rows === rows).length}`).join(" · ")} fail`;
-  const mean = (key) => `**${lower}${means.map((m) => ratio(m?.[key])).join(" · ")}**`;
-  if (noEval) {
-    out.push(
-      `| **geometric mean** | ${mean("warm")} | ${mean("warmNoEval")} | ${mean("fresh")} | ${mean("freshNoEval")} | | | ${failures} |`,
-      `| fresh Lisp ÷ warm JS, geometric mean | | | ${lower}${freshVersusWarmJs.map(ratio).join(" · ")} | | | | |`,
-      "",
-    );
-  } else {
-    out.push(
-      `| **geometric mean** | ${mean("warm")} | ${mean("fresh")} | | ${failures} |`,
-      `| fresh Lisp ÷ warm JS, geometric mean | | ${lower}${freshVersusWarmJs.map(ratio).join(" · ")} | | |`,
-      "",
-    );
-  }
+  out.push(
+    `| **geometric mean** | **${lower}${means.map((mean) => ratio(mean?.warm)).join(" · ")}** | **${lower}${means.map((mean) => ratio(mean?.fresh)).join(" · ")}** | | ${means.map((mean) => ratio(mean?.warmGeneral)).join(" · ")} | ${means.map((mean) => ratio(mean?.freshGeneral)).join(" · ")} | ${means.map((mean) => ratio(mean?.quickjs)).join(" · ")} | ${runs.map((run) => `${failingCount(run, rows)} of ${run.results.filter((r) => r.rows === rows).length}`).join(" · ")} fail |`,
+    `| fresh Lisp ÷ warm JS, geometric mean | | ${lower}${freshVersusWarmJs.map(ratio).join(" · ")} | | | | | |`,
+    `| QuickJS ÷ fresh Lisp, geometric mean | | | | | | ${means.map((mean) => ratio(mean?.quickjsOverLisp)).join(" · ")} | |`,
+    "",
+  );
 }
+
+out.push("### Geometric means", "");
+out.push(
+  "| rows | warm ×JS | fresh ×JS (headline) | general warm ×JS | general fresh ×JS | QuickJS ×JS | QuickJS ÷ fresh Lisp |",
+  "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+);
+for (const rows of sizes) {
+  const means = runs.map((run) => run.geometricMeans.find((mean) => mean.rows === rows));
+  const column = (key) => means.map((mean) => ratio(mean?.[key])).join(" · ");
+  out.push(
+    `| ${rows.toLocaleString("en")} | ${column("warm")} | ${column("fresh")} | ${column("warmGeneral")} | ${column("freshGeneral")} | ${column("quickjs")} | ${column("quickjsOverLisp")} |`,
+  );
+}
+out.push("");
 
 const failing = new Map();
 for (const run of runs) {

@@ -16,6 +16,7 @@ import {
   programKey,
   rememberProgram,
 } from "./compiler/program-cache.js";
+import { forgetPurity } from "./compiler/purity.js";
 import { environmentVariable } from "./environment.js";
 import { type ErrorReason, isLispError, LispError } from "./errors.js";
 import { format } from "./format/format.js";
@@ -47,6 +48,7 @@ import { hostDataMayHaveChanged } from "./values/host-epoch.js";
 import { lookup } from "./values/map-access.js";
 import { isPlainObject, type PlainObject } from "./values/plain-object.js";
 import { Regex } from "./values/regex.js";
+import { loadRegexEngine, mayUseRegex, regexEngineLoaded } from "./values/regex-engine.js";
 import { findUnreadable, type HostRoot } from "./values/unreadable-host-data.js";
 
 export interface RunOptions {
@@ -202,6 +204,15 @@ const compiler = (tier: Tier) =>
     tier,
     discovery: (operation, args) => runDiscovery(registry, operation, args),
   });
+
+/** A program's code on `tier`; what purity analysis learned of its nodes is dropped after. */
+function compileBody(tier: Tier, body: Parameters<Compiler["compile"]>[0]): CompiledProgram["code"] {
+  try {
+    return compiler(tier).compile(body);
+  } finally {
+    forgetPurity();
+  }
+}
 
 function utf8Length(text: string): number {
   let bytes = 0;
@@ -432,12 +443,11 @@ function prepare(
     compileRegex: (pattern) => Regex.compile(pattern),
   });
   const compiled: CompiledProgram = {
-    code: compiler(tier).compile(analyzed.body),
+    code: compileBody(tier, analyzed.body),
     frameSize: analyzed.frameSize,
     dataKeys: [...analyzed.dataKeys].sort(),
     warnings: strayCloserWarnings(strayClosers),
-    upgrade:
-      tier === "adaptive" && key !== undefined ? () => compiler("fast").compile(analyzed.body) : undefined,
+    upgrade: tier === "adaptive" && key !== undefined ? () => compileBody("fast", analyzed.body) : undefined,
   };
   if (key !== undefined) rememberProgram(key, compiled);
   return compiled;
@@ -579,6 +589,9 @@ export async function run(source: string, options: RunOptions = {}): Promise<Run
     });
   }
   const { limits, tools, data, signal, session, ledger, pauseBefore } = checked;
+  // Before the run starts its clock: loading RE2 is the host's one-time cost, not the program's.
+  // A failed load leaves native patterns working; a pattern that needs RE2 then fails the run.
+  if (!regexEngineLoaded() && mayUseRegex(source)) await loadRegexEngine().catch(() => undefined);
   const namespace = session?.namespace ?? new Namespace();
   const journal = session?.journal;
   const tier = tierFor(checked.engine);
