@@ -29,6 +29,7 @@ export type {
 } from "./agent/agent-options.js";
 export type { Agent, ResolvedCompaction, ResolvedFormatOptions } from "./agent/agent-types.js";
 export { createAgent } from "./agent/create-agent.js";
+export { type AgentTools, defineTool, defineTools } from "./agent/define-tools.js";
 export type { ApprovalContext, NeedsApproval } from "./approvals/approval-policy.js";
 export type { Rejection, ResumeOptions } from "./approvals/approval-types.js";
 export { resume } from "./approvals/resume.js";
@@ -83,8 +84,9 @@ export {
   resumeChat,
 } from "./run/chat.js";
 export { type PromptPreview, previewPrompt, type ToolSummary } from "./run/preview-prompt.js";
-export { type RunPromptOptions, run, runOrThrow } from "./run/run.js";
+export { type RunArguments, type RunPromptOptions, run, runOrThrow } from "./run/run.js";
 export type { BudgetUsage, ContinuationDecision, GuardState, RunOptions } from "./run/run-options.js";
+export { AGENT_FAIL_REASONS, type AgentFailReason } from "./step/fail-reasons.js";
 export type {
   CompactionStats,
   ExposureLayer,
@@ -105,4 +107,8 @@ export type {
 export { type AgentTool, type AsToolOptions, asTool, isAgentTool } from "./tools/agent-tool.js";
 export { createJsonlTranscript, type JsonlTranscript } from "./transcript/jsonl-transcript.js";
 export { redactText } from "./transcript/redact.js";
-export type { TranscriptRecord, TranscriptWriter } from "./transcript/transcript-types.js";
+export type {
+  TranscriptOption,
+  TranscriptRecord,
+  TranscriptWriter,
+} from "./transcript/transcript-types.js";

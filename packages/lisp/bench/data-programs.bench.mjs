@@ -13,6 +13,7 @@
 // A last column runs each case once under DEFAULT_LIMITS and says whether it fits in them.
 // Timings include everything a program costs in real use: reading, analysis, compilation and
 // evaluation. See docs/benchmarks.md. Run after building @ptc/lisp (`pnpm bench` does).
+// Progress goes to stderr (one line rewritten on a terminal), the report to stdout.
 //   node packages/lisp/bench/data-programs.bench.mjs [--mode warm|fresh|both]
 //     [--sizes 1000,10000] [--case filter] [--json out.json] [--fresh-runs 15,9,5]
 //     [--slow-ms 5000] [--cap-ms 20000] [--warmup-ms 300] [--module path/to/index.js]
@@ -282,6 +283,26 @@ async function check(entry, checker, copyData) {
 function pad(text, width) {
   return String(text).padStart(width);
 }
+
+/**
+ * A size takes a minute or more: say what is running, on stderr so that stdout stays the report.
+ * On a terminal one line is rewritten in place; elsewhere (CI logs) each phase gets one line.
+ */
+const interactive = process.stderr.isTTY === true;
+let lastPhase = "";
+function progress(phase, detail = "") {
+  if (interactive) {
+    const line = `${phase}${detail === "" ? "" : ` ${detail}`}`;
+    process.stderr.write(`\r\x1b[2K${line.slice(0, (process.stderr.columns ?? 100) - 1)}`);
+  } else if (phase !== lastPhase) {
+    process.stderr.write(`${phase}\n`);
+  }
+  lastPhase = phase;
+}
+function progressDone() {
+  if (interactive && lastPhase !== "") process.stderr.write("\r\x1b[2K");
+  lastPhase = "";
+}
 const ms = (value) =>
   value === undefined
     ? ""
@@ -328,7 +349,7 @@ console.log(
 );
 console.log(`mode ${mode}; fresh runs per case ${freshRuns.join("/")}; warm-up ${warmupMs} ms per case`);
 console.log(
-  `defaults column: DEFAULT_LIMITS timeoutMs ${DEFAULT_LIMITS.timeoutMs}, maxIterations ${DEFAULT_LIMITS.maxIterations}, maxMemoryBytes ${DEFAULT_LIMITS.maxMemoryBytes}, maxDepth ${DEFAULT_LIMITS.maxDepth}`,
+  `"under DEFAULT_LIMITS": each case run once with timeoutMs ${DEFAULT_LIMITS.timeoutMs}, maxIterations ${DEFAULT_LIMITS.maxIterations}, maxMemoryBytes ${DEFAULT_LIMITS.maxMemoryBytes}, maxDepth ${DEFAULT_LIMITS.maxDepth}`,
 );
 
 const results = [];
@@ -342,8 +363,13 @@ for (const rows of sizes) {
     .filter((benchCase) => only === undefined || benchCase.name.includes(only))
     .map((benchCase) => ({ benchCase, rows }));
 
+  const sizeLabel = `${rows.toLocaleString("en")} rows`;
   const checker = new Checker(rows);
-  for (const entry of entries) {
+  for (const [index, entry] of entries.entries()) {
+    progress(
+      `${sizeLabel}: checking answers and default limits`,
+      `${index + 1}/${entries.length} ${entry.benchCase.name}`,
+    );
     await check(entry, checker, copyData);
     if (entry.error !== undefined) problem(rows, entry.benchCase, entry.error);
   }
@@ -360,6 +386,7 @@ for (const rows of sizes) {
       ]),
     );
     for (let round = 0; round < runsFor(rows); round++) {
+      progress(`${sizeLabel}: timing fresh programs`, `round ${round + 1}/${runsFor(rows)}`);
       for (const entry of timed) {
         // Each side goes first every other round: neither always pays for the other's garbage.
         const sides = round % 2 === 0 ? ["lisp", "js"] : ["js", "lisp"];
@@ -423,8 +450,9 @@ for (const rows of sizes) {
 
   if (warmMode) {
     const budget = rows >= 100000 ? 2000 : 1000;
-    for (const entry of timed) {
+    for (const [index, entry] of timed.entries()) {
       if (entry.error !== undefined) continue;
+      progress(`${sizeLabel}: timing warm programs`, `${index + 1}/${timed.length} ${entry.benchCase.name}`);
       const { benchCase } = entry;
       const context = copyData(benchCase.uses);
       const source = benchCase.lisp(rows, 0);
@@ -442,9 +470,11 @@ for (const rows of sizes) {
     }
   }
 
-  console.log(`\n${rows.toLocaleString("en")} rows`);
+  progressDone();
+  console.log(`\n${sizeLabel}: median milliseconds per run, and PTC-Lisp's time over JavaScript's`);
+  console.log(`${"".padEnd(26)}${pad("warm (same program)", 37)}${pad("fresh (new program)", 57)}`);
   console.log(
-    `${"case".padEnd(26)}${pad("warm lisp", 10)}${pad("js ms", 9)}${pad("ratio", 9)}${pad("general", 9)}${pad("fresh lisp", 12)}${pad("js ms", 9)}${pad("ratio", 9)}${pad("general", 9)}${pad("quickjs", 9)}${pad("ratio", 9)}   defaults`,
+    `${"case".padEnd(26)}${pad("lisp ms", 10)}${pad("js ms", 9)}${pad("lisp/js", 9)}${pad("gen./js", 9)}${pad("lisp ms", 12)}${pad("js ms", 9)}${pad("lisp/js", 9)}${pad("gen./js", 9)}${pad("qjs ms", 9)}${pad("qjs/js", 9)}   under DEFAULT_LIMITS`,
   );
   for (const entry of entries) {
     const mark = entry.killed ? " >" : entry.slow ? " *" : "";

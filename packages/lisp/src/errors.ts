@@ -19,6 +19,11 @@ export type ErrorReason =
   | "unknown_tool"
   | "invalid_tool_args"
   | "type_error"
+  /**
+   * Not produced any more: a call of a user function with the wrong number of arguments, and
+   * `recur` with the wrong number, are `arity_error`, as a builtin's are. Kept so that code
+   * matching on it still compiles (docs/limits.md).
+   */
   | "arity_mismatch"
   | "arity_error"
   | "arithmetic_error"

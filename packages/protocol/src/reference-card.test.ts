@@ -55,7 +55,7 @@ describe("COMPACT_REFERENCE_CARD", () => {
       "Literals: nil true false",
       "sets #{1 2}",
       "data/orders, not (data/orders) or orders",
-      '(get row "status")',
+      "(:status row)",
       "(tool/name {:key value})",
       "full_result_cached: true",
       "the tool does not run again",
@@ -159,6 +159,34 @@ describe("combinedModeReferenceCard", () => {
     });
     expect(card).toContain('(def rows (tool/list_orders {:customer-id 10 :status "..."}))');
     expect(card).not.toContain("tool/search_logs");
+  });
+
+  it("prefers a tool that returns a list, and never counts what a map-returning tool gives", () => {
+    const withList = combinedModeReferenceCard({
+      ...combined,
+      tools: createTools({
+        get_customer: { execute: noop, signature: "(id :int) -> {name :string}", expose: "both" },
+        list_orders: { execute: noop, signature: "(status :string) -> [{id :int}]", expose: "both" },
+      }),
+    });
+    expect(withList).toContain('(def rows (tool/list_orders {:status "..."}))');
+    expect(withList).not.toContain("(tool/get_customer {:id 10})");
+
+    const mapOnly = combinedModeReferenceCard({
+      ...combined,
+      tools: createTools({
+        get_customer: { execute: noop, signature: "(id :int) -> {name :string}", expose: "both" },
+      }),
+    });
+    expect(mapOnly).toContain(
+      '(def result (tool/get_customer {:id 10}))\n(println "result:" result)\n(return result)',
+    );
+    expect(mapOnly).not.toContain("(count rows)");
+  });
+
+  it("reads JSON fields with keywords, as every example does", () => {
+    expect(COMPACT_REFERENCE_CARD).toContain("(:status row)");
+    expect(COMPACT_REFERENCE_CARD).not.toContain('(get row "status")');
   });
 
   it("calls a tool without a signature with no arguments", () => {

@@ -4,8 +4,9 @@
  * tool is program-callable: `lisp_eval` is still useful for computation, and a model that has
  * never seen the language writes it badly.
  *
- * The example at its end calls the app's own first program-callable tool (or none, when no tool
- * is program-callable), so a model is never shown a tool it does not have.
+ * The example at its end calls one of the app's own program-callable tools (or none, when no tool
+ * is program-callable), so a model is never shown a tool it does not have: one that returns a
+ * list when there is one, since the example counts rows.
  *
  * Budget: at most 300 tokens (o200k) without the inventory, and 2,200 bytes (tests hold both),
  * since every request of a combined-mode run carries it.
@@ -29,7 +30,7 @@ export const REFERENCE_CARD_MAX_BYTES = 2200;
 // without backticks (each backtick is a token of its own), one line per topic, one example.
 const CARD_TEXT = `lisp_eval runs a PTC-Lisp \`program\` (a safe Clojure subset): the last form's value is the result; (return v) ends early, (fail v) fails.
 Forms: def defn (let [x 1] ...) (fn [x] ...) #(... %) if when cond loop/recur map filter reduce group-by sort-by count get get-in; strings, regex, math, sets #{1 2}; str/join set/union json/parse-string json/generate-string Double/parseDouble LocalDate/parse. Inspect with keys, println, pr-str. Literals: nil true false. None of: let* lambda equal? length ns require import macros atoms futures try/catch, lazy seqs, files, network.
-Context data is data/orders, not (data/orders) or orders; JSON maps keep string keys: (get row "status"). Call tools as (tool/name {:key value}).
+Context data is data/orders, not (data/orders) or orders; read a JSON field with its keyword: (:status row). Call tools as (tool/name {:key value}).
 Cache reuse: when a native tool result says full_result_cached: true, the same call with the same arguments in a program reads the cached full result; the tool does not run again.`;
 
 /** The example when no tool is program-callable: computation alone. */
@@ -40,7 +41,7 @@ function card(example: string): string {
   return `<ptc_lisp_reference>\n${CARD_TEXT}\n\`\`\`\n${example}\n\`\`\`\n</ptc_lisp_reference>`;
 }
 
-/** The card as sent when no tool is program-callable; with tools, its example calls the first. */
+/** The card as sent when no tool is program-callable; with tools, its example calls one of them. */
 export const COMPACT_REFERENCE_CARD = card(COMPUTATION_EXAMPLE);
 
 /** How many required parameters the example fills in (the card has a byte budget). */
@@ -83,10 +84,42 @@ function exampleArguments(signature: string | undefined): string {
 }
 
 function toolExample(tool: InventoryTool): string {
+  const call = `(tool/${tool.name} ${exampleArguments(tool.signature)})`;
+  if (exampleReturns(tool) === "other") {
+    return [`(def result ${call})`, '(println "result:" result)', "(return result)"].join("\n");
+  }
   return [
-    `(def rows (tool/${tool.name} ${exampleArguments(tool.signature)}))`,
+    `(def rows ${call})`,
     "(return {:total (count rows) :first (first rows)})",
   ].join("\n");
+}
+
+/**
+ * What the signature says a tool returns, for the example: counting rows is only shown for a tool
+ * that returns a list (or may: one without a signature), never for one that returns a map.
+ */
+function exampleReturns(tool: InventoryTool): "list" | "unknown" | "other" {
+  if (tool.signature === undefined || tool.signature === "") return "unknown";
+  const parsed = parseSignature(tool.signature);
+  if (!parsed.ok) return "unknown";
+  const returns = parsed.signature.returns;
+  if (typeof returns !== "string") return returns.kind === "list" ? "list" : "other";
+  return returns === "any" ? "unknown" : "other";
+}
+
+const EXAMPLE_PREFERENCE = { list: 0, unknown: 1, other: 2 } as const;
+
+/** The tool the example calls: one returning a list if there is one, then by name. */
+function exampleTool(callable: readonly InventoryTool[]): InventoryTool | undefined {
+  let best: InventoryTool | undefined;
+  for (const tool of callable) {
+    if (
+      best === undefined ||
+      EXAMPLE_PREFERENCE[exampleReturns(tool)] < EXAMPLE_PREFERENCE[exampleReturns(best)]
+    )
+      best = tool;
+  }
+  return best;
 }
 
 export interface ReferenceCardDefinition {
@@ -145,8 +178,9 @@ export function renderPtcToolsSection(
 
 /**
  * The card plus the tool inventory for a combined-mode agent (`output: "text"` with
- * `ptcTransport: "tool_call"`); `undefined` for every other mode. The card's example calls the
- * first program-callable tool (by name), with its signature's required parameters.
+ * `ptcTransport: "tool_call"`); `undefined` for every other mode. The card's example calls a
+ * program-callable tool (a list-returning one first, then by name), with its signature's required
+ * parameters.
  */
 export function combinedModeReferenceCard(definition: ReferenceCardDefinition): string | undefined {
   if (definition.output !== "text" || definition.ptcTransport !== "tool_call") return undefined;
@@ -161,7 +195,7 @@ export function combinedModeReferenceCard(definition: ReferenceCardDefinition): 
     );
   }
   const tools = definition.tools ?? [];
-  const first = programCallable(tools, definition)[0];
-  if (first === undefined) return COMPACT_REFERENCE_CARD;
-  return `${card(toolExample(first))}\n\n${renderPtcToolsSection(tools, definition)}`;
+  const example = exampleTool(programCallable(tools, definition));
+  if (example === undefined) return COMPACT_REFERENCE_CARD;
+  return `${card(toolExample(example))}\n\n${renderPtcToolsSection(tools, definition)}`;
 }

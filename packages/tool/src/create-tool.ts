@@ -6,12 +6,14 @@
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { describeValue, isPlainObject } from "./describe-value.js";
 import { type JsonValue, ToolError } from "./errors.js";
+import { describeUnknownKeys, findUnknownKeys } from "./known-keys.js";
 import { fromJsonSchema, type JsonSchema, parametersJsonSchema } from "./signature/json-schema.js";
 import { parseSignature } from "./signature/parse.js";
 import { renderSignature } from "./signature/render.js";
 import type { Signature } from "./signature/types.js";
 import type {
   ExposeLayer,
+  NativeResultOptions,
   ResolvedNativeResult,
   Tool,
   ToolArgs,
@@ -27,6 +29,21 @@ export type AnyToolDefinition = ToolDefinition<any, unknown>;
 type AnyTool = Tool<any, unknown>;
 
 const EXPOSE_LAYERS: readonly unknown[] = ["native", "ptc_lisp", "both"];
+
+/** Every key of a tool definition's object form (`ToolOptions`); anything else is a mistake. */
+export const TOOL_DEFINITION_KEYS = Object.keys({
+  execute: true,
+  signature: true,
+  parameters: true,
+  description: true,
+  expose: true,
+  cache: true,
+  nativeResult: true,
+  timeoutMs: true,
+  maxCachedBytes: true,
+} satisfies Record<keyof ToolOptions, true>) as readonly (keyof ToolOptions)[];
+
+const NATIVE_RESULT_KEYS = ["preview", "limit"] as const satisfies readonly (keyof NativeResultOptions)[];
 const DEFAULT_ROWS_LIMIT = 20;
 
 /** The `Tool` a definition (or an already-normalized tool) becomes, its argument types kept. */
@@ -86,6 +103,24 @@ export function createTool<Args extends ToolArgs, Result>(
       "definition",
       `tool "${name}": must be a function or an object with "execute", got ${describeValue(definition)}`,
     );
+  }
+  // A normalized tool (a `Tool` under another name) has more fields, all of them known.
+  if (!isTool(definition)) {
+    const unknown = findUnknownKeys(definition, TOOL_DEFINITION_KEYS);
+    if (unknown.length > 0) {
+      throw new ToolError(
+        "PTC_TOOL_INVALID_DEFINITION",
+        `tool "${name}": ${describeUnknownKeys(unknown)}; a tool definition takes ${TOOL_DEFINITION_KEYS.join(", ")}`,
+        {
+          details: {
+            tool: name,
+            option: (unknown[0] as { key: string }).key,
+            unknownKeys: unknown.map((entry) => entry.key),
+            ...(unknown[0]?.suggestion === undefined ? {} : { suggestion: unknown[0].suggestion }),
+          },
+        },
+      );
+    }
   }
   const options = definition as ToolOptions<Args, Result>;
   if (typeof options.execute !== "function") {
@@ -221,6 +256,14 @@ function resolveNativeResult(
       name,
       "nativeResult",
       `tool "${name}": nativeResult: requires expose: "both" AND cache: true (got expose: ${describeValue(expose)}, cache: ${describeValue(cache)})`,
+    );
+  }
+  const unknown = findUnknownKeys(nativeResult, NATIVE_RESULT_KEYS);
+  if (unknown.length > 0) {
+    throw invalid(
+      name,
+      "nativeResult",
+      `tool "${name}": nativeResult: ${describeUnknownKeys(unknown)}; it takes ${NATIVE_RESULT_KEYS.join(", ")}`,
     );
   }
   const preview = nativeResult.preview ?? "metadata";

@@ -4,6 +4,7 @@ import * as tool from "./index.js";
 describe("@ptc/tool public API", () => {
   it("exports exactly the documented values", () => {
     expect(Object.keys(tool).sort()).toEqual([
+      "TOOL_DEFINITION_KEYS",
       "ToolError",
       "canonicalCacheKey",
       "canonicalizeArgs",
@@ -11,13 +12,16 @@ describe("@ptc/tool public API", () => {
       "createTool",
       "createTools",
       "defaultExpose",
+      "describeUnknownKeys",
       "effectiveExpose",
       "filterByExpose",
       "findFieldKey",
+      "findUnknownKeys",
       "formatValidationErrors",
       "fromJsonSchema",
       "isTool",
       "isToolError",
+      "nearestName",
       "normalizeKey",
       "normalizeKeys",
       "orderedTools",

@@ -1,5 +1,12 @@
 export { canonicalCacheKey, canonicalizeArgs } from "./cache-key.js";
-export { type AnyToolDefinition, createTool, createTools, isTool, type ToolFrom } from "./create-tool.js";
+export {
+  type AnyToolDefinition,
+  createTool,
+  createTools,
+  isTool,
+  TOOL_DEFINITION_KEYS,
+  type ToolFrom,
+} from "./create-tool.js";
 export {
   isToolError,
   type JsonValue,
@@ -18,12 +25,14 @@ export {
   type PtcTransport,
 } from "./exposure.js";
 export { normalizeKey, normalizeKeys } from "./key-normalizer.js";
+export { describeUnknownKeys, findUnknownKeys, type UnknownKey } from "./known-keys.js";
 export {
   type NativeToolSchema,
   resolveToolName,
   sanitizeToolName,
   toNativeToolSchema,
 } from "./native-tool-schema.js";
+export { nearestName } from "./nearest-name.js";
 export { coerceValue, parseIsoDatetime } from "./signature/coerce.js";
 export { type FinalAnswerResult, parseFinalAnswer } from "./signature/final-answer.js";
 export {

@@ -464,9 +464,12 @@ describe("createAgent option validation (PTC_AGENT_INVALID_OPTION naming option,
     expect(invalidOption({ prompt: "p", maxTurns: 0 }).details).toEqual({ option: "maxTurns", given: "0" });
   });
 
-  test("ignores unknown keys", () => {
-    const agent = createAgent({ prompt: "p", colour: "blue" } as unknown as AgentOptions);
-    expect(agent.prompt).toBe("p");
+  test("refuses unknown keys, naming the nearest valid one when there is one", () => {
+    expect(invalidOption({ prompt: "p", colour: "blue" }).details).toMatchObject({ option: "colour" });
+    expect(invalidOption({ prompt: "p", maxTurn: 2 }).details).toMatchObject({
+      option: "maxTurn",
+      suggestion: "maxTurns",
+    });
   });
 });
 

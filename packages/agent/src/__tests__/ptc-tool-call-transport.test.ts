@@ -159,7 +159,7 @@ describe("tool_call transport state transitions (spec §25)", () => {
     });
   });
 
-  test("return invalid: program memory kept, the §10.2 report as a runtime_error tool result", async () => {
+  test("return invalid: program memory kept, the return-type report as a validation_error tool result", async () => {
     const model = createScriptedModel([
       evalCall('(def tmp 5)\n(return {:count "x"})'),
       evalCall("(return {:count tmp})", "c2"),
@@ -176,7 +176,7 @@ describe("tool_call transport state transitions (spec §25)", () => {
     ].join("\n");
     expect(toolJson(model.calls[1]?.messages.at(-1))).toEqual({
       status: "error",
-      reason: "runtime_error",
+      reason: "validation_error",
       message: report,
       feedback: report,
     });

@@ -4,6 +4,7 @@
  * misconfigured agent fails where it is defined, never halfway through a run.
  */
 
+import type { Limits } from "@ptc/lisp";
 import { LISP_EVAL_TOOL_NAME as LISP_EVAL_NAME } from "@ptc/protocol";
 import { createTool, isTool, parseSignature, type Tool, ToolError } from "@ptc/tool";
 import { type NeedsApproval, registerApprovalPolicy } from "../approvals/approval-policy.js";
@@ -15,6 +16,8 @@ import type { AgentOptions, CompactionOptions, PlanItem } from "./agent-options.
 import type { Agent, ResolvedCompaction, ResolvedFormatOptions } from "./agent-types.js";
 import { checkPlaceholders, checkTextModePlaceholders } from "./check-placeholders.js";
 import { describe, isPlainObject } from "./describe.js";
+import { AGENT_OPTION_KEYS, AGENT_TOOL_DEFINITION_KEYS, refuseUnknownKeys } from "./option-keys.js";
+import { checkLimits, namedLimit } from "./program-limits.js";
 
 const DEFAULT_FORMAT: ResolvedFormatOptions = {
   feedbackMaxChars: 512,
@@ -42,6 +45,24 @@ function positiveInteger(options: AgentOptions, key: keyof AgentOptions, fallbac
     throw invalid(key, `${key} must be a positive integer, got ${describe(value)}`, value);
   }
   return value;
+}
+
+/** A positive integer option, or undefined when it was not given. */
+function givenPositiveInteger(options: AgentOptions, key: keyof AgentOptions): number | undefined {
+  return options[key] === undefined ? undefined : positiveInteger(options, key, 0);
+}
+
+/** `formatOptions.maxPrintLength` is `limits.maxPrintLength` under another name: one value for both. */
+function withPrintLength(
+  resolved: ResolvedFormatOptions,
+  options: AgentOptions,
+  limits: Partial<Limits> | undefined,
+): ResolvedFormatOptions {
+  const given = options.formatOptions?.maxPrintLength;
+  const maxPrintLength = namedLimit("formatOptions.maxPrintLength", given, limits, resolved.maxPrintLength);
+  return maxPrintLength === resolved.maxPrintLength
+    ? resolved
+    : Object.freeze({ ...resolved, maxPrintLength });
 }
 
 function optionalPositiveInteger(options: AgentOptions, key: keyof AgentOptions): number | undefined {
@@ -103,6 +124,7 @@ export function createAgent(options: AgentOptions): Agent {
   if (!isPlainObject(options)) {
     throw invalid("options", `createAgent needs an options object, got ${describe(options)}`, options);
   }
+  refuseUnknownKeys(options, AGENT_OPTION_KEYS, { code: "PTC_AGENT_INVALID_OPTION", entry: "createAgent" });
   if (!Object.hasOwn(options, "prompt") || options.prompt === undefined) {
     throw invalid(
       "prompt",
@@ -142,7 +164,8 @@ export function createAgent(options: AgentOptions): Agent {
       null,
     );
   }
-  const timeout = positiveInteger(options, "timeout", 5000);
+  const limits = checkLimits(options.limits);
+  const timeout = namedLimit("timeout", givenPositiveInteger(options, "timeout"), limits, 5000);
   const missionTimeout = optionalPositiveInteger(options, "missionTimeout");
 
   let parsedSignature: Agent["parsedSignature"];
@@ -198,7 +221,7 @@ export function createAgent(options: AgentOptions): Agent {
   const description = optionalString(options, "description");
   const fieldDescriptions = optionalRecord(options, "fieldDescriptions");
   const contextDescriptions = optionalRecord(options, "contextDescriptions");
-  const formatOptions = resolveFormatOptions(options.formatOptions);
+  const formatOptions = withPrintLength(resolveFormatOptions(options.formatOptions), options, limits);
 
   const builtinTools = options.builtinTools ?? [];
   if (!Array.isArray(builtinTools) || builtinTools.some((family) => typeof family !== "string")) {
@@ -242,7 +265,12 @@ export function createAgent(options: AgentOptions): Agent {
 
   const thinking = boolean(options, "thinking");
   const memoryStrategy = oneOf(options, "memoryStrategy", ["strict", "rollback"] as const, "strict");
-  const maxToolCalls = optionalPositiveInteger(options, "maxToolCalls");
+  const maxToolCalls = namedLimit(
+    "maxToolCalls",
+    optionalPositiveInteger(options, "maxToolCalls"),
+    limits,
+    undefined,
+  );
   const journaling = boolean(options, "journaling");
   const progress = options.progress ?? undefined;
   if (progress !== undefined && typeof progress !== "function") {
@@ -265,21 +293,19 @@ export function createAgent(options: AgentOptions): Agent {
       floatPrecision,
     );
   }
-  const pmapTimeout = positiveInteger(options, "pmapTimeout", 5000);
-  const pmapMaxConcurrency = positiveInteger(options, "pmapMaxConcurrency", 8);
+  const pmapTimeout = namedLimit("pmapTimeout", givenPositiveInteger(options, "pmapTimeout"), limits, 5000);
+  const pmapMaxConcurrency = namedLimit(
+    "pmapMaxConcurrency",
+    givenPositiveInteger(options, "pmapMaxConcurrency"),
+    limits,
+    8,
+  );
   const toolTimeoutMs = options.toolTimeoutMs;
   if (toolTimeoutMs !== undefined && (typeof toolTimeoutMs !== "number" || !(toolTimeoutMs > 0))) {
     throw invalid(
       "toolTimeoutMs",
       `toolTimeoutMs must be a positive number of milliseconds, got ${describe(toolTimeoutMs)}`,
       toolTimeoutMs,
-    );
-  }
-  if (options.limits !== undefined && !isPlainObject(options.limits)) {
-    throw invalid(
-      "limits",
-      `limits must be an object of @ptc/lisp limits, got ${describe(options.limits)}`,
-      options.limits,
     );
   }
   const llm = options.llm;
@@ -354,7 +380,7 @@ export function createAgent(options: AgentOptions): Agent {
     pmapTimeout,
     pmapMaxConcurrency,
     toolTimeoutMs,
-    limits: options.limits,
+    limits,
     isolation,
   } satisfies Agent);
 }
@@ -401,7 +427,7 @@ function normalizeTools(
       ) {
         tool = definition;
       } else {
-        tool = createTool(name, definition as Parameters<typeof createTool>[1]);
+        tool = createTool(name, withoutApproval(name, definition) as Parameters<typeof createTool>[1]);
       }
       registerApprovalPolicy(tool, approvalPolicy(name, definition));
     } catch (error) {
@@ -416,6 +442,21 @@ function normalizeTools(
     Object.defineProperty(tools, name, { value: tool, enumerable: true });
   }
   return Object.freeze(tools);
+}
+
+/**
+ * The definition @ptc/tool reads: its keys checked against what an agent's tool takes (so a
+ * misspelled `needsAproval` is named too), then `needsApproval`, which only the agent reads, left out.
+ */
+function withoutApproval(name: string, definition: unknown): unknown {
+  if (!isPlainObject(definition) || isTool(definition)) return definition;
+  refuseUnknownKeys(definition, AGENT_TOOL_DEFINITION_KEYS, {
+    code: "PTC_AGENT_INVALID_OPTION",
+    entry: `createAgent: tools: tool "${name}"`,
+    valid: `a tool definition takes ${AGENT_TOOL_DEFINITION_KEYS.join(", ")}`,
+  });
+  const { needsApproval: _approval, ...rest } = definition;
+  return rest;
 }
 
 /** A definition's `needsApproval`, checked: a boolean or a function. */

@@ -8,6 +8,7 @@
  */
 import type { Agent } from "../agent/agent-types.js";
 import { describe, isPlainObject } from "../agent/describe.js";
+import { RESUME_OPTION_KEYS, RUN_OPTION_ERROR, refuseUnknownKeys } from "../agent/option-keys.js";
 import { AgentError } from "../errors.js";
 import { newSpanId } from "../events/event-sink.js";
 import { failure, finish } from "../loop/finish.js";
@@ -49,6 +50,7 @@ export async function resume(
   if (!isPlainObject(options as unknown)) {
     throw misuse("options", `resume needs options ({ llm, approve, reject }), got ${describe(options)}`);
   }
+  refuseUnknownKeys(options, RESUME_OPTION_KEYS, RUN_OPTION_ERROR("resume"));
   checkRunOptions(options);
   const approve = options.approve ?? [];
   const reject = options.reject ?? [];

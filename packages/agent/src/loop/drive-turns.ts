@@ -15,7 +15,7 @@ import type { Message, ModelRequest } from "../model/model-types.js";
 import type { NormalizedResponse } from "../model/normalize-response.js";
 import type { RunResult, ToolCallRecord, TurnType } from "../step/step-types.js";
 import { callModel } from "./call-model.js";
-import { type Ending, type FinishOptions, failure, finish } from "./finish.js";
+import { chosenFailure, type Ending, type FinishOptions, failure, finish } from "./finish.js";
 import { externalizeMemory } from "./host-value.js";
 import type { LoopState, Run } from "./run-types.js";
 
@@ -230,7 +230,10 @@ export async function driveTurns(
         }
         const ending: Ending = stop.ok
           ? { ok: true, value: stop.return ?? null }
-          : failure(stop.fail?.reason ?? "stopped", stop.fail?.message ?? "stopped by continuationGuard");
+          : chosenFailure(
+              stop.fail?.reason ?? "stopped",
+              stop.fail?.message ?? "stopped by continuationGuard",
+            );
         return finish(run, state, ending, { turns: state.turn - 1 });
       }
     }

@@ -19,6 +19,7 @@ import {
   type ToolObject,
 } from "@ptc/lisp";
 import { canonicalCacheKey, type Tool, type ToolArgsValidation } from "@ptc/tool";
+import { AGENT_MAX_ITERATIONS } from "../agent/program-limits.js";
 import { callNeedsApproval, hasApprovalPolicy, unpausableMessage } from "../approvals/approval-policy.js";
 import type { HeldCall, TurnPause } from "../approvals/paused-turn.js";
 import { ReplayDivergedError } from "../approvals/replay-diverged.js";
@@ -29,9 +30,6 @@ import { invokeTool, reportCacheHit } from "../tools/invoke-tool.js";
 import { budgetIntrospection } from "./budget-introspection.js";
 import { toProgramValue } from "./program-value.js";
 import type { LoopState, Run } from "./run-types.js";
-
-/** The iteration limit of agent programs: room for tool results of 100k rows, still a stop for runaway loops. */
-const AGENT_MAX_ITERATIONS = 100_000;
 
 export interface ProgramOutcome {
   readonly result: RunResult;

@@ -4,8 +4,10 @@
  * goes through here, so nothing gathered before the end is ever dropped, and everything is made
  * JSON-safe here, so the host can store any step as JSON (docs/agents.md).
  */
+import type { ErrorReason } from "@ptc/lisp";
 import { createJsonSafe } from "../json/to-json-safe.js";
 import type { Message } from "../model/model-types.js";
+import type { AgentFailReason } from "../step/fail-reasons.js";
 import { jsonSafeCache, jsonSafeMemory, jsonSafeToolCalls, jsonSafeTurns } from "../step/json-safe-step.js";
 import type { RunResult, Step, StepFail, ToolCallRecord, Usage } from "../step/step-types.js";
 import { externalizeMemory, memoryBytes } from "./host-value.js";
@@ -116,7 +118,17 @@ function jsonSafeFail(fail: StepFail, json: (value: unknown) => unknown): StepFa
   return { ...fail, details: json(fail.details) as Readonly<Record<string, unknown>> };
 }
 
+/** A run's failure, with a reason of the agent's or of PTC-Lisp (docs/limits.md lists them). */
 export function failure(
+  reason: AgentFailReason | ErrorReason,
+  message: string,
+  details?: Readonly<Record<string, unknown>>,
+): Ending {
+  return chosenFailure(reason, message, details);
+}
+
+/** A failure whose reason a program or a callback chose: any text. */
+export function chosenFailure(
   reason: string,
   message: string,
   details?: Readonly<Record<string, unknown>>,

@@ -13,7 +13,7 @@ import { renderNamespaces } from "../prompt/namespaces.js";
 import { outputFormatOf, singleShotSystemPrompt } from "../prompt/system-prompt.js";
 import type { TurnMode } from "./drive-turns.js";
 import { programLimits } from "./execute-program.js";
-import { failure } from "./finish.js";
+import { chosenFailure, failure } from "./finish.js";
 import { toHostValue } from "./host-value.js";
 import type { Run } from "./run-types.js";
 
@@ -79,7 +79,7 @@ export function singleShotMode(run: Run): TurnMode {
         const { reason, message } = failFields(result.error.value);
         return {
           kind: "stop",
-          ending: failure(reason, message),
+          ending: chosenFailure(reason, message),
           record: { ...base, result: { error: { reason, message } }, success: false },
           finish: { finalMessages, prints: result.prints },
         };

@@ -162,7 +162,8 @@ async function runLispEval(
     state.lastFail = null;
     return {
       kind: "continue",
-      append: answer(renderError("runtime_error", message)),
+      // The same reason @ptc/mcp gives a value that does not fit its output_schema.
+      append: answer(renderError("validation_error", message)),
       record: {
         ...base,
         result: { reason: "return_validation_failed", message, actualValue: value },

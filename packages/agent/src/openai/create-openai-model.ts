@@ -53,7 +53,9 @@ export function createOpenAIModel(
           signal: call.signal ?? null,
         }),
       );
-      if (!response.ok) throw toHttpError(response, await call.guard(response.text()), redact);
+      if (!response.ok) {
+        throw toHttpError(response, await call.guard(response.text()), redact, endpoint.url);
+      }
       // A server that ignores `stream: true` answers with plain JSON; the loop then gets the
       // whole text as one chunk, as the model contract allows. Anything else is read as events,
       // since some servers stream without a `text/event-stream` content type.

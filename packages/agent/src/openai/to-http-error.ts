@@ -11,10 +11,11 @@ import type { Redact } from "./redact-secret.js";
 /** Enough of an HTML error page to recognise it without flooding logs. */
 const RAW_TEXT_LIMIT = 1000;
 
-export function toHttpError(response: Response, text: string, redact: Redact): ModelCallError {
+export function toHttpError(response: Response, text: string, redact: Redact, url: string): ModelCallError {
   const { status } = response;
   const providerMessage = redact(providerMessageOf(text) ?? response.statusText ?? "");
-  const suffix = providerMessage === "" ? "" : `: ${providerMessage}`;
+  const suffix =
+    (providerMessage === "" ? "" : `: ${providerMessage}`) + (status === 404 ? baseUrlHint(url) : "");
   const retryAfterMs = parseRetryAfter(response.headers);
   // 408 is the server timing out the request: retryable like a timeout, unlike other 4xx.
   const kind = status === 408 ? "timeout" : kindOfStatus(status);
@@ -23,6 +24,16 @@ export function toHttpError(response: Response, text: string, redact: Redact): M
     ...(providerMessage === "" ? {} : { providerMessage }),
     ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
   });
+}
+
+/**
+ * A 404 from a base URL without a version segment is almost always a missing `/v1`: OpenAI and
+ * the compatible servers (Ollama, vLLM, LM Studio) serve Chat Completions under `/v1`.
+ */
+function baseUrlHint(url: string): string {
+  const baseURL = url.replace(/\/chat\/completions$/, "");
+  if (/\/v\d+[a-z0-9]*$/i.test(baseURL)) return "";
+  return `. The request went to ${url}, and this baseURL has no version segment: OpenAI-compatible servers answer under /v1, so try baseURL "${baseURL}/v1" (Ollama: http://localhost:11434/v1)`;
 }
 
 function providerMessageOf(text: string): string | undefined {

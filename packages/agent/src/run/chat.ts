@@ -9,6 +9,12 @@
  */
 import type { Agent } from "../agent/agent-types.js";
 import { describe, isPlainObject } from "../agent/describe.js";
+import {
+  CHAT_OPTION_KEYS,
+  CHAT_RESUME_OPTION_KEYS,
+  RUN_OPTION_ERROR,
+  refuseUnknownKeys,
+} from "../agent/option-keys.js";
 import type { ResumeOptions } from "../approvals/approval-types.js";
 import { resume } from "../approvals/resume.js";
 import { AgentError } from "../errors.js";
@@ -79,6 +85,7 @@ export async function chat(agent: Agent, userMessage: string, options: ChatOptio
       },
     );
   }
+  if (isPlainObject(options)) refuseUnknownKeys(options, CHAT_OPTION_KEYS, RUN_OPTION_ERROR("chat"));
   const { messages = [], memory = {}, state, ...runOptions } = options;
   if (!Array.isArray(messages)) {
     throw new AgentError(
@@ -118,6 +125,9 @@ export async function resumeChat(
   state: ChatState,
   options: ChatResumeOptions,
 ): Promise<ChatReply> {
+  if (isPlainObject(options)) {
+    refuseUnknownKeys(options, CHAT_RESUME_OPTION_KEYS, RUN_OPTION_ERROR("resumeChat"));
+  }
   const paused = isPlainObject(state) ? (state.paused as unknown) : undefined;
   if (!isPlainObject(paused) || typeof paused.run !== "object" || paused.run === null) {
     throw new AgentError(

@@ -32,7 +32,17 @@ export function checkRunOptions(options: RunOptions): void {
   }
   const { llm, trace, signal, onBudgetExceeded, initialMessages, initialMemory, toolCache, llmRetry } =
     options;
-  const { isolation, stateSecret } = options;
+  const { isolation, stateSecret, transcript } = options;
+  if (
+    transcript !== undefined &&
+    typeof transcript !== "function" &&
+    !(isPlainObject(transcript) && typeof transcript.write === "function")
+  ) {
+    throw invalid(
+      "transcript",
+      `transcript must be createJsonlTranscript() (or a function of each record), got ${describe(transcript)}`,
+    );
+  }
   if (stateSecret !== undefined && (typeof stateSecret !== "string" || stateSecret === "")) {
     throw invalid(
       "stateSecret",

@@ -32,10 +32,12 @@ import { expandTemplate } from "../parsing/template.js";
 import { firstUserMessage } from "../prompt/first-message.js";
 import { renderProgress } from "../prompt/progress.js";
 import { jsonUserMessage, toolVariantUserMessage } from "../prompt/text-prompts.js";
+import type { AgentFailReason } from "../step/fail-reasons.js";
 import type { RunResult, Step } from "../step/step-types.js";
 import { effectiveTools } from "../tools/builtin-tools.js";
 import type { NestedTool } from "../tools/nested-tools.js";
 import { RunToolCache } from "../tools/tool-cache.js";
+import { transcriptWriterOf } from "../transcript/transcript-types.js";
 import { checkRunOptions } from "./check-run-options.js";
 import type { RunOptions } from "./run-options.js";
 
@@ -81,7 +83,7 @@ export interface RunSeed {
 
 type ResolvedModel =
   | { readonly ok: true; readonly llm: ModelFunction }
-  | { readonly ok: false; readonly reason: string; readonly message: string };
+  | { readonly ok: false; readonly reason: AgentFailReason; readonly message: string };
 
 /** The fixed part of a run: agent, model, context, tools, limits, events. */
 export function buildRun(
@@ -101,7 +103,13 @@ export function buildRun(
   const agentId = agentIdOf(agent);
   const events =
     inherited?.events?.child(agent.name, agentId) ??
-    new EventSink(options.onEvent, agent.name, agentId, options.eventPayloads === true, options.transcript);
+    new EventSink(
+      options.onEvent,
+      agent.name,
+      agentId,
+      options.eventPayloads === true,
+      transcriptWriterOf(options.transcript),
+    );
   const tools = effectiveTools(agent);
   const mode = modeOf(agent);
   const prepared: PreparedContext =

@@ -7,7 +7,7 @@ import type { EventListener } from "../events/event-types.js";
 import type { ProgramIsolation } from "../isolation/program-isolation.js";
 import type { Message, ModelFunction, StreamChunk } from "../model/model-types.js";
 import type { Step, ToolCache, ToolCacheEntry } from "../step/step-types.js";
-import type { TranscriptWriter } from "../transcript/transcript-types.js";
+import type { TranscriptOption } from "../transcript/transcript-types.js";
 
 export interface BudgetUsage {
   readonly totalTokens: number;
@@ -75,10 +75,10 @@ export interface RunOptions {
   readonly toolCacheLimitBytes?: number;
   /**
    * Records the run: every model request and response, every event with its arguments and
-   * results, and the final step. `createJsonlTranscript()` collects JSON Lines; replay them with
-   * `replayTranscript` from `@ptc/agent/testing`.
+   * results, and the final step. Pass `createJsonlTranscript()` (or any function of a record);
+   * replay the lines with `replayTranscript` from `@ptc/agent/testing` (docs/observability.md).
    */
-  readonly transcript?: TranscriptWriter;
+  readonly transcript?: TranscriptOption;
   /** Where this run's programs run; wins over the agent's `isolation`. `false`: on the host's thread. */
   readonly isolation?: ProgramIsolation | false;
   /**

@@ -6,6 +6,12 @@ import type { AgentOptions } from "../agent/agent-options.js";
 import type { Agent } from "../agent/agent-types.js";
 import { createAgent } from "../agent/create-agent.js";
 import { describe, isPlainObject } from "../agent/describe.js";
+import {
+  AGENT_OPTION_KEYS,
+  RUN_OPTION_ERROR,
+  RUN_OPTION_KEYS,
+  refuseUnknownKeys,
+} from "../agent/option-keys.js";
 import { AgentError } from "../errors.js";
 import type { RunResult, Step } from "../step/step-types.js";
 import { runAgent } from "./run-agent.js";
@@ -14,47 +20,12 @@ import type { RunOptions } from "./run-options.js";
 /** Options of the string form of `run`: everything an agent takes (but its prompt) and every run option. */
 export type RunPromptOptions = Omit<AgentOptions, "prompt"> & RunOptions;
 
-const AGENT_KEYS: ReadonlySet<string> = new Set([
-  "signature",
-  "tools",
-  "llmQuery",
-  "builtinTools",
-  "maxTurns",
-  "retryTurns",
-  "timeout",
-  "pmapTimeout",
-  "pmapMaxConcurrency",
-  "promptLimit",
-  "missionTimeout",
-  "llmRetry",
-  "llm",
-  "systemPrompt",
-  "compaction",
-  "thinking",
-  "memoryLimit",
-  "maxDepth",
-  "turnBudget",
-  "name",
-  "description",
-  "fieldDescriptions",
-  "contextDescriptions",
-  "formatOptions",
-  "floatPrecision",
-  "output",
-  "ptcTransport",
-  "ptcReference",
-  "memoryStrategy",
-  "maxToolCalls",
-  "plan",
-  "progress",
-  "journaling",
-  "completionMode",
-  "toolTimeoutMs",
-  "limits",
-]);
-
-/** Keys that belong to both: the agent keeps them as defaults, the run uses them directly. */
-const SHARED_KEYS: ReadonlySet<string> = new Set(["llm", "llmRetry", "toolTimeoutMs"]);
+/** Keys of the string form that configure the agent; the run's own `isolation` wins, so it stays a run option. */
+const AGENT_KEYS: ReadonlySet<string> = new Set(
+  AGENT_OPTION_KEYS.filter((key) => key !== "prompt" && key !== "isolation"),
+);
+const RUN_KEYS: ReadonlySet<string> = new Set(RUN_OPTION_KEYS);
+const PROMPT_FORM_KEYS: readonly string[] = [...new Set([...AGENT_KEYS, ...RUN_KEYS])];
 
 function isAgent(value: unknown): value is Agent {
   return (
@@ -62,19 +33,39 @@ function isAgent(value: unknown): value is Agent {
   );
 }
 
-/** Runs an agent. Never rejects for a run-time failure: check `ok`, then `step.fail`. */
-export function run(agent: Agent, options?: RunOptions): Promise<RunResult>;
-export function run(prompt: string, options: RunPromptOptions): Promise<RunResult>;
+/**
+ * The options `run` takes after its first argument: the run options after an agent, the agent's and
+ * the run's options together after a prompt. One signature rather than two overloads, so that a
+ * wrong option is reported as itself, not as "Agent is not assignable to string" (TypeScript
+ * reports only the last overload that failed).
+ */
+export type RunArguments<Target extends Agent | string> = [Target] extends [never]
+  ? [options?: RunOptions]
+  : [Target] extends [string]
+    ? [options: RunPromptOptions]
+    : [Target] extends [Agent]
+      ? [options?: RunOptions]
+      : [options?: RunOptions | RunPromptOptions];
+
+/**
+ * Runs an agent, or a prompt with the agent's options and the run's in one object. Never rejects
+ * for a run-time failure: check `ok`, then `step.fail`.
+ */
+export function run<Target extends Agent | string>(
+  agentOrPrompt: Target,
+  ...options: RunArguments<Target>
+): Promise<RunResult>;
 export async function run(
   agentOrPrompt: Agent | string,
   options: RunOptions | RunPromptOptions = {},
 ): Promise<RunResult> {
   if (typeof agentOrPrompt === "string") {
+    if (isPlainObject(options)) refuseUnknownKeys(options, PROMPT_FORM_KEYS, RUN_OPTION_ERROR("run"));
     const agentOptions: Record<string, unknown> = { prompt: agentOrPrompt };
     const runOptions: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(options)) {
       if (AGENT_KEYS.has(key)) agentOptions[key] = value;
-      if (!AGENT_KEYS.has(key) || SHARED_KEYS.has(key)) runOptions[key] = value;
+      if (RUN_KEYS.has(key)) runOptions[key] = value;
     }
     return runAgent(createAgent(agentOptions as unknown as AgentOptions), runOptions as RunOptions);
   }
@@ -85,12 +76,15 @@ export async function run(
       { details: { option: "agent" } },
     );
   }
+  if (isPlainObject(options)) refuseUnknownKeys(options, RUN_OPTION_KEYS, RUN_OPTION_ERROR("run"));
   return runAgent(agentOrPrompt, options as RunOptions);
 }
 
 /** Runs an agent and returns its step; a failed run throws `AgentError` (`PTC_AGENT_RUN_FAILED`). */
-export function runOrThrow(agent: Agent, options?: RunOptions): Promise<Step>;
-export function runOrThrow(prompt: string, options: RunPromptOptions): Promise<Step>;
+export function runOrThrow<Target extends Agent | string>(
+  agentOrPrompt: Target,
+  ...options: RunArguments<Target>
+): Promise<Step>;
 export async function runOrThrow(
   agentOrPrompt: Agent | string,
   options: RunOptions | RunPromptOptions = {},

@@ -3,34 +3,17 @@
  * way), its Turns, usage figures and tool-call records. Every failure path fills these up to the
  * point of failure, so a failed run can be inspected as fully as a successful one.
  */
+import type { ErrorReason } from "@ptc/lisp";
 import type { JsonValue } from "@ptc/tool";
 import type { Message } from "../model/model-types.js";
+import type { AgentFailReason } from "./fail-reasons.js";
 
-/** Why a run failed. Agent-level reasons, plus PTC-Lisp reasons passed through on the single-shot path. */
-export type FailReason =
-  | "llm_required"
-  | "invalid_llm_registry"
-  | "chained_failure"
-  | "max_depth_exceeded"
-  | "turn_budget_exhausted"
-  | "mission_timeout"
-  | "max_turns_exceeded"
-  | "budget_exhausted"
-  | "budget_callback_exceeded"
-  | "llm_error"
-  | "no_code_found"
-  | "failed"
-  | "must_return_missing"
-  | "memory_limit_exceeded"
-  | "validation_error"
-  | "json_parse_error"
-  | "empty_response"
-  | "aborted"
-  | "paused"
-  | "replay_diverged"
-  | "invalid_state"
-  | "state_expired"
-  | (string & {});
+/**
+ * Why a run failed: a reason of the agent's (`AGENT_FAIL_REASONS`), a PTC-Lisp reason (the
+ * single-shot path passes its program's failure through), or one a program or callback chose
+ * (`(fail {:reason "not_found"})` on the single-shot path, a `continuationGuard`'s stop).
+ */
+export type FailReason = AgentFailReason | ErrorReason | (string & {});
 
 export interface StepFail {
   readonly reason: FailReason;

@@ -25,3 +25,15 @@ export type TranscriptRecord =
 
 /** Receives each record of a run (and of the agents it calls) as it happens. */
 export type TranscriptWriter = (record: TranscriptRecord) => void;
+
+/**
+ * What the run option `transcript` takes: a writer, or an object with one as `write` (what
+ * `createJsonlTranscript()` returns, passed as it is).
+ */
+export type TranscriptOption = TranscriptWriter | { readonly write: TranscriptWriter };
+
+/** The writer of a `transcript` option. */
+export function transcriptWriterOf(option: TranscriptOption | undefined): TranscriptWriter | undefined {
+  if (option === undefined || typeof option === "function") return option;
+  return (record) => option.write(record);
+}

@@ -99,8 +99,9 @@ export function analyzeIteration(
     const kind = literalKind(value);
     if (kind !== undefined) {
       const label = head.type === "symbol" ? `'${head.name}' ` : "";
+      // A type error, as the same binding reports when the value arrives at run time.
       throw new LispError(
-        "invalid_arity",
+        "type_error",
         `${name} binding ${label}expected a collection, got: ${describeForm(value)} (${kind})`,
         value,
       );

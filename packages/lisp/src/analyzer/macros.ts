@@ -137,15 +137,15 @@ const condp: MacroExpander = (args, form) => {
   );
 };
 
-// As in the reference, if-let and if-some need both branches: `(if-let [x v] x)` is refused with
-// the form to write, rather than guessing a nil else.
+// Clojure's if-let and if-some take an optional else (nil when it is missing), and the language
+// reference documents it so; ptc_runner v0.11.0 refuses the two-branch form (docs/differences.md).
 const ifLet: MacroExpander = (args, form) => {
-  if (args.length !== 3) {
+  if (args.length < 2 || args.length > 3) {
     if (args[0]?.type === "vector" && args[0].items.length !== 2)
-      singleBinding("if-let", args, "(if-let [name expr] then else)", form, false);
-    throw arityError("expected (if-let [name expr] then else)", form);
+      singleBinding("if-let", args, "(if-let [name expr] then else?)", form, false);
+    throw arityError("expected (if-let [name expr] then else?)", form);
   }
-  const { target, init } = singleBinding("if-let", args, "(if-let [name expr] then else)", form, false);
+  const { target, init } = singleBinding("if-let", args, "(if-let [name expr] then else?)", form, false);
   const b = at(form);
   const temp = gensym("test");
   return b.list(
@@ -182,11 +182,11 @@ const whenLet: MacroExpander = (args, form) => {
 
 /**
  * if-some and when-some: bind the value only when it is not nil (false still binds).
- * `exact`: if-some takes exactly binding, then and else; when-some a binding and any body.
+ * `optionalElse`: if-some takes a binding, then and an optional else; when-some a binding and any body.
  */
-function someBinding(name: "if-some" | "when-some", usage: string, exact: boolean): MacroExpander {
+function someBinding(name: "if-some" | "when-some", usage: string, optionalElse: boolean): MacroExpander {
   return (args, form) => {
-    if (exact ? args.length !== 3 : args.length < 2) {
+    if (args.length < 2 || (optionalElse && args.length > 3)) {
       if (args[0]?.type === "vector" && args[0].items.length !== 2)
         singleBinding(name, args, usage, form, false);
       throw arityError(`expected ${usage}`, form);
@@ -194,8 +194,8 @@ function someBinding(name: "if-some" | "when-some", usage: string, exact: boolea
     const { target, init } = singleBinding(name, args, usage, form, false);
     const b = at(form);
     const temp = gensym("test");
-    const body = exact ? [args[1] as Form] : args.slice(1);
-    const otherwise = exact ? (args[2] ?? b.nil()) : b.nil();
+    const body = optionalElse ? [args[1] as Form] : args.slice(1);
+    const otherwise = optionalElse ? (args[2] ?? b.nil()) : b.nil();
     return b.list(
       b.core("let"),
       b.vector(b.sym(temp), init),
@@ -209,7 +209,7 @@ function someBinding(name: "if-some" | "when-some", usage: string, exact: boolea
   };
 }
 
-const ifSome = someBinding("if-some", "(if-some [name expr] then else)", true);
+const ifSome = someBinding("if-some", "(if-some [name expr] then else?)", true);
 const whenSome = someBinding("when-some", "(when-some [name expr] body ...)", false);
 
 const whenFirst: MacroExpander = (args, form) => {

@@ -2,6 +2,7 @@
  * The `ptc-lisp` command line: flags in, a plan out (run a file, an expression, stdin, or start a
  * REPL). Every mistake becomes a UsageError whose message says what to write instead.
  */
+import { nearestName } from "../analyzer/nearest-name.js";
 import type { Limits } from "../runtime/limits.js";
 
 export type ProgramSource =
@@ -109,6 +110,30 @@ function limitValue(flag: string, spec: LimitFlag, text: string): number {
   return value;
 }
 
+/** Every flag the command reads, for "did you mean". */
+const FLAGS: readonly string[] = [
+  "--eval",
+  "--data",
+  "--tool",
+  "--tools",
+  "--json",
+  "--help",
+  "--version",
+  ...Object.keys(LIMIT_FLAGS),
+];
+
+/** `unknown option "--dta" (did you mean --data?)`: the nearest flag, when one is near. */
+function unknownFlagMessage(flag: string): string {
+  const suggestion = flag.startsWith("--")
+    ? nearestName(
+        flag.slice(2),
+        FLAGS.map((known) => known.slice(2)),
+      )
+    : undefined;
+  const hint = suggestion === undefined ? "" : ` (did you mean --${suggestion}?)`;
+  return `unknown option "${flag}"${hint}. ${HELP_HINT}`;
+}
+
 /** Parses the arguments after the command name. Throws UsageError. */
 export function parseArguments(argv: readonly string[]): CliOptions {
   let program: ProgramSource | undefined;
@@ -199,7 +224,7 @@ export function parseArguments(argv: readonly string[]): CliOptions {
         break;
       default: {
         const spec = LIMIT_FLAGS[flag];
-        if (spec === undefined) throw new UsageError(`unknown option "${flag}". ${HELP_HINT}`);
+        if (spec === undefined) throw new UsageError(unknownFlagMessage(flag));
         limits[spec.limit] = limitValue(flag, spec, value(spec.example));
       }
     }

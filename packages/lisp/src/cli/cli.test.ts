@@ -240,6 +240,8 @@ describe("ptc-lisp: a closed output pipe", () => {
 describe("ptc-lisp: usage errors exit 2 and say what to do", () => {
   it.each([
     [["--frobnicate"], /unknown option "--frobnicate". Run ptc-lisp --help/],
+    [["-e", "1", "--dta", "x.json"], /unknown option "--dta" \(did you mean --data\?\). Run ptc-lisp --help/],
+    [["-e", "1", "--timout", "5"], /unknown option "--timout" \(did you mean --timeout\?\)/],
     [["-e"], /-e needs a value: -e '\(\+ 1 2\)'/],
     [
       ["-e", "1", "--timeout", "soon"],

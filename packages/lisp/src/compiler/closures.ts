@@ -64,7 +64,7 @@ export function compileClosure(
 
   const arityError = (count: number): LispError =>
     new LispError(
-      "arity_mismatch",
+      "arity_error",
       `${label} expects ${variadic ? `${fixed}+` : fixed} argument(s), got ${count}`,
       position,
     );

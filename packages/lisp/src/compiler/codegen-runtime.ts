@@ -273,7 +273,7 @@ export const codegenRuntime = {
   arity(info: FunctionInfo & { position: Position }, count: number): LispError {
     const expected = info.maxArity === Number.POSITIVE_INFINITY ? `${info.minArity}+` : `${info.minArity}`;
     return new LispError(
-      "arity_mismatch",
+      "arity_error",
       `${info.name ?? "fn"} expects ${expected} argument(s), got ${count}`,
       info.position,
     );

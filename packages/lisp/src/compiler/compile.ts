@@ -613,7 +613,7 @@ export class Compiler {
     if (args.length !== slots.length) {
       const message = `recur expects ${slots.length} argument(s) (one per ${target.label === "loop" ? "loop binding" : "parameter"}), got ${args.length}`;
       return () => {
-        throw new LispError("arity_mismatch", message, position);
+        throw new LispError("arity_error", message, position);
       };
     }
     if (args.length === 1) {

@@ -4,6 +4,7 @@
  * results of up to about 100,000 rows; `REFERENCE_LIMITS` holds the reference's own values, for a
  * host that wants them (the conformance corpus runs with them).
  */
+import { nearestName } from "../analyzer/nearest-name.js";
 import { LispError } from "../errors.js";
 
 export interface Limits {
@@ -148,9 +149,10 @@ function mergeLimits(partial: Partial<Limits>): Limits {
     const value = (partial as Record<string, unknown>)[key];
     if (value === undefined) continue;
     if (!hasOwn.call(DEFAULT_LIMITS, key)) {
+      const suggestion = nearestName(key, Object.keys(DEFAULT_LIMITS));
       throw new LispError(
         "invalid_options",
-        `unknown limit "${key}"; known limits: ${Object.keys(DEFAULT_LIMITS).join(", ")}`,
+        `unknown limit "${key}"${suggestion === undefined ? "" : ` (did you mean "${suggestion}"?)`}; known limits: ${Object.keys(DEFAULT_LIMITS).join(", ")}`,
       );
     }
     if (typeof value !== "number" || Number.isNaN(value) || value <= 0) {
