@@ -88,10 +88,7 @@ function toolExample(tool: InventoryTool): string {
   if (exampleReturns(tool) === "other") {
     return [`(def result ${call})`, '(println "result:" result)', "(return result)"].join("\n");
   }
-  return [
-    `(def rows ${call})`,
-    "(return {:total (count rows) :first (first rows)})",
-  ].join("\n");
+  return [`(def rows ${call})`, "(return {:total (count rows) :first (first rows)})"].join("\n");
 }
 
 /**
