@@ -112,9 +112,12 @@ try {
       'await client.connect(new StdioClientTransport({ command: process.execPath, args: ["node_modules/@ptc/mcp/bin/ptc-mcp.mjs"], stderr: "ignore" }));',
       'const result = await client.callTool({ name: "lisp_eval", arguments: { program: "(reduce + (range 10))" } });',
       "await client.close();",
+      'const { unwrapUntrusted } = await import("@ptc/protocol");',
       "const body = JSON.parse(result.content[0].text);",
-      'if (body.result !== "user=> 45") throw new Error("unexpected lisp_eval result " + JSON.stringify(body));',
-      'console.log("ptc-mcp answered lisp_eval: " + body.result);',
+      // The result field is framed as untrusted data, like every value a program gives the model.
+      "const value = unwrapUntrusted(body.result);",
+      'if (value !== "user=> 45") throw new Error("unexpected lisp_eval result " + JSON.stringify(body));',
+      'console.log("ptc-mcp answered lisp_eval: " + value);',
     ].join(" ");
     process.stdout.write(run("node", ["--input-type=module", "-e", program], project));
   }

@@ -437,6 +437,230 @@ export const cases = [
     },
   },
   {
+    name: "let destructuring",
+    uses: ["orders"],
+    lisp: (_rows, nonce) =>
+      fresh(
+        nonce,
+        `(->> data/orders
+     (map (fn [o] (let [{:keys [amount quantity status]} o
+                        [lo hi] (if (= status "paid") [amount quantity] [0 0])]
+                    (* lo hi))))
+     (reduce + 0))`,
+      ),
+    js: ({ orders }) =>
+      orders
+        .map((o) => {
+          const { amount, quantity, status } = o;
+          const [lo, hi] = status === "paid" ? [amount, quantity] : [0, 0];
+          return lo * hi;
+        })
+        .reduce((sum, x) => sum + x, 0),
+  },
+  {
+    name: "distinct sets",
+    uses: ["orders"],
+    lisp: (_rows, nonce) =>
+      fresh(nonce, `(->> data/orders (map #(hash-set (:region %) (:status %))) distinct count)`),
+    js: ({ orders }) => {
+      const seen = new Set();
+      for (const o of orders) seen.add([o.region, o.status].sort().join("\u0000"));
+      return seen.size;
+    },
+  },
+  {
+    name: "format strings",
+    uses: ["orders"],
+    lisp: (_rows, nonce) =>
+      fresh(
+        nonce,
+        `(->> data/orders
+     (filter #(= (:status %) "pending"))
+     (mapv #(format "%s: %.2f x%d (%s)" (:product %) (:amount %) (:quantity %) (str/upper-case (:region %)))))`,
+      ),
+    js: ({ orders }) =>
+      orders
+        .filter((o) => o.status === "pending")
+        .map((o) => `${o.product}: ${o.amount.toFixed(2)} x${o.quantity} (${o.region.toUpperCase()})`),
+  },
+  {
+    name: "str building",
+    uses: ["orders"],
+    lisp: (_rows, nonce) =>
+      fresh(
+        nonce,
+        `(->> data/orders
+     (filter #(> (:quantity %) 6))
+     (map #(str "order " (:id %) " for " (:customer_id %) ": " (:product %) "/" (:region %)))
+     (map count)
+     (reduce + 0))`,
+      ),
+    js: ({ orders }) =>
+      orders
+        .filter((o) => o.quantity > 6)
+        .map((o) => `order ${o.id} for ${o.customer_id}: ${o.product}/${o.region}`)
+        .map((s) => s.length)
+        .reduce((sum, n) => sum + n, 0),
+  },
+  {
+    name: "sort-by three keys",
+    uses: ["orders"],
+    lisp: (_rows, nonce) =>
+      fresh(nonce, `(->> data/orders (sort-by (juxt :region :status :customer_id)) (take 20) (mapv :id))`),
+    js: ({ orders }) =>
+      [...orders]
+        .sort((a, b) =>
+          a.region !== b.region
+            ? a.region < b.region
+              ? -1
+              : 1
+            : a.status !== b.status
+              ? a.status < b.status
+                ? -1
+                : 1
+              : a.customer_id - b.customer_id,
+        )
+        .slice(0, 20)
+        .map((o) => o.id),
+  },
+  {
+    name: "group-by update-vals",
+    uses: ["orders"],
+    lisp: (_rows, nonce) =>
+      fresh(
+        nonce,
+        `(update-vals (group-by :product data/orders)
+             (fn [rows] {:n (count rows) :max (apply max (map :amount rows))}))`,
+      ),
+    js: ({ orders }) => {
+      const groups = new Map();
+      for (const o of orders) {
+        const g = groups.get(o.product);
+        if (g === undefined) groups.set(o.product, [o]);
+        else g.push(o);
+      }
+      const out = {};
+      for (const [product, rows] of groups) {
+        let max = Number.NEGATIVE_INFINITY;
+        for (const r of rows) if (r.amount > max) max = r.amount;
+        out[product] = { n: rows.length, max };
+      }
+      return out;
+    },
+  },
+  {
+    name: "keep set lookup",
+    uses: ["orders", "customers"],
+    lisp: (_rows, nonce) =>
+      fresh(
+        nonce,
+        `(let [gold (set (keep #(when (= (:tier %) "gold") (:id %)) data/customers))]
+  (count (filter #(contains? gold (:customer_id %)) data/orders)))`,
+      ),
+    js: ({ orders, customers }) => {
+      const gold = new Set();
+      for (const c of customers) if (c.tier === "gold") gold.add(c.id);
+      let n = 0;
+      for (const o of orders) if (gold.has(o.customer_id)) n++;
+      return n;
+    },
+  },
+  {
+    name: "some lookup",
+    uses: ["orders"],
+    lisp: (_rows, nonce) =>
+      fresh(
+        nonce,
+        `[(some #(when (and (= (:region %) "west") (> (:amount %) 999)) (:id %)) data/orders)
+ (some #(= (:product %) "p-missing") data/orders)]`,
+      ),
+    js: ({ orders }) => [
+      orders.find((o) => o.region === "west" && o.amount > 999)?.id ?? null,
+      orders.some((o) => o.product === "p-missing") || null,
+    ],
+  },
+  {
+    name: "nested for",
+    uses: ["orders"],
+    lisp: (_rows, nonce) =>
+      fresh(
+        nonce,
+        `(->> (for [o data/orders
+           :when (= (:status o) "paid")
+           x [(:amount o) (* 10 (:quantity o))]
+           :when (> x 50)]
+       x)
+     (reduce + 0))`,
+      ),
+    js: ({ orders }) => {
+      let total = 0;
+      for (const o of orders) {
+        if (o.status !== "paid") continue;
+        for (const x of [o.amount, 10 * o.quantity]) if (x > 50) total += x;
+      }
+      return total;
+    },
+  },
+  {
+    name: "re-seq key=value lines",
+    uses: ["logs"],
+    lisp: (_rows, nonce) =>
+      fresh(
+        nonce,
+        `(->> data/logs
+     (map (fn [line] (into {} (map (fn [[_ k v]] [k v]) (re-seq #"(\\w+)=(\\S+)" line)))))
+     (filter #(= (get % "service") "api"))
+     (map #(get % "latency"))
+     frequencies
+     count)`,
+      ),
+    js: ({ logs }) => {
+      const counts = new Map();
+      for (const line of logs) {
+        const fields = {};
+        for (const m of line.matchAll(/(\w+)=(\S+)/g)) fields[m[1]] = m[2];
+        if (fields.service !== "api") continue;
+        counts.set(fields.latency, (counts.get(fields.latency) ?? 0) + 1);
+      }
+      return counts.size;
+    },
+  },
+  {
+    name: "re-seq one long text",
+    uses: ["text"],
+    lisp: (_rows, nonce) =>
+      fresh(
+        nonce,
+        `(->> (re-seq #"latency=(\\d+)ms" data/text) (map #(parse-long (second %))) (reduce + 0))`,
+      ),
+    js: ({ text }) => {
+      let total = 0;
+      for (const m of text.matchAll(/latency=(\d+)ms/g)) total += Number.parseInt(m[1], 10);
+      return total;
+    },
+  },
+  {
+    name: "re-find split lines",
+    uses: ["logs"],
+    lisp: (_rows, nonce) =>
+      fresh(
+        nonce,
+        `(->> data/logs
+     (filter #(re-find #"ERROR|WARN" %))
+     (map #(nth (str/split % #"\\s+") 2))
+     frequencies)`,
+      ),
+    js: ({ logs }) => {
+      const counts = {};
+      for (const line of logs) {
+        if (!/ERROR|WARN/.test(line)) continue;
+        const service = line.split(/\s+/)[2];
+        counts[service] = (counts[service] ?? 0) + 1;
+      }
+      return counts;
+    },
+  },
+  {
     name: "loop/recur",
     uses: [],
     lisp: (rows, nonce) =>

@@ -10,10 +10,10 @@ const { run, toJson } = await import(modulePath);
 const data = makeData(rows);
 const texts = Object.fromEntries(Object.entries(data).map(([key, value]) => [key, JSON.stringify(value)]));
 
-parentPort.on("message", async ({ source, uses, limits }) => {
+parentPort.on("message", async ({ source, uses, limits, engine }) => {
   const context = Object.fromEntries(uses.map((key) => [key, JSON.parse(texts[key])]));
   const t0 = performance.now();
-  const result = await run(source, { context, limits });
+  const result = await run(source, engine === undefined ? { context, limits } : { context, limits, engine });
   const ms = performance.now() - t0;
   parentPort.postMessage(
     result.ok

@@ -7,6 +7,9 @@
 //         This is what an agent lives with: each program a model writes is new and runs once.
 //   warm: one program text run again and again over the same data (compiled code and V8's
 //         optimizations warm): what a host that reruns one program gets.
+// Two more sides are measured beside them: the general evaluator alone (`engine: "general"`, what
+// runtimes without `new Function` get) in both modes, and, in fresh mode, the code-mode peer: the
+// case's JavaScript run in a new QuickJS (WebAssembly) context per run, data in and out as JSON.
 // A last column runs each case once under DEFAULT_LIMITS and says whether it fits in them.
 // Timings include everything a program costs in real use: reading, analysis, compilation and
 // evaluation. See docs/benchmarks.md. Run after building @ptc/lisp (`pnpm bench` does).
@@ -14,6 +17,7 @@
 //   node packages/lisp/bench/data-programs.bench.mjs [--mode warm|fresh|both]
 //     [--sizes 1000,10000] [--case filter] [--json out.json] [--fresh-runs 15,9,5]
 //     [--slow-ms 5000] [--cap-ms 20000] [--warmup-ms 300] [--module path/to/index.js]
+//     [--quickjs-runs 5,3,1] [--no-quickjs] [--no-general]
 import { execFileSync } from "node:child_process";
 import { statSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -50,6 +54,12 @@ const capMs = Number(option("cap-ms") ?? 20000);
  * after about 330 runs of "interleave partition take" at 10k rows).
  */
 const warmupMs = Number(option("warmup-ms") ?? 300);
+/** QuickJS runs per case at up to 1k, up to 10k, and more rows (it takes seconds at 100k rows). */
+const quickjsRuns = (option("quickjs-runs") ?? "5,3,1").split(",").map(Number);
+const quickjsRunsFor = (rows) =>
+  rows <= 1000 ? quickjsRuns[0] : rows <= 10000 ? quickjsRuns[1] : quickjsRuns[2];
+const withQuickjs = !args.includes("--no-quickjs");
+const withGeneral = !args.includes("--no-general");
 const moduleOption = option("module");
 const modulePath =
   moduleOption === undefined
@@ -58,6 +68,9 @@ const modulePath =
       ? moduleOption
       : pathToFileURL(moduleOption).href;
 const { run, toJson, DEFAULT_LIMITS } = await import(modulePath);
+// The code-mode peer: one WebAssembly module for the process (as a host would load it once), a new
+// context (and runtime) per run.
+const QuickJS = withQuickjs ? await (await import("quickjs-emscripten")).getQuickJS() : undefined;
 
 // Generous limits: the timings measure speed, not the sandbox's default budgets (the defaults
 // column does that).
@@ -144,28 +157,34 @@ class Checker {
 }
 
 /**
- * Median warm times of `lisp` and `js` in ms. The two alternate, run after run, until about
- * `budgetMs` is spent (at least 7 runs each), so that drift in machine load hits both sides alike.
+ * Median warm times in ms of each side (`{ lisp, js, general }`: functions, possibly async). The
+ * sides alternate, run after run, until about `budgetMs` is spent (at least 7 runs each), so that
+ * drift in machine load hits them alike.
  */
-async function measureWarm(lisp, js, budgetMs) {
-  // Warm up the JIT on both sides, in turns, as the timed runs go.
+async function measureWarm(sides, budgetMs) {
+  const names = Object.keys(sides);
+  // Warm up the JIT on every side, in turns, as the timed runs go.
   const warmupStart = performance.now();
-  for (let i = 0; i < 3 || (performance.now() - warmupStart < warmupMs && i < 5000); i++) {
-    await lisp();
-    js();
+  for (
+    let i = 0;
+    i < 3 || (performance.now() - warmupStart < (warmupMs * names.length) / 2 && i < 5000);
+    i++
+  ) {
+    for (const name of names) await sides[name]();
   }
-  const lispTimes = [];
-  const jsTimes = [];
+  const times = Object.fromEntries(names.map((name) => [name, []]));
   const start = performance.now();
-  while (lispTimes.length < 7 || (performance.now() - start < budgetMs && lispTimes.length < 300)) {
-    let t0 = performance.now();
-    await lisp();
-    lispTimes.push(performance.now() - t0);
-    t0 = performance.now();
-    js();
-    jsTimes.push(performance.now() - t0);
+  while (times.js.length < 7 || (performance.now() - start < budgetMs && times.js.length < 300)) {
+    for (const name of names) {
+      const t0 = performance.now();
+      await sides[name]();
+      times[name].push(performance.now() - t0);
+    }
   }
-  return { lispMs: median(lispTimes), jsMs: median(jsTimes), runs: lispTimes.length };
+  return {
+    ...Object.fromEntries(names.map((name) => [`${name}Ms`, median(times[name])])),
+    runs: times.js.length,
+  };
 }
 
 // No forced garbage collection before a fresh run: after a `gc()` V8 spends about 0.2 ms getting
@@ -181,12 +200,42 @@ function freshJs(entry, copyData) {
 }
 
 /** One fresh Lisp run: a program text never run before, over a new copy of the data. */
-async function freshLisp(entry, copyData) {
+async function freshLisp(entry, copyData, engine) {
   const source = entry.benchCase.lisp(entry.rows, nextNonce());
   const data = copyData(entry.benchCase.uses);
+  const options = engine === undefined ? { context: data, limits } : { context: data, limits, engine };
   const t0 = performance.now();
-  const result = await run(source, { context: data, limits });
+  const result = await run(source, options);
   return { ms: performance.now() - t0, result };
+}
+
+/**
+ * One run of the code-mode peer: the case's JavaScript in a new QuickJS context, as a code-mode
+ * runtime runs a program a model wrote. The host's data goes in as JSON text (stringified from the
+ * host's objects, parsed inside), the answer comes out as JSON text (parsed by the host). A
+ * deadline and a memory cap are set, as a sandbox would set them. Everything is timed but loading
+ * the WebAssembly module, which a host does once.
+ */
+function quickjsRun(entry, copyData) {
+  const data = copyData(entry.benchCase.uses);
+  const source = `JSON.stringify((${entry.benchCase.js.toString()})(JSON.parse(globalThis.input), ${entry.rows})) // ${nextNonce()}`;
+  const t0 = performance.now();
+  const context = QuickJS.newContext();
+  try {
+    const deadline = Date.now() + limits.timeoutMs;
+    context.runtime.setInterruptHandler(() => Date.now() > deadline);
+    context.runtime.setMemoryLimit(2 ** 31);
+    const input = context.newString(JSON.stringify(data));
+    context.setProp(context.global, "input", input);
+    input.dispose();
+    const handle = context.unwrapResult(context.evalCode(source));
+    const text = context.getString(handle);
+    handle.dispose();
+    const value = text === undefined ? undefined : JSON.parse(text);
+    return { ms: performance.now() - t0, value };
+  } finally {
+    context.dispose();
+  }
 }
 
 /** Checks one case against JS, and under DEFAULT_LIMITS, before anything is timed. */
@@ -331,16 +380,35 @@ for (const rows of sizes) {
     // Round robin over the cases, so that between two runs of one case the runtime's builtins see
     // other programs and other data, as they do in an agent.
     const samples = new Map(
-      timed.map((entry) => [entry, { lisp: entry.slow ? [entry.firstMs] : [], js: [] }]),
+      timed.map((entry) => [
+        entry,
+        { lisp: entry.slow ? [entry.firstMs] : [], js: [], general: [], quickjs: [] },
+      ]),
     );
     for (let round = 0; round < runsFor(rows); round++) {
       progress(`${sizeLabel}: timing fresh programs`, `round ${round + 1}/${runsFor(rows)}`);
       for (const entry of timed) {
         // Each side goes first every other round: neither always pays for the other's garbage.
         const sides = round % 2 === 0 ? ["lisp", "js"] : ["js", "lisp"];
+        if (withGeneral && !entry.slow) sides.push("general");
+        if (withQuickjs && round < quickjsRunsFor(rows)) sides.push("quickjs");
         for (const side of sides) {
           if (entry.error !== undefined) break;
-          if (side === "js") {
+          if (side === "quickjs") {
+            const { ms: quickjsMs, value } = quickjsRun(entry, copyData);
+            if (answerText(value) !== entry.expected) {
+              entry.error = "QuickJS run: wrong answer";
+              problem(rows, entry.benchCase, entry.error);
+            }
+            samples.get(entry).quickjs.push(quickjsMs);
+          } else if (side === "general") {
+            const { ms: generalMs, result } = await freshLisp(entry, copyData, "general");
+            if (!result.ok || answerText(toJson(result.value)) !== entry.expected) {
+              entry.error = `fresh general run: ${result.ok ? "wrong answer" : `${result.error.reason}: ${result.error.message}`}`;
+              problem(rows, entry.benchCase, entry.error);
+            }
+            samples.get(entry).general.push(generalMs);
+          } else if (side === "js") {
             const { ms: jsMs, value } = freshJs(entry, copyData);
             if (answerText(value) !== entry.expected) {
               entry.error = "fresh JS run: wrong answer";
@@ -360,10 +428,23 @@ for (const rows of sizes) {
     }
     for (const entry of timed) {
       if (entry.error !== undefined) continue;
-      const { lisp, js } = samples.get(entry);
+      const { lisp, js, general, quickjs } = samples.get(entry);
       const lispMs = median(lisp);
       const jsMs = median(js);
       entry.fresh = { lispMs, jsMs, ratio: lispMs / jsMs, runs: lisp.length };
+      if (general.length > 0) {
+        const generalMs = median(general);
+        Object.assign(entry.fresh, { generalMs, generalRatio: generalMs / jsMs });
+      }
+      if (quickjs.length > 0) {
+        const quickjsMs = median(quickjs);
+        Object.assign(entry.fresh, {
+          quickjsMs,
+          quickjsRatio: quickjsMs / jsMs,
+          quickjsOverLisp: quickjsMs / lispMs,
+          quickjsRuns: quickjs.length,
+        });
+      }
     }
   }
 
@@ -376,18 +457,24 @@ for (const rows of sizes) {
       const context = copyData(benchCase.uses);
       const source = benchCase.lisp(rows, 0);
       // A slow case's one first run stands for its warm time too: compilation is noise next to it.
-      const lisp = entry.slow ? async () => {} : () => run(source, { context, limits });
-      const warm = await measureWarm(lisp, () => benchCase.js(context, rows), budget);
+      const sides = {
+        lisp: entry.slow ? async () => {} : () => run(source, { context, limits }),
+        js: () => benchCase.js(context, rows),
+      };
+      if (withGeneral && !entry.slow)
+        sides.general = () => run(source, { context, limits, engine: "general" });
+      const warm = await measureWarm(sides, budget);
       if (entry.slow) Object.assign(warm, { lispMs: entry.firstMs, runs: 1 });
       entry.warm = { ...warm, ratio: warm.lispMs / warm.jsMs };
+      if (warm.generalMs !== undefined) entry.warm.generalRatio = warm.generalMs / warm.jsMs;
     }
   }
 
   progressDone();
   console.log(`\n${sizeLabel}: median milliseconds per run, and PTC-Lisp's time over JavaScript's`);
-  console.log(`${"".padEnd(26)}${pad("warm (same program)", 28)}${pad("fresh (new program)", 30)}`);
+  console.log(`${"".padEnd(26)}${pad("warm (same program)", 37)}${pad("fresh (new program)", 57)}`);
   console.log(
-    `${"case".padEnd(26)}${pad("lisp ms", 10)}${pad("js ms", 9)}${pad("lisp/js", 9)}${pad("lisp ms", 12)}${pad("js ms", 9)}${pad("lisp/js", 9)}   under DEFAULT_LIMITS`,
+    `${"case".padEnd(26)}${pad("lisp ms", 10)}${pad("js ms", 9)}${pad("lisp/js", 9)}${pad("gen./js", 9)}${pad("lisp ms", 12)}${pad("js ms", 9)}${pad("lisp/js", 9)}${pad("gen./js", 9)}${pad("qjs ms", 9)}${pad("qjs/js", 9)}   under DEFAULT_LIMITS`,
   );
   for (const entry of entries) {
     const mark = entry.killed ? " >" : entry.slow ? " *" : "";
@@ -397,7 +484,7 @@ for (const rows of sizes) {
       console.log(`${name.padEnd(26)} ${entry.error ?? ""}`);
     } else {
       console.log(
-        `${name.padEnd(26)}${pad(ms(warm?.lispMs), 10)}${pad(ms(warm?.jsMs), 9)}${pad(ratioText(warm?.ratio), 9)}${pad(ms(fresh?.lispMs), 12)}${pad(ms(fresh?.jsMs), 9)}${pad(ratioText(fresh?.ratio), 9)}   ${entry.defaults ?? ""}${entry.error === undefined ? "" : `  ${entry.error}`}`,
+        `${name.padEnd(26)}${pad(ms(warm?.lispMs), 10)}${pad(ms(warm?.jsMs), 9)}${pad(ratioText(warm?.ratio), 9)}${pad(ratioText(warm?.generalRatio), 9)}${pad(ms(fresh?.lispMs), 12)}${pad(ms(fresh?.jsMs), 9)}${pad(ratioText(fresh?.ratio), 9)}${pad(ratioText(fresh?.generalRatio), 9)}${pad(ms(fresh?.quickjsMs), 9)}${pad(ratioText(fresh?.quickjsRatio), 9)}   ${entry.defaults ?? ""}${entry.error === undefined ? "" : `  ${entry.error}`}`,
       );
     }
     results.push({
@@ -414,6 +501,12 @@ for (const rows of sizes) {
   }
   const warmMean = geometricMean(entries.flatMap((entry) => (entry.warm ? [entry.warm.ratio] : [])));
   const freshMean = geometricMean(entries.flatMap((entry) => (entry.fresh ? [entry.fresh.ratio] : [])));
+  const meanOf = (mode, key) =>
+    geometricMean(entries.flatMap((entry) => (entry[mode]?.[key] === undefined ? [] : [entry[mode][key]])));
+  const warmGeneralMean = meanOf("warm", "generalRatio");
+  const freshGeneralMean = meanOf("fresh", "generalRatio");
+  const quickjsMean = meanOf("fresh", "quickjsRatio");
+  const quickjsOverLisp = meanOf("fresh", "quickjsOverLisp");
   // Fresh Lisp against warm JS: how far a new program is from code compiled once and run often.
   const freshVersusWarmJs = geometricMean(
     entries.flatMap((entry) => (entry.fresh && entry.warm ? [entry.fresh.lispMs / entry.warm.jsMs] : [])),
@@ -421,8 +514,10 @@ for (const rows of sizes) {
   const lowerBound = entries.some((entry) => entry.killed) ? "≥ " : "";
   const failing = entries.filter((entry) => entry.defaults?.startsWith("fails")).length;
   console.log(
-    `${"geometric mean".padEnd(26)}${pad(warmMode ? `${lowerBound}${ratioText(warmMean)}` : "", 28)}${pad(freshMode ? `${lowerBound}${ratioText(freshMean)}` : "", 30)}   ${failing} of ${entries.length} fail`,
+    `${"geometric mean".padEnd(26)}${pad(warmMode ? `${lowerBound}${ratioText(warmMean)}` : "", 28)}${pad(ratioText(warmGeneralMean), 9)}${pad(freshMode ? `${lowerBound}${ratioText(freshMean)}` : "", 30)}${pad(ratioText(freshGeneralMean), 9)}${pad(ratioText(quickjsMean), 18)}   ${failing} of ${entries.length} fail`,
   );
+  if (!Number.isNaN(quickjsOverLisp))
+    console.log(`${"quickjs / fresh lisp".padEnd(26)}${pad(ratioText(quickjsOverLisp), 58)}`);
   if (freshMode && warmMode) {
     console.log(
       `${"fresh lisp / warm js".padEnd(26)}${pad(`${lowerBound}${ratioText(freshVersusWarmJs)}`, 58)}`,
@@ -438,6 +533,10 @@ for (const rows of sizes) {
     rows,
     warm: warmMean,
     fresh: freshMean,
+    warmGeneral: warmGeneralMean,
+    freshGeneral: freshGeneralMean,
+    quickjs: quickjsMean,
+    quickjsOverLisp,
     freshVersusWarmJs,
     failingUnderDefaults: failing,
     cases: entries.length,

@@ -41,5 +41,7 @@ export function makeData(rows) {
     const level = pick(LEVELS);
     return `2024-03-${String(1 + (i % 28)).padStart(2, "0")}T12:00:00Z ${level} service=${pick(SERVICES)} latency=${Math.floor(random() * 900)}ms request=${i}`;
   });
-  return { orders, customers, logs };
+  // The same log lines as one text, as a tool that returns a file's contents hands it over.
+  const text = logs.join("\n");
+  return { orders, customers, logs, text };
 }

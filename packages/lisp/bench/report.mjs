@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Turns the --json files of several `pnpm bench` runs into the Markdown tables of
 // docs/benchmarks.md: per size, each case's warm and fresh ratios and fresh Lisp time, run by run,
-// and whether it fits in DEFAULT_LIMITS.
+// the general evaluator's ratios (what runtimes without `new Function` get), the code-mode peer's
+// (QuickJS) ratio, and whether it fits in DEFAULT_LIMITS; then one table of geometric means.
 //   node packages/lisp/bench/report.mjs run1.json run2.json run3.json > tables.md
 import { readFileSync } from "node:fs";
 
@@ -50,8 +51,10 @@ out.push("");
 const sizes = [...new Set(runs.flatMap((run) => run.results.map((result) => result.rows)))];
 for (const rows of sizes) {
   out.push(`### ${rows.toLocaleString("en")} rows`, "");
-  out.push("| case | warm ×JS | fresh ×JS | fresh Lisp ms | under DEFAULT_LIMITS |");
-  out.push("| --- | ---: | ---: | ---: | --- |");
+  out.push(
+    "| case | warm ×JS | fresh ×JS | fresh Lisp ms | general warm ×JS | general fresh ×JS | QuickJS ×JS | under DEFAULT_LIMITS |",
+  );
+  out.push("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
   const names = [
     ...new Set(runs.flatMap((run) => run.results.filter((r) => r.rows === rows).map((r) => r.case))),
   ];
@@ -67,11 +70,13 @@ for (const rows of sizes) {
     const capped = (result, text) => (result?.stoppedAtCap ? `≥ ${text}` : text);
     const failed = found.find((result) => result?.error !== undefined && result.fresh === undefined);
     if (failed !== undefined) {
-      out.push(`| ${name} | failed | failed | – | fails under any limits (see the list of failures) |`);
+      out.push(
+        `| ${name} | failed | failed | – | – | – | – | fails under any limits (see the list of failures) |`,
+      );
       continue;
     }
     out.push(
-      `| ${name}${mark} | ${cell(found.map((r) => capped(r, ratio(r?.warm?.ratio))))} | ${cell(found.map((r) => capped(r, ratio(r?.fresh?.ratio))))} | ${cell(found.map((r) => capped(r, ms(r?.fresh?.lispMs))))} | ${cell(found.map((r) => r?.defaults ?? "–"))} |`,
+      `| ${name}${mark} | ${cell(found.map((r) => capped(r, ratio(r?.warm?.ratio))))} | ${cell(found.map((r) => capped(r, ratio(r?.fresh?.ratio))))} | ${cell(found.map((r) => capped(r, ms(r?.fresh?.lispMs))))} | ${cell(found.map((r) => ratio(r?.warm?.generalRatio)))} | ${cell(found.map((r) => ratio(r?.fresh?.generalRatio)))} | ${cell(found.map((r) => ratio(r?.fresh?.quickjsRatio)))} | ${cell(found.map((r) => r?.defaults ?? "–"))} |`,
     );
   }
   const means = runs.map((run) => run.geometricMeans.find((mean) => mean.rows === rows));
@@ -85,11 +90,26 @@ for (const rows of sizes) {
     ),
   );
   out.push(
-    `| **geometric mean** | **${lower}${means.map((mean) => ratio(mean?.warm)).join(" · ")}** | **${lower}${means.map((mean) => ratio(mean?.fresh)).join(" · ")}** | | ${runs.map((run) => `${failingCount(run, rows)} of ${run.results.filter((r) => r.rows === rows).length}`).join(" · ")} fail |`,
-    `| fresh Lisp ÷ warm JS, geometric mean | | ${lower}${freshVersusWarmJs.map(ratio).join(" · ")} | | |`,
+    `| **geometric mean** | **${lower}${means.map((mean) => ratio(mean?.warm)).join(" · ")}** | **${lower}${means.map((mean) => ratio(mean?.fresh)).join(" · ")}** | | ${means.map((mean) => ratio(mean?.warmGeneral)).join(" · ")} | ${means.map((mean) => ratio(mean?.freshGeneral)).join(" · ")} | ${means.map((mean) => ratio(mean?.quickjs)).join(" · ")} | ${runs.map((run) => `${failingCount(run, rows)} of ${run.results.filter((r) => r.rows === rows).length}`).join(" · ")} fail |`,
+    `| fresh Lisp ÷ warm JS, geometric mean | | ${lower}${freshVersusWarmJs.map(ratio).join(" · ")} | | | | | |`,
+    `| QuickJS ÷ fresh Lisp, geometric mean | | | | | | ${means.map((mean) => ratio(mean?.quickjsOverLisp)).join(" · ")} | |`,
     "",
   );
 }
+
+out.push("### Geometric means", "");
+out.push(
+  "| rows | warm ×JS | fresh ×JS (headline) | general warm ×JS | general fresh ×JS | QuickJS ×JS | QuickJS ÷ fresh Lisp |",
+  "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+);
+for (const rows of sizes) {
+  const means = runs.map((run) => run.geometricMeans.find((mean) => mean.rows === rows));
+  const column = (key) => means.map((mean) => ratio(mean?.[key])).join(" · ");
+  out.push(
+    `| ${rows.toLocaleString("en")} | ${column("warm")} | ${column("fresh")} | ${column("warmGeneral")} | ${column("freshGeneral")} | ${column("quickjs")} | ${column("quickjsOverLisp")} |`,
+  );
+}
+out.push("");
 
 const failing = new Map();
 for (const run of runs) {

@@ -12,6 +12,7 @@ import { describe, expect, test } from "vitest";
 import { lazyPipelineStats } from "./builtins/lazy-pipeline.js";
 import { fastTierStats, resetFastTierStats } from "./compiler/fast-tier.js";
 import { type RunOptions, run } from "./index.js";
+import { codeGenerationWorks } from "./test-support.js";
 
 const ENGINES = ["general", "fast", "adaptive"] as const;
 const limits = { timeoutMs: 50 };
@@ -56,7 +57,7 @@ describe.each(ENGINES)("on the %s engine", (engine) => {
   });
 });
 
-describe("the loops above run as generated code on the fast engine", () => {
+describe.runIf(codeGenerationWorks)("the loops above run as generated code on the fast engine", () => {
   // The same shapes over few items finish: in generated code, with no fallback and no lazy
   // pipeline builtin (the pipelines are fused loops).
   test.each([

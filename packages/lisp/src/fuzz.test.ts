@@ -12,9 +12,9 @@
  * - the same program gives the same result twice;
  * - host data (context, tool results) is never written.
  *
- * `pnpm test` runs a few hundred cases of each. `pnpm fuzz` (packages/lisp/scripts/fuzz.mjs) runs
- * the same properties with FUZZ_RUNS cases each and a seed it prints, so a failure replays with
- * `pnpm fuzz --seed <seed> --path <path>`.
+ * `pnpm test` runs a few hundred cases of each. `pnpm fuzz` (scripts/fuzz.mjs) runs the same
+ * properties with FUZZ_RUNS cases each and a seed it prints, so a failure replays with
+ * `pnpm fuzz --seed <seed> --property <id> --runs <n> --path <path>`.
  */
 import { existsSync, readFileSync } from "node:fs";
 import fc from "fast-check";

@@ -6,6 +6,8 @@
  * into text for people and models, or plain data for the host.
  */
 
+export type { CodeGeneration, CodeGenerationStatus } from "./code-generation.js";
+export { codeGenerationStatus, setCodeGeneration } from "./code-generation.js";
 export type { ErrorReason, LispErrorData } from "./errors.js";
 export { LispError } from "./errors.js";
 export type { FormatOptions, Preview, PreviewOptions } from "./format/format.js";
@@ -14,7 +16,7 @@ export type { JsonValue, ToJsonOptions } from "./format/to-json.js";
 export { toJson } from "./format/to-json.js";
 export type { Form, Position } from "./reader/form.js";
 export { read } from "./reader/reader.js";
-export type { RunError, RunFailure, RunOptions, RunResult, RunSuccess } from "./run.js";
+export type { RunError, RunFailure, RunOptions, RunResult, RunSuccess, RunUsage } from "./run.js";
 export { run } from "./run.js";
 export type {
   HostTool,

@@ -7,7 +7,7 @@
  * data.
  */
 import { toJson } from "./format/to-json.js";
-import type { RunError, RunResult, RunSuccess } from "./run.js";
+import type { RunError, RunResult, RunSuccess, RunUsage } from "./run.js";
 import type { ToolCallRecord } from "./runtime/context.js";
 
 function errorJson(this: RunError): Record<string, unknown> {
@@ -47,13 +47,14 @@ class Success {
   readonly toolCalls: RunSuccess["toolCalls"];
   readonly durationMs: number;
   readonly warnings: string[];
+  readonly usage: RunUsage;
 
   constructor(
     value: unknown,
     returned: boolean,
     defined: string[],
     summaries: Record<string, string>,
-    output: Pick<RunSuccess, "prints" | "toolCalls" | "durationMs" | "warnings">,
+    output: Pick<RunSuccess, "prints" | "toolCalls" | "durationMs" | "warnings"> & { usage: RunUsage },
   ) {
     this.ok = true;
     this.value = value;
@@ -64,6 +65,7 @@ class Success {
     this.toolCalls = output.toolCalls;
     this.durationMs = output.durationMs;
     this.warnings = output.warnings;
+    this.usage = output.usage;
   }
 
   toJSON(): Record<string, unknown> {
@@ -77,7 +79,7 @@ export function successResult(
   returned: boolean,
   defined: string[],
   summaries: Record<string, string>,
-  output: Pick<RunSuccess, "prints" | "toolCalls" | "durationMs" | "warnings">,
+  output: Pick<RunSuccess, "prints" | "toolCalls" | "durationMs" | "warnings"> & { usage: RunUsage },
 ): RunSuccess {
   return new Success(value, returned, defined, summaries, output);
 }

@@ -8,7 +8,7 @@ import { analyzeProgram } from "./analyzer/analyze.js";
 import { nearestName } from "./analyzer/nearest-name.js";
 import { runDiscovery } from "./builtins/discovery.js";
 import { registry } from "./builtins/index.js";
-import { codegenAvailable } from "./compiler/codegen-units.js";
+import { codeGenerationAllowed } from "./code-generation.js";
 import { Compiler, type Tier } from "./compiler/compile.js";
 import {
   type CompiledProgram,
@@ -16,6 +16,8 @@ import {
   programKey,
   rememberProgram,
 } from "./compiler/program-cache.js";
+import { forgetPurity } from "./compiler/purity.js";
+import { environmentVariable } from "./environment.js";
 import { type ErrorReason, isLispError, LispError } from "./errors.js";
 import { format } from "./format/format.js";
 import type { Form } from "./reader/form.js";
@@ -46,6 +48,7 @@ import { hostDataMayHaveChanged } from "./values/host-epoch.js";
 import { lookup } from "./values/map-access.js";
 import { isPlainObject, type PlainObject } from "./values/plain-object.js";
 import { Regex } from "./values/regex.js";
+import { loadRegexEngine, mayUseRegex, regexEngineLoaded } from "./values/regex-engine.js";
 import { findUnreadable, type HostRoot } from "./values/unreadable-host-data.js";
 
 export interface RunOptions {
@@ -70,8 +73,10 @@ export interface RunOptions {
    * (a function called or looping over many rows, a program text run again) moves to JavaScript
    * generated for it. "fast": all pure code compiled to JavaScript with `new Function` before the
    * program starts (the fastest for a text run many times; the slowest start). "general": the
-   * closure evaluator only. Where the platform forbids `new Function` (a strict
-   * Content-Security-Policy), "general" is used automatically.
+   * closure evaluator only; the run generates no JavaScript at all and never checks whether it
+   * could (the per-run switch for a page or runtime that forbids `new Function`). Where code
+   * generation is switched off (`setCodeGeneration("off")`) or found to be forbidden (a strict
+   * Content-Security-Policy, an edge runtime), "general" is used whatever this says.
    */
   readonly engine?: "adaptive" | "fast" | "general";
   /**
@@ -108,6 +113,14 @@ export interface RunError {
   readonly value?: unknown;
 }
 
+/** What a run used of the limits metered while it runs (see `Limits`). */
+export interface RunUsage {
+  /** `recur` jumps of loops and functions, against `maxIterations`. */
+  readonly iterations: number;
+  /** Bytes charged to the memory budget, against `maxMemoryBytes`. */
+  readonly memoryBytes: number;
+}
+
 interface RunOutput {
   /** Lines printed with println, in order. */
   readonly prints: string[];
@@ -121,6 +134,12 @@ interface RunOutput {
    * was ignored. Empty when there is nothing to say.
    */
   readonly warnings: string[];
+  /**
+   * What the run used of its iteration and memory limits (its time is `durationMs`, its output
+   * `prints`, its tool calls `toolCalls`). Absent only from results made where no program ran: an
+   * isolated run whose worker was stopped or died.
+   */
+  readonly usage?: RunUsage;
 }
 
 export interface RunSuccess extends RunOutput {
@@ -161,13 +180,18 @@ const ENGINES: ReadonlySet<unknown> = new Set(["adaptive", "fast", "general"]);
 
 /** The engine of runs that name none: "adaptive", or what PTC_LISP_ENGINE says (for work on the tiers). */
 const defaultEngine: Tier = (() => {
-  const chosen = typeof process !== "undefined" ? process.env?.PTC_LISP_ENGINE : undefined;
+  const chosen = environmentVariable("PTC_LISP_ENGINE");
   return ENGINES.has(chosen) ? (chosen as Tier) : "adaptive";
 })();
 
-/** The tier pure code of a run starts on. */
-const tierFor = (engine: RunOptions["engine"]): Tier =>
-  codegenAvailable ? (engine ?? defaultEngine) : "general";
+/**
+ * The tier pure code of a run starts on. "general" is decided before the realm's setting is
+ * consulted, so such a run never probes whether code generation is allowed.
+ */
+function tierFor(engine: RunOptions["engine"]): Tier {
+  const tier = engine ?? defaultEngine;
+  return tier !== "general" && codeGenerationAllowed() ? tier : "general";
+}
 
 /** Builtins a program may name (not the internal ones the analyzer inserts), for suggestions. */
 let visibleBuiltins: readonly string[] | undefined;
@@ -180,6 +204,15 @@ const compiler = (tier: Tier) =>
     tier,
     discovery: (operation, args) => runDiscovery(registry, operation, args),
   });
+
+/** A program's code on `tier`; what purity analysis learned of its nodes is dropped after. */
+function compileBody(tier: Tier, body: Parameters<Compiler["compile"]>[0]): CompiledProgram["code"] {
+  try {
+    return compiler(tier).compile(body);
+  } finally {
+    forgetPurity();
+  }
+}
 
 function utf8Length(text: string): number {
   let bytes = 0;
@@ -366,7 +399,7 @@ function prepare(
   limits: Limits,
   namespace: Namespace,
   tools: ReadonlyMap<string, ToolObject>,
-  engine: RunOptions["engine"],
+  tier: Tier,
 ): CompiledProgram {
   const toolNames = tools.size === 0 ? NO_TOOLS : new Set(tools.keys());
   // A UTF-8 byte count needs a pass over the text; only long texts can be too large.
@@ -379,7 +412,6 @@ function prepare(
       );
     }
   }
-  const tier = tierFor(engine);
   // Names a session defined earlier change what symbols mean, so they are part of the key.
   const userNames = namespace.names();
   const key = programKey(source, optionsKey(tier, limits, toolNames, userNames));
@@ -411,12 +443,11 @@ function prepare(
     compileRegex: (pattern) => Regex.compile(pattern),
   });
   const compiled: CompiledProgram = {
-    code: compiler(tier).compile(analyzed.body),
+    code: compileBody(tier, analyzed.body),
     frameSize: analyzed.frameSize,
     dataKeys: [...analyzed.dataKeys].sort(),
     warnings: strayCloserWarnings(strayClosers),
-    upgrade:
-      tier === "adaptive" && key !== undefined ? () => compiler("fast").compile(analyzed.body) : undefined,
+    upgrade: tier === "adaptive" && key !== undefined ? () => compileBody("fast", analyzed.body) : undefined,
   };
   if (key !== undefined) rememberProgram(key, compiled);
   return compiled;
@@ -541,6 +572,11 @@ function checkOptions(source: unknown, options: RunOptions): CheckedOptions {
   };
 }
 
+/** What a run used of its metered limits, for hosts that show it (the playground's limit bars). */
+function usageOf(context: RunContext): RunUsage {
+  return { iterations: context.iterations, memoryBytes: context.memory };
+}
+
 /** Runs a PTC-Lisp program. Never rejects for a program's own failure; see RunResult. */
 export async function run(source: string, options: RunOptions = {}): Promise<RunResult> {
   let checked: CheckedOptions;
@@ -553,8 +589,12 @@ export async function run(source: string, options: RunOptions = {}): Promise<Run
     });
   }
   const { limits, tools, data, signal, session, ledger, pauseBefore } = checked;
+  // Before the run starts its clock: loading RE2 is the host's one-time cost, not the program's.
+  // A failed load leaves native patterns working; a pattern that needs RE2 then fails the run.
+  if (!regexEngineLoaded() && mayUseRegex(source)) await loadRegexEngine().catch(() => undefined);
   const namespace = session?.namespace ?? new Namespace();
   const journal = session?.journal;
+  const tier = tierFor(checked.engine);
 
   let compiled: CompiledProgram | undefined;
   session?.acquire();
@@ -574,6 +614,7 @@ export async function run(source: string, options: RunOptions = {}): Promise<Run
     journal,
     signal,
     replay,
+    generatesCode: tier !== "general",
   });
   const unreadable = (): RunError | undefined =>
     unreadableHostData(hostRoots(context, compiled?.dataKeys ?? [], session));
@@ -591,6 +632,7 @@ export async function run(source: string, options: RunOptions = {}): Promise<Run
       toolCalls: context.toolCalls,
       durationMs: context.elapsedMs(),
       warnings: runWarnings(compiled, data),
+      usage: usageOf(context),
     });
   };
   pause = (error) => context.stop(error);
@@ -616,11 +658,12 @@ export async function run(source: string, options: RunOptions = {}): Promise<Run
     } catch (thrown) {
       return failed(isLispError(thrown) ? thrown.toData() : hostDataError("the program's value", thrown));
     }
-    const output: RunOutput = {
+    const output: RunOutput & { usage: RunUsage } = {
       prints: context.prints,
       toolCalls: context.toolCalls,
       durationMs: context.elapsedMs(),
       warnings: runWarnings(compiled, data),
+      usage: usageOf(context),
     };
     const defined = namespace.commit();
     journal?.commit();
@@ -644,7 +687,7 @@ export async function run(source: string, options: RunOptions = {}): Promise<Run
         if (bytes > limits.maxMemoryBytes) throw ledgerTooLarge(replay.size, limits.maxMemoryBytes);
         context.allocate(bytes);
       }
-      compiled = prepare(source, limits, namespace, tools, checked.engine);
+      compiled = prepare(source, limits, namespace, tools, tier);
       value = compiled.code(new Array(compiled.frameSize));
       // Raced against the deadline: a promise that never settles (one handed in as host data,
       // say) must not keep the run from ending.

@@ -11,6 +11,21 @@ import { format } from "./format/format.js";
 import { read } from "./reader/reader.js";
 import { type RunError, type RunOptions, run } from "./run.js";
 
+/**
+ * Whether this process lets code be generated from strings: false under `node
+ * --disallow-code-generation-from-strings`, the CI leg that runs the suites as an edge runtime or a
+ * strict-CSP page would. Tests that prove generated code runs are skipped where it cannot, and
+ * no-eval.test.ts proves the opposite there. Probed by the test code itself, not through the
+ * package, so that the package's own probe stays observable.
+ */
+export const codeGenerationWorks: boolean = (() => {
+  try {
+    return new Function("return 1")() === 1;
+  } catch {
+    return false;
+  }
+})();
+
 /** Runs a program and returns its value printed as Clojure text; throws if the program fails. */
 export async function evaluate(source: string, options?: RunOptions): Promise<string> {
   const result = await run(source, options);

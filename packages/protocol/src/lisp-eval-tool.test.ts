@@ -1,3 +1,4 @@
+import { encode } from "gpt-tokenizer";
 import { describe, expect, it } from "vitest";
 import { LISP_EVAL_TOOL_NAME, type ToolProfile, toolDescription, toolSchema } from "./lisp-eval-tool.js";
 
@@ -42,22 +43,27 @@ describe("toolDescription", () => {
   });
 
   it("states each profile's capabilities", () => {
-    expect(toolDescription("in_process_with_app_tools")).toContain("only `lisp_eval` is available natively");
+    expect(toolDescription("in_process_with_app_tools")).toContain("only lisp_eval is native");
     expect(toolDescription("in_process_with_app_tools")).toContain(
-      "Call app tools as `(tool/name ...)` from inside the program",
+      "Call app tools inside it as (tool/name {...})",
     );
+    expect(toolDescription("in_process_text_mode")).toContain("not in the same turn as lisp_eval");
     expect(toolDescription("in_process_text_mode")).toContain(
-      "in this assistant turn, but not in the same turn as `lisp_eval`",
+      "Program tools are called inside it as (tool/name {...})",
     );
-    expect(toolDescription("in_process_text_mode")).toContain(
-      "Call `:both`-exposed app tools as `(tool/name ...)` from inside the program",
-    );
-    expect(toolDescription("mcp_no_tools")).toContain("No app tools are available inside the program");
-    expect(toolDescription("mcp_no_tools")).toContain("Pass external data via the `context` argument");
-    expect(toolDescription("mcp_no_tools")).toContain("each invocation is independent");
+    expect(toolDescription("mcp_no_tools")).toContain("No app tools inside");
+    expect(toolDescription("mcp_no_tools")).toContain("pass data in `context`");
+    expect(toolDescription("mcp_no_tools")).toContain("Each call is independent");
   });
 
   it("rejects an unknown profile", () => {
     expect(() => toolDescription("full" as ToolProfile)).toThrow("unknown lisp_eval profile: full");
+  });
+});
+
+describe("the schema's size", () => {
+  // Sent with every request: at most 80 o200k tokens as JSON, whatever the profile.
+  it.each(["in_process_with_app_tools", "in_process_text_mode", "mcp_no_tools"] as const)("%s", (profile) => {
+    expect(encode(JSON.stringify(toolSchema(profile))).length).toBeLessThanOrEqual(80);
   });
 });

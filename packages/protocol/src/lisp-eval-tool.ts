@@ -13,18 +13,19 @@ export const LISP_EVAL_TOOL_NAME = "lisp_eval";
  */
 export type ToolProfile = "in_process_with_app_tools" | "in_process_text_mode" | "mcp_no_tools";
 
-// Fixed wording: tests and transcripts pin these strings, so change them only deliberately.
+// Fixed wording: tests and transcripts pin these strings, so change them only deliberately. They
+// are sent with every request, so they say only what the schema needs to; the reference card in
+// the system prompt teaches the language.
 const DESCRIPTIONS: Readonly<Record<ToolProfile, string>> = {
   in_process_with_app_tools:
-    "Execute a PTC-Lisp program in PtcRunner's sandbox. Use this for deterministic computation and tool orchestration. Call app tools as `(tool/name ...)` from inside the program — do not attempt to call app tools as native function calls; only `lisp_eval` is available natively.",
+    "Run a PTC-Lisp program. Call app tools inside it as (tool/name {...}); only lisp_eval is native.",
   in_process_text_mode:
-    "Execute a PTC-Lisp program in PtcRunner's sandbox. Use this for deterministic computation, filtering, aggregation, or multi-step data transformation. Call `:both`-exposed app tools as `(tool/name ...)` from inside the program. The same tools are also callable natively in this assistant turn, but not in the same turn as `lisp_eval`.",
+    "Run a PTC-Lisp program. Program tools are called inside it as (tool/name {...}), not in the same turn as lisp_eval.",
   mcp_no_tools:
-    "Execute a PTC-Lisp program in PtcRunner's sandbox. Use this for deterministic computation, filtering, aggregation, or multi-step data transformation. No app tools are available inside the program. Pass external data via the `context` argument; each invocation is independent — there is no memory of prior calls.",
+    "Run a PTC-Lisp program for exact computation over data. No app tools inside; pass data in `context`. Each call is independent.",
 };
 
-const PROGRAM_DESCRIPTION =
-  "PTC-Lisp source code. Must be non-empty. Call app tools as `(tool/name ...)` from inside the program.";
+const PROGRAM_DESCRIPTION = "PTC-Lisp source";
 
 export interface LispEvalToolSchema {
   readonly type: "function";

@@ -1,4 +1,5 @@
 import { createTools } from "@ptc/tool";
+import { encode } from "gpt-tokenizer";
 import { describe, expect, it } from "vitest";
 import { ProtocolError } from "./errors.js";
 import {
@@ -19,16 +20,42 @@ describe("COMPACT_REFERENCE_CARD", () => {
     expect(REFERENCE_CARD_MAX_BYTES).toBe(2200);
   });
 
-  it("teaches the call shape, the syntax, the namespaces and cache reuse, with an example", () => {
+  // Every request of a combined-mode run carries the card and the schema (o200k tokens, as
+  // `pnpm bench:tokens` counts them).
+  it("stays within 300 tokens, with or without a tool in its example", () => {
+    expect(encode(COMPACT_REFERENCE_CARD).length).toBeLessThanOrEqual(300);
+    const withTool = combinedModeReferenceCard({
+      ...combined,
+      tools: createTools({
+        search_logs: {
+          execute: noop,
+          signature: "(query :string, since :string?) -> [:any]",
+          expose: "both",
+        },
+      }),
+    }) as string;
+    expect(encode(withTool.slice(0, withTool.indexOf("<ptc_tools>")).trimEnd()).length).toBeLessThanOrEqual(
+      300,
+    );
+  });
+
+  it("teaches the call shape, every form, the namespaces and cache reuse, with an example", () => {
     expect(COMPACT_REFERENCE_CARD.startsWith("<ptc_lisp_reference>\n")).toBe(true);
     expect(COMPACT_REFERENCE_CARD.endsWith("\n</ptc_lisp_reference>")).toBe(true);
     for (const fragment of [
-      "`lisp_eval`",
+      "lisp_eval",
       "`program`",
-      "`def`",
-      "No `let*`, `lambda`",
-      "`(return v)`",
-      "data/orders",
+      "(return v)",
+      "(fail v)",
+      "def defn (let [x 1] ...) (fn [x] ...) #(... %)",
+      "if when cond loop/recur map filter reduce group-by sort-by count get get-in",
+      "str/join set/union json/parse-string json/generate-string Double/parseDouble LocalDate/parse",
+      "keys, println, pr-str",
+      "None of: let* lambda equal? length ns require import macros atoms futures try/catch",
+      "Literals: nil true false",
+      "sets #{1 2}",
+      "data/orders, not (data/orders) or orders",
+      "(:status row)",
       "(tool/name {:key value})",
       "full_result_cached: true",
       "the tool does not run again",
@@ -37,10 +64,21 @@ describe("COMPACT_REFERENCE_CARD", () => {
     }
   });
 
+  it("is the same text for the same tools, whatever their order", () => {
+    const tools = createTools({
+      b_tool: { execute: noop, signature: "() -> [:any]", expose: "both" },
+      a_tool: { execute: noop, signature: "(q :string) -> :int", expose: "ptc_lisp" },
+    });
+    const reversed = createTools({ a_tool: tools.a_tool, b_tool: tools.b_tool });
+    const first = combinedModeReferenceCard({ ...combined, tools });
+    expect(combinedModeReferenceCard({ ...combined, tools: reversed })).toBe(first);
+    expect(combinedModeReferenceCard({ ...combined, tools: Object.values(tools).reverse() })).toBe(first);
+  });
+
   it("calls no tool in its example: without program-callable tools, none exists", () => {
     const example = COMPACT_REFERENCE_CARD.slice(COMPACT_REFERENCE_CARD.indexOf("```"));
     expect(example).not.toContain("tool/");
-    expect(COMPACT_REFERENCE_CARD).toContain("(return {:count (count big)");
+    expect(COMPACT_REFERENCE_CARD).toContain("(return {:big (count (filter");
   });
 
   it("mentions nothing that only exists in other products", () => {
@@ -72,10 +110,10 @@ describe("renderPtcToolsSection", () => {
   it("lists program-callable tools by name, with signature and description when present", () => {
     expect(renderPtcToolsSection(tools)).toMatchInlineSnapshot(`
       "<ptc_tools>
-      Tools callable from inside \`lisp_eval\` as \`(tool/name {...})\`:
-      - \`(tool/describe_only {...})\` — Describe.
-      - \`(tool/search_logs {...})\` — \`(query :string) -> [:any]\` — Search log events.
-      - \`(tool/zeta_report {...})\`
+      Program tools, called as (tool/name {...}):
+      - tool/describe_only
+      - tool/search_logs (query :string) -> [:any]
+      - tool/zeta_report
       </ptc_tools>"
     `);
   });
@@ -91,7 +129,7 @@ describe("combinedModeReferenceCard", () => {
   const example = (call: string) =>
     COMPACT_REFERENCE_CARD.replace(
       /```\n[\s\S]*\n```/,
-      `\`\`\`\n(def rows ${call})\n(println "rows:" (count rows))\n(return {:total (count rows) :first (first rows)})\n\`\`\``,
+      `\`\`\`\n(def rows ${call})\n(return {:total (count rows) :first (first rows)})\n\`\`\``,
     );
 
   it("appends the inventory, and its example calls the app's own tool", () => {
@@ -102,7 +140,7 @@ describe("combinedModeReferenceCard", () => {
       }),
     });
     expect(card).toBe(
-      `${example('(tool/search_logs {:query "..."})')}\n\n<ptc_tools>\nTools callable from inside \`lisp_eval\` as \`(tool/name {...})\`:\n- \`(tool/search_logs {...})\` — \`(query :string) -> [:any]\`\n</ptc_tools>`,
+      `${example('(tool/search_logs {:query "..."})')}\n\n<ptc_tools>\nProgram tools, called as (tool/name {...}):\n- tool/search_logs (query :string) -> [:any]\n</ptc_tools>`,
     );
   });
 

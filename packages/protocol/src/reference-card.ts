@@ -8,11 +8,12 @@
  * is program-callable), so a model is never shown a tool it does not have: one that returns a
  * list when there is one, since the example counts rows.
  *
- * Budget: the card must stay within 2,200 bytes (a test holds it there, with the longest tool
- * name a provider accepts); aim for 1,800.
+ * Budget: at most 300 tokens (o200k) without the inventory, and 2,200 bytes (tests hold both),
+ * since every request of a combined-mode run carries it.
  */
 import {
   type AgentOutput,
+  effectiveExpose,
   filterByExpose,
   type PtcTransport,
   parseSignature,
@@ -25,29 +26,19 @@ import type { ToolCollection } from "./request-tools.js";
 
 export const REFERENCE_CARD_MAX_BYTES = 2200;
 
-const CARD_TEXT = `\`lisp_eval\` runs a small PTC-Lisp program (a safe subset of Clojure) given as its \`program\` argument. Use it for exact arithmetic, reshaping data, or combining several app-tool calls.
-
-Writing programs:
-- A program is one or more top-level forms; the value of the last one is the result. \`(return v)\` ends the program with \`v\`, \`(fail v)\` ends it with an error.
-- Name things with \`def\`, \`defn\` and \`(let [x 1 y 2] body)\`; write functions as \`(fn [x] ...)\` or \`#(... % ...)\`. No \`let*\`, \`lambda\`, \`equal?\` or \`length\`.
-- Core: \`if\` \`when\` \`cond\`, \`loop\`/\`recur\`, \`map\` \`filter\` \`reduce\` \`group-by\` \`sort-by\` \`count\` \`get\` \`get-in\`, plus strings, sets, regex and math.
-- To learn a value's shape, look at it with \`keys\`, \`println\` or \`pr-str\`.
-- Literals: \`nil\`, \`true\`/\`false\`, numbers, strings, keywords, vectors, maps, sets. Read a field of a JSON object with its keyword: \`(:status row)\`.
-- Context data sits under \`data/\`: for \`{"orders":[...]}\` write \`(count (filter #(= "paid" (:status %)) data/orders))\`, not \`(data/orders)\` or \`orders\`.
-- Helpers: \`str/join\`, \`set/union\`, \`json/parse-string\`, \`json/generate-string\`, \`Double/parseDouble\`, \`LocalDate/parse\`. Namespaces are fixed: no \`ns\`, \`require\` or \`import\`.
-- Not available: macros, lazy or infinite sequences, atoms, futures, try/catch/throw, metadata, files, network.
-
-Inside a program, call app tools with named arguments: \`(tool/name {:key value})\`.
-
-Cache reuse: when a native tool result says \`full_result_cached: true\`, making the same call with the same arguments inside \`lisp_eval\` reads the cached full result; the tool does not run again.`;
+// Every token here is sent with every request of a combined-mode run, so the card is terse: names
+// without backticks (each backtick is a token of its own), one line per topic, one example.
+const CARD_TEXT = `lisp_eval runs a PTC-Lisp \`program\` (a safe Clojure subset): the last form's value is the result; (return v) ends early, (fail v) fails.
+Forms: def defn (let [x 1] ...) (fn [x] ...) #(... %) if when cond loop/recur map filter reduce group-by sort-by count get get-in; strings, regex, math, sets #{1 2}; str/join set/union json/parse-string json/generate-string Double/parseDouble LocalDate/parse. Inspect with keys, println, pr-str. Literals: nil true false. None of: let* lambda equal? length ns require import macros atoms futures try/catch, lazy seqs, files, network.
+Context data is data/orders, not (data/orders) or orders; read a JSON field with its keyword: (:status row). Call tools as (tool/name {:key value}).
+Cache reuse: when a native tool result says full_result_cached: true, the same call with the same arguments in a program reads the cached full result; the tool does not run again.`;
 
 /** The example when no tool is program-callable: computation alone. */
-const COMPUTATION_EXAMPLE = `(def orders [{:id 1 :total 30} {:id 2 :total 120}])
-(def big (filter #(> (:total %) 100) orders))
-(return {:count (count big) :sum (reduce + (map :total orders))})`;
+const COMPUTATION_EXAMPLE = `(def orders [{:total 30} {:total 120.5}])
+(return {:big (count (filter #(> (:total %) 100) orders)) :sum (reduce + (map :total orders))})`;
 
 function card(example: string): string {
-  return `<ptc_lisp_reference>\n${CARD_TEXT}\n\n\`\`\`\n${example}\n\`\`\`\n</ptc_lisp_reference>`;
+  return `<ptc_lisp_reference>\n${CARD_TEXT}\n\`\`\`\n${example}\n\`\`\`\n</ptc_lisp_reference>`;
 }
 
 /** The card as sent when no tool is program-callable; with tools, its example calls one of them. */
@@ -97,11 +88,7 @@ function toolExample(tool: InventoryTool): string {
   if (exampleReturns(tool) === "other") {
     return [`(def result ${call})`, '(println "result:" result)', "(return result)"].join("\n");
   }
-  return [
-    `(def rows ${call})`,
-    '(println "rows:" (count rows))',
-    "(return {:total (count rows) :first (first rows)})",
-  ].join("\n");
+  return [`(def rows ${call})`, "(return {:total (count rows) :first (first rows)})"].join("\n");
 }
 
 /**
@@ -161,8 +148,10 @@ function programCallable(
 
 /**
  * The tools a combined-mode program may call (effective expose `"ptc_lisp"` or `"both"`), one
- * line each, sorted by name; `""` when there are none. Native tool schemas are not repeated here:
- * the request's `tools` field already carries them.
+ * line each, sorted by name; `""` when there are none. A line gives the name and the signature
+ * (its return type is what a program needs to read the result). The description is left out
+ * for a tool that is also native (`"both"`): the request's `tools` field already carries it, and
+ * this text is sent with every request.
  */
 export function renderPtcToolsSection(
   tools: InventoryTools,
@@ -174,12 +163,14 @@ export function renderPtcToolsSection(
   const callable = programCallable(tools, mode);
   if (callable.length === 0) return "";
   const lines = callable.map((tool) => {
-    let line = `- \`(tool/${tool.name} {...})\``;
-    if (tool.signature !== undefined && tool.signature !== "") line += ` — \`${tool.signature}\``;
-    if (tool.description !== undefined && tool.description !== "") line += ` — ${tool.description}`;
+    let line = `- tool/${tool.name}`;
+    if (tool.signature !== undefined && tool.signature !== "") line += ` ${tool.signature}`;
+    const native = effectiveExpose(tool, mode) === "both";
+    if (!native && tool.description !== undefined && tool.description !== "")
+      line += ` — ${tool.description}`;
     return line;
   });
-  return `<ptc_tools>\nTools callable from inside \`lisp_eval\` as \`(tool/name {...})\`:\n${lines.join("\n")}\n</ptc_tools>`;
+  return `<ptc_tools>\nProgram tools, called as (tool/name {...}):\n${lines.join("\n")}\n</ptc_tools>`;
 }
 
 /**

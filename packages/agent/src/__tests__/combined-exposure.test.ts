@@ -177,9 +177,9 @@ describe("combined mode: the exposure table", () => {
       expect(String(body.message)).toContain("Available tools: t_both, t_lisp");
     }
     const system = model.calls[0]?.system ?? "";
-    expect(system).toContain("(tool/t_both {...})");
-    expect(system).toContain("(tool/t_lisp {...})");
-    expect(system).not.toContain("(tool/t_native {...})");
-    expect(system).not.toContain("(tool/t_default {...})");
+    expect(system).toContain("- tool/t_both");
+    expect(system).toContain("- tool/t_lisp");
+    expect(system).not.toContain("tool/t_native");
+    expect(system).not.toContain("tool/t_default");
   });
 });

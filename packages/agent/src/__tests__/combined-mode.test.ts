@@ -14,14 +14,13 @@ const LISP_EVAL_SCHEMA = {
   function: {
     name: "lisp_eval",
     description:
-      "Execute a PTC-Lisp program in PtcRunner's sandbox. Use this for deterministic computation, filtering, aggregation, or multi-step data transformation. Call `:both`-exposed app tools as `(tool/name ...)` from inside the program. The same tools are also callable natively in this assistant turn, but not in the same turn as `lisp_eval`.",
+      "Run a PTC-Lisp program. Program tools are called inside it as (tool/name {...}), not in the same turn as lisp_eval.",
     parameters: {
       type: "object",
       properties: {
         program: {
           type: "string",
-          description:
-            "PTC-Lisp source code. Must be non-empty. Call app tools as `(tool/name ...)` from inside the program.",
+          description: "PTC-Lisp source",
         },
       },
       required: ["program"],
@@ -123,8 +122,9 @@ describe("combined-mode request", () => {
     expect(system).toContain("full_result_cached");
     const section = system.slice(system.indexOf("<ptc_tools>"));
     expect(section).toMatch(/^<ptc_tools>\n[\s\S]*\n<\/ptc_tools>$/);
-    expect(section).toContain("- `(tool/both_tool {...})` — `(id :int) -> :string` — The both_tool tool.");
-    expect(section).toContain("- `(tool/lisp_tool {...})` — `(id :int) -> :string` — The lisp_tool tool.");
+    // A tool that is also native has its description in the request's tools: not repeated here.
+    expect(section).toContain("- tool/both_tool (id :int) -> :string\n");
+    expect(section).toContain("- tool/lisp_tool (id :int) -> :string — The lisp_tool tool.");
     expect(section).not.toContain("native_tool");
     expect(section).not.toContain("default_tool");
     expect(section.indexOf("both_tool")).toBeLessThan(section.indexOf("lisp_tool"));

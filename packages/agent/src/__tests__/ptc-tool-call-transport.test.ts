@@ -11,7 +11,7 @@ const NO_CONTENT =
 const FENCED =
   "In ptc_transport: :tool_call, call the lisp_eval tool with the program instead of returning fenced code.";
 const LISP_EVAL_DESCRIPTION =
-  "Execute a PTC-Lisp program in PtcRunner's sandbox. Use this for deterministic computation and tool orchestration. Call app tools as `(tool/name ...)` from inside the program — do not attempt to call app tools as native function calls; only `lisp_eval` is available natively.";
+  "Run a PTC-Lisp program. Call app tools inside it as (tool/name {...}); only lisp_eval is native.";
 
 const wrap = (text: string, source: string) =>
   `<untrusted_ptc_output source="${source}">\n${text}\n</untrusted_ptc_output>`;
@@ -86,8 +86,7 @@ describe("tool_call transport transcript (spec §26)", () => {
             properties: {
               program: {
                 type: "string",
-                description:
-                  "PTC-Lisp source code. Must be non-empty. Call app tools as `(tool/name ...)` from inside the program.",
+                description: "PTC-Lisp source",
               },
             },
             required: ["program"],

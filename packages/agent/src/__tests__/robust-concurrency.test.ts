@@ -38,8 +38,11 @@ describe("100 runs at once sharing one agent, tool and model", () => {
       // Same arguments again: answered from this run's cache only.
       return fenced('(return {:id mine :first first-value :again (:value (tool/lookup {:key "shared"}))})');
     };
+    // Each program's clock runs while the 99 other runs use the thread: a generous program timeout
+    // keeps a loaded machine from cutting one off, which is not what this test is about.
     const agent = createAgent({
       prompt: "Look it up",
+      timeout: 60_000,
       signature: "(id :int) -> {id :int, first :int, again :int}",
       tools: { lookup: { execute: lookup, cache: true, signature: "(key :string) -> {value :int}" } },
     });
@@ -95,11 +98,19 @@ describe("a soak of 200 mixed runs", () => {
         throw new Error("expected failure");
       },
     };
+    // As above: programs wait while 19 other runs use the thread, so their clock is generous.
+    const timeout = 60_000;
     const agents = {
-      content: createAgent({ prompt: "p", tools }),
-      toolCall: createAgent({ prompt: "p", ptcTransport: "tool_call", signature: "() -> :int", tools }),
+      content: createAgent({ prompt: "p", timeout, tools }),
+      toolCall: createAgent({
+        prompt: "p",
+        ptcTransport: "tool_call",
+        signature: "() -> :int",
+        timeout,
+        tools,
+      }),
       text: createAgent({ prompt: "p", output: "text", tools }),
-      combined: createAgent({ prompt: "p", output: "text", ptcTransport: "tool_call", tools }),
+      combined: createAgent({ prompt: "p", output: "text", ptcTransport: "tool_call", timeout, tools }),
     };
     const scripts: Record<keyof typeof agents, (turn: number) => unknown> = {
       content: (turn) =>

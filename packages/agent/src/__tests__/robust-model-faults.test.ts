@@ -440,7 +440,8 @@ describe("a model that never answers", () => {
 
   it("is ended by the mission timeout on a later turn, keeping the earlier ones", async () => {
     const model = createScriptedModel([fenced("(def x 1)"), () => never()]);
-    const result = await run(createAgent({ prompt: "p", missionTimeout: 250 }), { llm: model.llm });
+    // The first turn must end before the deadline: a second leaves room for a loaded machine.
+    const result = await run(createAgent({ prompt: "p", missionTimeout: 1000 }), { llm: model.llm });
     expect(result.step.fail?.reason).toBe("mission_timeout");
     expect(result.step.memory).toEqual({ x: 1 });
     expect(result.step.turns).toHaveLength(1);

@@ -218,7 +218,8 @@ describe("the mission deadline", () => {
     });
     const parent = createAgent({
       prompt: "p",
-      missionTimeout: 250,
+      // The child must have started before the deadline: a second leaves room for a loaded machine.
+      missionTimeout: 1000,
       timeout: 600_000,
       tools: { slow: asTool(child) },
     });

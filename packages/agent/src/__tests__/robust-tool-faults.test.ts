@@ -129,12 +129,14 @@ describe("tool timeouts", () => {
 });
 
 describe("the mission deadline and hanging tools", () => {
+  // The deadline must fall after the program has reached its tool call: a second leaves room for
+  // a loaded machine, and the assertions hold however late the deadline fires.
   it("ends a program waiting on a tool without a timeout of its own, and aborts the tool", async () => {
     const slow = hangingTool();
     const model = createScriptedModel([fenced("(tool/slow {})")]);
     const agent = createAgent({
       prompt: "p",
-      missionTimeout: 250,
+      missionTimeout: 1000,
       timeout: 600_000,
       tools: { slow: slow.execute },
     });
@@ -151,7 +153,7 @@ describe("the mission deadline and hanging tools", () => {
     const agent = createAgent({
       prompt: "p",
       output: "text",
-      missionTimeout: 250,
+      missionTimeout: 1000,
       tools: { slow: slow.execute },
     });
     const result = await run(agent, { llm: model.llm, collectMessages: true });
@@ -167,7 +169,7 @@ describe("the mission deadline and hanging tools", () => {
     const model = createScriptedModel([fenced("(loop [i 0] (recur (inc i)))")]);
     const agent = createAgent({
       prompt: "p",
-      missionTimeout: 250,
+      missionTimeout: 1000,
       timeout: 600_000,
       limits: { maxIterations: 1e12 },
     });
@@ -178,12 +180,14 @@ describe("the mission deadline and hanging tools", () => {
 });
 
 describe("a program that ends while its tools still run", () => {
+  // The program's timeout must fall after it has called its tool (or started its child): a second
+  // leaves room for a loaded machine.
   it("a program timeout stops a hanging tool, records the call and leaves no abort listener", async () => {
     const slow = hangingTool();
     const controller = new AbortController();
     const events: AgentEvent[] = [];
     const model = createScriptedModel([fenced("(tool/slow {})"), fenced("(return :next)")]);
-    const agent = createAgent({ prompt: "p", timeout: 20, tools: { slow: slow.execute } });
+    const agent = createAgent({ prompt: "p", timeout: 1000, tools: { slow: slow.execute } });
     const result = await run(agent, {
       llm: model.llm,
       signal: controller.signal,
@@ -234,7 +238,7 @@ describe("a program that ends while its tools still run", () => {
     ]);
     const child = createAgent({ prompt: "c", description: "slow child", llm: childModel.llm });
     const model = createScriptedModel([fenced("(tool/child {})"), fenced("(return :next)")]);
-    const agent = createAgent({ prompt: "p", timeout: 20, tools: { child: asTool(child) } });
+    const agent = createAgent({ prompt: "p", timeout: 1000, tools: { child: asTool(child) } });
     const result = await run(agent, { llm: model.llm });
     expect(result.step.return).toBe("next");
     expect(childRequest?.signal?.aborted).toBe(true);

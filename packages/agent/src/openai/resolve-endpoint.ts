@@ -31,8 +31,10 @@ export function resolveEndpoint(options: OpenAIModelOptions): Endpoint {
 }
 
 function readEnv(name: string): string | undefined {
-  // Browsers, workers and edge runtimes have no `process`.
-  return typeof process === "undefined" ? undefined : process.env?.[name];
+  // Browsers, workers and edge runtimes have no `process`: read it through globalThis, so the
+  // built entry names no Node global (scripts/check-edge-safe.mjs).
+  const host = globalThis as { process?: { env?: Readonly<Record<string, string | undefined>> } };
+  return host.process?.env?.[name];
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -3,12 +3,17 @@
  * (run.test.ts covers the same checks through `run`; these pin the analyzer's own contract: what
  * it resolves each name to, what it records, and the errors a model reads.)
  */
-import { describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import { registry } from "../builtins/index.js";
 import { SPECIAL_FORMS } from "../builtins/reference.js";
 import { LispError } from "../errors.js";
 import { read } from "../reader/reader.js";
 import { Regex } from "../values/regex.js";
+import { loadRegexEngine } from "../values/regex-engine.js";
+
+// `run` loads RE2 before it analyzes a program that may use a regex; these tests go around run.
+beforeAll(() => loadRegexEngine());
+
 import { type AnalyzedProgram, type AnalyzerEnvironment, analyzeProgram } from "./analyze.js";
 import type { Node } from "./ast.js";
 import { MACROS } from "./macros.js";

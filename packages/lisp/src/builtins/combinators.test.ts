@@ -45,12 +45,14 @@ describe("apply", () => {
     const rows = Array.from({ length: 120_000 }, (_, i) => ({ k: `k${i % 3}`, v: i % 7 }));
     const expected = new Map<string, number>();
     for (const row of rows) expected.set(row.k, (expected.get(row.k) ?? 0) + row.v);
-    expect(
-      await evaluate("(apply merge-with + (map (fn [r] {(:k r) (:v r)}) data/rows))", { context: { rows } }),
-    ).toBe(`{"k0" ${expected.get("k0")} "k1" ${expected.get("k1")} "k2" ${expected.get("k2")}}`);
-    expect(await evaluate("(count (apply conj [] data/rows))", { context: { rows } })).toBe("120000");
-    expect(await evaluate("(:v (apply max-key :v data/rows))", { context: { rows } })).toBe("6");
-    expect(await evaluate("(:v (apply min-key :v data/rows))", { context: { rows } })).toBe("0");
+    // 120,000 rows: a generous clock, so that a loaded machine cannot end them on time.
+    const options = { context: { rows }, limits: { timeoutMs: 60_000 } };
+    expect(await evaluate("(apply merge-with + (map (fn [r] {(:k r) (:v r)}) data/rows))", options)).toBe(
+      `{"k0" ${expected.get("k0")} "k1" ${expected.get("k1")} "k2" ${expected.get("k2")}}`,
+    );
+    expect(await evaluate("(count (apply conj [] data/rows))", options)).toBe("120000");
+    expect(await evaluate("(:v (apply max-key :v data/rows))", options)).toBe("6");
+    expect(await evaluate("(:v (apply min-key :v data/rows))", options)).toBe("0");
   });
 
   test("applied functions may call tools", async () => {

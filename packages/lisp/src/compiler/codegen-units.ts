@@ -4,19 +4,11 @@
  * generated code in pure mode and falls back to the general evaluator on an effect or an error.
  */
 import type { Node } from "../analyzer/ast.js";
+import { environmentVariable } from "../environment.js";
 import type { Code } from "./code.js";
 import { type CodegenEnvironment, Generator } from "./codegen.js";
 import { type CodegenRuntime, codegenRuntime } from "./codegen-runtime.js";
 import { fastTierStats, GenerationGap } from "./fast-tier.js";
-
-/** Whether `new Function` works here (it does not under a strict Content-Security-Policy). */
-export const codegenAvailable: boolean = (() => {
-  try {
-    return new Function("return 1")() === 1;
-  } catch {
-    return false;
-  }
-})();
 
 type Factory = (runtime: CodegenRuntime, constants: unknown[]) => Code;
 
@@ -32,7 +24,7 @@ function factoryFor(source: string): Factory {
   let factory = factories.get(source);
   if (factory === undefined) {
     // A debugging aid for work on the generator (docs/contributing-special-forms.md).
-    if (typeof process !== "undefined" && process.env?.PTC_LISP_DUMP_CODEGEN === "1") console.error(source);
+    if (environmentVariable("PTC_LISP_DUMP_CODEGEN") === "1") console.error(source);
     try {
       factory = new Function("$", "K", source) as Factory;
     } catch (error) {

@@ -22,8 +22,11 @@ function outcome(result: RunResult): unknown {
 }
 
 async function bothEngines(source: string, options: RunOptions = {}): Promise<unknown> {
-  const fast = outcome(await run(source, { ...options, engine: "fast" }));
-  const general = outcome(await run(source, { ...options, engine: "general" }));
+  // A generous clock: a runaway loop must stop at the iteration limit on both engines, however
+  // slow a loaded machine makes the general one; the default second would end it on time there.
+  const limits = { timeoutMs: 60_000, ...options.limits };
+  const fast = outcome(await run(source, { ...options, limits, engine: "fast" }));
+  const general = outcome(await run(source, { ...options, limits, engine: "general" }));
   expect(fast, source).toEqual(general);
   return fast;
 }

@@ -8,6 +8,7 @@
  * specialized by shape so V8 can inline them.
  */
 import type { Binding, Node, Pattern, RecurTarget } from "../analyzer/ast.js";
+import { generatedCodePermitted } from "../code-generation.js";
 import { LispError } from "../errors.js";
 import type { Position } from "../reader/form.js";
 import { mapBytes, setBytes, vectorBytes } from "../runtime/allocation.js";
@@ -293,6 +294,9 @@ export class Compiler {
    * evaluator, as in the fast tier).
    */
   private promote(node: Node): Code | undefined {
+    // A function made by an earlier run of a session may get hot in a run that must generate
+    // nothing (`engine: "general"`): it stays on this evaluator.
+    if (!generatedCodePermitted()) return undefined;
     const compileSlow = () => this.general(() => this.compileNode(node));
     try {
       const unit = compileUnit(node, compileSlow, this.fastEnvironment);

@@ -9,6 +9,7 @@ import { runDiscovery } from "../builtins/discovery.js";
 import { registry } from "../builtins/index.js";
 import { LispError } from "../errors.js";
 import { format, run } from "../index.js";
+import { codeGenerationWorks } from "../test-support.js";
 import { Compiler } from "./compile.js";
 import { fastTierStats, generationPolicy, resetFastTierStats } from "./fast-tier.js";
 
@@ -65,7 +66,8 @@ async function counted(source: string, engine: "fast" | "general" = "fast") {
   return { result, stats: { ...fastTierStats } };
 }
 
-describe("the generated-code tier runs for pure programs", () => {
+// Where code generation is forbidden, no-eval.test.ts proves that none is attempted instead.
+describe.runIf(codeGenerationWorks)("the generated-code tier runs for pure programs", () => {
   test.each(Object.entries(NODE_PROGRAMS).filter(([, sample]) => sample.pure))(
     "%s: runs in generated code, with no fallback",
     async (_kind, { program }) => {

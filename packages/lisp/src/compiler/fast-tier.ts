@@ -27,6 +27,10 @@ export interface FastTierStats {
   errorReruns: number;
   /** Hot functions of the adaptive tier compiled to JavaScript while their program ran. */
   promotions: number;
+  /** Calls of `new Function` made only to find out whether it is allowed (code-generation.ts). */
+  probes: number;
+  /** Keywords that got a field reader of their own, compiled with `new Function` (field-reader.ts). */
+  fieldReaders: number;
 }
 
 export const fastTierStats: FastTierStats = {
@@ -36,6 +40,8 @@ export const fastTierStats: FastTierStats = {
   effectFallbacks: 0,
   errorReruns: 0,
   promotions: 0,
+  probes: 0,
+  fieldReaders: 0,
 };
 
 /** Zeroes the counters and returns what they held. */
@@ -47,6 +53,8 @@ export function resetFastTierStats(): FastTierStats {
   fastTierStats.effectFallbacks = 0;
   fastTierStats.errorReruns = 0;
   fastTierStats.promotions = 0;
+  fastTierStats.probes = 0;
+  fastTierStats.fieldReaders = 0;
   return before;
 }
 

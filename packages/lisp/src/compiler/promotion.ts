@@ -8,11 +8,13 @@
  * Results never depend on this (both tiers compute the same values); tests lower the threshold so
  * that promotion happens at once.
  */
+import { environmentVariable } from "../environment.js";
+
 export const promotionPolicy: { threshold: number } = { threshold: initialThreshold() };
 
 /** 1000, or PTC_LISP_PROMOTE_AFTER (a non-negative integer) for work on the tiers. */
 function initialThreshold(): number {
-  const chosen = typeof process !== "undefined" ? process.env?.PTC_LISP_PROMOTE_AFTER : undefined;
+  const chosen = environmentVariable("PTC_LISP_PROMOTE_AFTER");
   const value = chosen === undefined ? Number.NaN : Number(chosen);
   return Number.isInteger(value) && value >= 0 ? value : 1000;
 }

@@ -8,7 +8,18 @@ import type { Node, Pattern } from "../analyzer/ast.js";
 /** Builtins with effects; their names never appear in pure code. */
 const EFFECT_BUILTINS = new Set(["println", "tool-callable"]);
 
-const cache = new WeakMap<Node, boolean>();
+/**
+ * Purity of the nodes of the program being compiled. A Map emptied after each compilation
+ * (`forgetPurity`), not a WeakMap: a module-wide WeakMap filled with every node of every program
+ * kept growing (and rehashing) until the collector cleared it, and lookups in it were a tenth of
+ * a fresh ten-line program's time.
+ */
+let cache = new Map<Node, boolean>();
+
+/** Drops what is known of the last program's nodes (run.ts calls it once a program is compiled). */
+export function forgetPurity(): void {
+  if (cache.size > 0) cache = new Map();
+}
 
 function patternPure(pattern: Pattern): boolean {
   switch (pattern.kind) {

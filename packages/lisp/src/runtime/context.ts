@@ -6,6 +6,7 @@
  *
  * This module must never let one run's meters or output leak into another's.
  */
+import { permitGeneratedCode } from "../code-generation.js";
 import { LispError } from "../errors.js";
 import type { PlainObject } from "../values/plain-object.js";
 import { setWalkTarget, type WalkTarget } from "../values/walk-meter.js";
@@ -98,6 +99,8 @@ export interface ContextInit {
   readonly signal?: AbortSignal | undefined;
   /** A resumable run's ledger and held calls (ledger.ts). */
   readonly replay?: Replay | undefined;
+  /** False for a run that must generate no JavaScript (`engine: "general"`, or none allowed). */
+  readonly generatesCode?: boolean;
 }
 
 export class RunContext implements WalkTarget {
@@ -113,6 +116,8 @@ export class RunContext implements WalkTarget {
   readonly replay: Replay | undefined;
   readonly startedAt: number;
   readonly deadline: number;
+  /** Whether this run may compile JavaScript (field readers, the adaptive tier's promotions). */
+  readonly generatesCode: boolean;
 
   fuel = FUEL_PER_CHECK;
   iterations = 0;
@@ -167,6 +172,7 @@ export class RunContext implements WalkTarget {
     this.budget = init.budget;
     this.journal = init.journal;
     this.replay = init.replay;
+    this.generatesCode = init.generatesCode ?? true;
     this.loopCheckAt = Math.min(init.limits.maxIterations, FUEL_PER_CHECK);
     this.startedAt = now();
     this.deadline = this.startedAt + init.limits.timeoutMs;
@@ -377,4 +383,5 @@ export let active: RunContext = undefined as unknown as RunContext;
 export function enter(context: RunContext): void {
   active = context;
   setWalkTarget(context);
+  permitGeneratedCode(context.generatesCode);
 }

@@ -9,10 +9,20 @@
  */
 import { chargeWalk } from "../values/walk-meter.js";
 
-const segmenter: Intl.Segmenter | undefined =
-  typeof Intl !== "undefined" && typeof Intl.Segmenter === "function"
-    ? new Intl.Segmenter(undefined, { granularity: "grapheme" })
-    : undefined;
+/**
+ * The segmenter, made on first use: making one loads ICU's break rules, which took longer than
+ * the rest of `@ptc/lisp`'s import together on a cold start, for text most programs never have.
+ */
+let madeSegmenter: Intl.Segmenter | null | undefined;
+function graphemeSegmenter(): Intl.Segmenter | undefined {
+  if (madeSegmenter === undefined) {
+    madeSegmenter =
+      typeof Intl !== "undefined" && typeof Intl.Segmenter === "function"
+        ? new Intl.Segmenter(undefined, { granularity: "grapheme" })
+        : null;
+  }
+  return madeSegmenter ?? undefined;
+}
 
 /** True when every code unit is ASCII (then code units are graphemes, CRLF aside). */
 export function isAscii(text: string): boolean {
@@ -60,7 +70,8 @@ const MAX_CLUSTER = 4096;
  */
 export function graphemeBoundaries(text: string): number[] {
   const out: number[] = [];
-  if (segmenter === undefined || !JOINING.test(text)) {
+  const segmenter = JOINING.test(text) ? graphemeSegmenter() : undefined;
+  if (segmenter === undefined) {
     chargeWalk(text.length);
     for (let i = 0; i < text.length; i++) {
       out.push(i);
@@ -112,7 +123,7 @@ export function graphemes(text: string): string[] {
 
 export function graphemeCount(text: string): number {
   if (asciiSimple(text)) return text.length;
-  if (segmenter !== undefined && JOINING.test(text)) return graphemeBoundaries(text).length - 1;
+  if (JOINING.test(text) && graphemeSegmenter() !== undefined) return graphemeBoundaries(text).length - 1;
   chargeWalk(text.length);
   let count = 0;
   for (let i = 0; i < text.length; i++) {

@@ -5,8 +5,12 @@
  * function of its own, compiled from a fixed source text (the name is a captured value, never part
  * of the text), whose single access site V8 specializes to the rows' shape.
  *
- * Where `new Function` is forbidden, keywords keep the shared path: same results, just slower.
+ * Where `new Function` is forbidden or switched off (code-generation.ts), or the running program
+ * must generate nothing (`engine: "general"`), keywords keep the shared path: same results, just
+ * slower. A reader is compiled only once code generation is known to work: never as a probe.
  */
+import { generatedCodePermitted } from "../code-generation.js";
+import { fastTierStats } from "../compiler/fast-tier.js";
 import type { Keyword } from "./keyword.js";
 import { plainObjectTest } from "./plain-object.js";
 
@@ -24,11 +28,9 @@ return function read(item, fallback) {
   return fallback(item, keyword);
 };`;
 
-let available: boolean | undefined;
 let serial = 0;
 
 function compileReader(keyword: Keyword): FieldReader | undefined {
-  if (available === false) return undefined;
   try {
     // A serial number makes each text unique: V8 caches compiled `new Function` texts, and readers
     // sharing one compiled function would share one access site again.
@@ -36,10 +38,9 @@ function compileReader(keyword: Keyword): FieldReader | undefined {
       keyword.name,
       keyword,
     ) as FieldReader;
-    available = true;
+    fastTierStats.fieldReaders++;
     return reader;
   } catch {
-    available = false;
     return undefined;
   }
 }
@@ -48,8 +49,12 @@ function compileReader(keyword: Keyword): FieldReader | undefined {
 export function readerOf(
   keyword: Keyword & { reads: number; reader: FieldReader | undefined | null },
 ): FieldReader | undefined {
-  if (keyword.reader !== undefined) return keyword.reader ?? undefined;
+  const existing = keyword.reader;
+  // A run that may not generate code runs none either (not even a reader an earlier run made),
+  // and leaves the keyword as it is: a later run that may still gives it a reader.
+  if (existing !== undefined) return existing !== null && generatedCodePermitted() ? existing : undefined;
   if (++keyword.reads < HOT_READS || !keyword.direct) return undefined;
+  if (!generatedCodePermitted()) return undefined;
   const reader = compileReader(keyword);
   keyword.reader = reader ?? null;
   return reader;

@@ -3,10 +3,11 @@
  * pattern a model writes can hang the host. Constructs RE2 cannot run (backreferences,
  * lookaround) are rejected when the pattern is compiled, with an error naming the construct.
  */
-import { RE2JS } from "re2js";
+import type { RE2JS } from "re2js";
 import { LispError } from "../errors.js";
 import { CustomValue } from "./custom-value.js";
-import { nativeRegExp } from "./regex-native.js";
+import { regexEngine } from "./regex-engine.js";
+import { type NativePattern, nativePattern } from "./regex-native.js";
 
 /** Longest pattern accepted, as in the reference. */
 export const MAX_PATTERN_LENGTH = 256;
@@ -23,17 +24,34 @@ const compiledPatterns = new Map<string, Regex>();
 const MAX_KEPT_PATTERNS = 512;
 
 export class Regex extends CustomValue {
-  readonly compiled: RE2JS;
   /** The same pattern on V8's engine, where that is provably equivalent and safe (regex-native.ts). */
-  readonly native: RegExp | undefined;
+  readonly native: NativePattern | undefined;
+  #compiled: RE2JS | undefined;
 
   private constructor(
     readonly source: string,
-    compiled: RE2JS,
+    native: NativePattern | undefined,
+    compiled: RE2JS | undefined,
   ) {
     super();
-    this.compiled = compiled;
-    this.native = nativeRegExp(source);
+    this.native = native;
+    this.#compiled = compiled;
+  }
+
+  /** The pattern on RE2, compiled when first needed: a native pattern over short texts never is. */
+  get compiled(): RE2JS {
+    this.#compiled ??= regexEngine().compile(this.source);
+    return this.#compiled;
+  }
+
+  /** Whether RE2 has compiled this pattern: false while the native engine has served every search. */
+  get compiledOnRe2(): boolean {
+    return this.#compiled !== undefined;
+  }
+
+  /** A pattern known to be valid (it was a Regex on the other side of a worker boundary). */
+  static trusted(source: string): Regex {
+    return compiledPatterns.get(source) ?? new Regex(source, nativePattern(source), undefined);
   }
 
   /**
@@ -62,13 +80,18 @@ export class Regex extends CustomValue {
       if (pattern.test(source))
         return `${name} are not supported: the regex engine runs in linear time and has no backtracking`;
     }
-    let compiled: RE2JS;
-    try {
-      compiled = RE2JS.compile(source);
-    } catch (error) {
-      return error instanceof Error ? error.message : String(error);
+    // A pattern of the native subset is valid RE2 syntax: RE2 compiles it only if a text needs it.
+    const native = nativePattern(source);
+    let compiled: RE2JS | undefined;
+    if (native === undefined) {
+      const engine = regexEngine();
+      try {
+        compiled = engine.compile(source);
+      } catch (error) {
+        return error instanceof Error ? error.message : String(error);
+      }
     }
-    const regex = new Regex(source, compiled);
+    const regex = new Regex(source, native, compiled);
     if (compiledPatterns.size >= MAX_KEPT_PATTERNS)
       compiledPatterns.delete(compiledPatterns.keys().next().value as string);
     compiledPatterns.set(source, regex);

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { format } from "../format/format.js";
 import { toJson } from "../format/to-json.js";
 import { run } from "../run.js";
@@ -8,6 +8,11 @@ import { Keyword } from "./keyword.js";
 import { isLispFunction } from "./lisp-function.js";
 import { LispMap } from "./lisp-map.js";
 import { LispSet } from "./lisp-set.js";
+import { loadRegexEngine } from "./regex-engine.js";
+
+// `run` loads RE2 before it analyzes a program that may use a regex; these tests go around run.
+beforeAll(() => loadRegexEngine());
+
 import { WholeFloat } from "./numbers.js";
 import { QuotedSymbol } from "./quoted-symbol.js";
 import { Regex } from "./regex.js";

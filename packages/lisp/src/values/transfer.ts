@@ -57,7 +57,7 @@ const KINDS: readonly TransferKind[] = [
     tag: "regex",
     is: (value) => value instanceof Regex,
     encode: (value) => value.source,
-    decode: (data) => Regex.compile(String(data)),
+    decode: (data) => Regex.trusted(String(data)),
   }),
   transferKind<VarRef>({
     tag: "var",

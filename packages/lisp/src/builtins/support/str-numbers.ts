@@ -11,8 +11,21 @@ const INTEGER = /^[+-]?\d+$/;
 const DECIMAL = /^[+-]?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
 export function parseLong(value: unknown): number | bigint | null {
-  if (typeof value !== "string" || !INTEGER.test(value)) return null;
-  if (value.length <= 15) return Number(value) || 0; // `|| 0` turns "-0" into 0
+  if (typeof value !== "string") return null;
+  const length = value.length;
+  if (length > 0 && length <= 15) {
+    // What INTEGER tests, by hand: programs parse a number out of every line of a log, and a
+    // regex test per call was a third of the time of `(map parse-long ...)`.
+    const first = value.charCodeAt(0);
+    let i = first === 43 || first === 45 ? 1 : 0;
+    if (i === length) return null;
+    for (; i < length; i++) {
+      const code = value.charCodeAt(i);
+      if (code < 48 || code > 57) return null;
+    }
+    return Number(value) || 0; // `|| 0` turns "-0" into 0
+  }
+  if (!INTEGER.test(value)) return null;
   return parseDecimalInteger(value);
 }
 

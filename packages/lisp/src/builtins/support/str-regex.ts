@@ -61,13 +61,23 @@ export function matchValue(matcher: Matcher, groups: number): string | string[] 
   return out;
 }
 
-/** As matchValue, from a match of the native engine (values/regex-native.ts). */
-function nativeMatchValue(match: RegExpExecArray): string | string[] {
+/**
+ * A match as the loops over matches see it, from either engine: the whole match and the groups
+ * (undefined for a group that took no part), and where the match starts in the text searched.
+ */
+interface FoundMatch {
+  readonly [group: number]: string | undefined;
+  readonly length: number;
+  readonly index: number;
+}
+
+/** As matchValue, from a FoundMatch. */
+function foundValue(match: FoundMatch): string | string[] {
   let last = match.length - 1;
   while (last > 0 && match[last] === undefined) last--;
-  if (last === 0) return match[0];
+  if (last === 0) return match[0] as string;
   const out = new Array<string>(last + 1);
-  out[0] = match[0];
+  out[0] = match[0] as string;
   for (let i = 1; i <= last; i++) out[i] = match[i] ?? "";
   active.allocate(vectorBytes(out.length));
   return out;
@@ -77,8 +87,16 @@ export function findFirst(regex: Regex, text: string): string | string[] | null 
   active.work(text.length);
   const native = regex.native;
   if (native !== undefined && text.length <= NATIVE_TEXT_LIMIT) {
-    const match = native.exec(text);
-    return match === null ? null : nativeMatchValue(match);
+    const match = native.first.exec(text);
+    return match === null ? null : foundValue(match);
+  }
+  if (native?.nonEmpty && native.lineLocal) {
+    let found: string | string[] | null = null;
+    eachMatch(regex, text, (match) => {
+      found = foundValue(match);
+      return false;
+    });
+    return found;
   }
   const matcher = regex.compiled.matcher(text);
   return matcher.find() ? matchValue(matcher, matcher.groupCount()) : null;
@@ -96,17 +114,105 @@ function chargeMatch(from: number, end: number): void {
   active.allocate(VECTOR_SLOT_BYTES);
 }
 
-export function findAll(regex: Regex, text: string): Array<string | string[]> {
+/** Text searched by one native call when a long text is searched a line at a time. */
+const NATIVE_CHUNK = 16 * 1024;
+
+/**
+ * Calls `visit` with every match in `text`, in order, until it returns false. Texts up to
+ * NATIVE_TEXT_LIMIT go to the native engine when the pattern allows it. A longer text goes a chunk
+ * of whole lines at a time when no match can span a newline (regex-native.ts, `lineLocal`): every
+ * line of a chunk is short, so each native call stays within its bound (a line's length times the
+ * chunk's), and a line too long for it is searched by RE2. Anything else runs on RE2.
+ * Matches must be non-empty on the native paths (`nonEmpty`), so that both engines step on alike.
+ */
+function eachMatch(regex: Regex, text: string, visit: (match: FoundMatch, offset: number) => boolean): void {
+  const native = regex.native;
+  if (native === undefined || !native.nonEmpty) {
+    re2Matches(regex, text, 0, visit);
+    return;
+  }
+  if (text.length <= NATIVE_TEXT_LIMIT) {
+    nativeMatches(native.global, text, 0, visit);
+    return;
+  }
+  if (!native.lineLocal) {
+    re2Matches(regex, text, 0, visit);
+    return;
+  }
+  // Lines are checked NATIVE_TEXT_LIMIT characters at a time: the last newline in the next
+  // stretch of that length starts the next line to check, so short lines cost no call each.
+  let chunkStart = 0;
+  let lineStart = 0;
+  while (text.length - lineStart > NATIVE_TEXT_LIMIT) {
+    const newline = text.lastIndexOf("\n", lineStart + NATIVE_TEXT_LIMIT);
+    if (newline >= lineStart) {
+      lineStart = newline + 1;
+      if (lineStart - chunkStart >= NATIVE_CHUNK) {
+        if (!nativeMatches(native.global, text.slice(chunkStart, lineStart), chunkStart, visit)) return;
+        chunkStart = lineStart;
+      }
+      continue;
+    }
+    // The line at lineStart is longer than the native engine may search.
+    let lineEnd = text.indexOf("\n", lineStart);
+    if (lineEnd === -1) lineEnd = text.length;
+    if (
+      chunkStart < lineStart &&
+      !nativeMatches(native.global, text.slice(chunkStart, lineStart), chunkStart, visit)
+    )
+      return;
+    if (!re2Matches(regex, text.slice(lineStart, lineEnd), lineStart, visit)) return;
+    chunkStart = lineEnd;
+    lineStart = lineEnd + 1;
+  }
+  if (chunkStart < text.length) nativeMatches(native.global, text.slice(chunkStart), chunkStart, visit);
+}
+
+/** The native engine's matches in `text` (which starts at `offset` of the whole); false once `visit` stops. */
+function nativeMatches(
+  global: RegExp,
+  text: string,
+  offset: number,
+  visit: (match: FoundMatch, offset: number) => boolean,
+): boolean {
+  global.lastIndex = 0;
+  for (let match = global.exec(text); match !== null; match = global.exec(text)) {
+    if (!visit(match, offset)) {
+      global.lastIndex = 0;
+      return false;
+    }
+  }
+  return true;
+}
+
+/** RE2's matches in `text` (which starts at `offset` of the whole); false once `visit` stops. */
+function re2Matches(
+  regex: Regex,
+  text: string,
+  offset: number,
+  visit: (match: FoundMatch, offset: number) => boolean,
+): boolean {
   const matcher = regex.compiled.matcher(text);
   const groups = matcher.groupCount();
+  while (matcher.find()) {
+    const match: Array<string | undefined> & { index?: number } = new Array(groups + 1);
+    for (let i = 0; i <= groups; i++) match[i] = matcher.group(i) ?? undefined;
+    match.index = matcher.start();
+    if (!visit(match as FoundMatch, offset)) return false;
+  }
+  return true;
+}
+
+export function findAll(regex: Regex, text: string): Array<string | string[]> {
   const out: Array<string | string[]> = [];
   let from = 0;
-  while (matcher.find()) {
-    const end = matcher.end();
+  eachMatch(regex, text, (match, offset) => {
+    const end = offset + match.index + (match[0] as string).length;
     chargeMatch(from, end);
     from = end;
-    out.push(matchValue(matcher, groups));
-  }
+    out.push(foundValue(match));
+    return true;
+  });
   active.work(text.length - from);
   active.allocate(VECTOR_BYTES);
   return out;
@@ -118,41 +224,41 @@ export function findAll(regex: Regex, text: string): Array<string | string[]> {
  * the previous piece ended, with no groups, does not split.
  */
 export function splitAll(regex: Regex, text: string): string[] {
-  const input = text;
-  const matcher = regex.compiled.matcher(input);
-  const groups = matcher.groupCount();
   const out: string[] = [];
   let from = 0;
-  while (matcher.find()) {
-    const start = matcher.start();
-    const end = matcher.end();
-    const last = groups === 0 ? 0 : reportedGroups(matcher, groups);
-    if (start === end && start === from && last === 0) continue;
+  eachMatch(regex, text, (match, offset) => {
+    const start = offset + match.index;
+    const end = start + (match[0] as string).length;
+    let last = match.length - 1;
+    while (last > 0 && match[last] === undefined) last--;
+    if (start === end && start === from && last === 0) return true;
     chargeMatch(from, end);
-    out.push(input.slice(from, start));
-    for (let i = 1; i <= last; i++) out.push(matcher.group(i) ?? "");
+    out.push(text.slice(from, start));
+    for (let i = 1; i <= last; i++) out.push(match[i] ?? "");
     from = end;
-  }
-  out.push(input.slice(from));
-  active.work(input.length - from);
-  active.allocate(VECTOR_BYTES + input.length);
+    return true;
+  });
+  out.push(text.slice(from));
+  active.work(text.length - from);
+  active.allocate(VECTOR_BYTES + text.length);
   return out;
 }
 
 /** Every match replaced by `replacement`, taken literally (no `$1` or `\1` substitution). */
 export function replaceAll(regex: Regex, text: string, replacement: string): string {
-  const matcher = regex.compiled.matcher(text);
   let out = "";
   let from = 0;
-  while (matcher.find()) {
-    const piece = text.slice(from, matcher.start());
-    const end = matcher.end();
+  eachMatch(regex, text, (match, offset) => {
+    const start = offset + match.index;
+    const piece = text.slice(from, start);
+    const end = start + (match[0] as string).length;
     active.work(1 + end - from);
     checkTextLength(out.length + piece.length + replacement.length);
     active.allocate(piece.length + replacement.length);
     out += piece + replacement;
     from = end;
-  }
+    return true;
+  });
   if (from === 0 && out === "") return text;
   out += text.slice(from);
   active.work(text.length - from);

@@ -1,0 +1,91 @@
+/**
+ * The Web Worker that runs programs, so that the page stays responsive whatever a program does:
+ * the page terminates this worker when a run outlives its time limit (runner.ts). It reads the
+ * code-generation setting of each request before running, so with "off" @ptc/lisp never tries
+ * `new Function`, and a page under a strict Content-Security-Policy sees no violation.
+ */
+import {
+  codeGenerationStatus,
+  format,
+  type LispError,
+  type RunResult,
+  run,
+  setCodeGeneration,
+  toJson,
+} from "@ptc/lisp";
+import { prettyValue } from "./pretty-value.js";
+import type { RunReply, RunRequest, WorkerReply } from "./run-protocol.js";
+
+const scope = globalThis as unknown as {
+  postMessage(message: WorkerReply): void;
+  addEventListener(
+    type: string,
+    listener: (event: MessageEvent & SecurityPolicyViolationEvent) => void,
+  ): void;
+};
+
+function reply(request: RunRequest, result: RunResult): RunReply {
+  const base = {
+    type: "result" as const,
+    id: request.id,
+    prints: result.prints,
+    toolCalls: result.toolCalls.map((call) => ({ name: call.name, args: toJson(call.args) })),
+    warnings: result.warnings,
+    durationMs: result.durationMs,
+    usage: result.usage ?? null,
+    codeGeneration: codeGenerationStatus(),
+  };
+  if (!result.ok) {
+    const { reason, message, line, column } = result.error;
+    return { ...base, ok: false, error: { reason, message, line: line ?? null, column: column ?? null } };
+  }
+  return {
+    ...base,
+    ok: true,
+    value: prettyValue(format(result.value)),
+    json: JSON.stringify(toJson(result.value), null, 2),
+    returned: result.returned,
+  };
+}
+
+async function runRequest(request: RunRequest): Promise<RunReply> {
+  setCodeGeneration(request.codeGeneration);
+  const tools = Object.fromEntries(
+    Object.entries(request.tools).map(([name, result]) => [name, () => result]),
+  );
+  try {
+    const result = await run(request.program, { context: request.context, tools, limits: request.limits });
+    return reply(request, result);
+  } catch (error) {
+    // `run` throws only for options it refuses (a limit that is not a number, say): say which.
+    const { reason, message } = error as LispError;
+    return {
+      type: "result",
+      id: request.id,
+      ok: false,
+      error: { reason: reason ?? "invalid_options", message: String(message), line: null, column: null },
+      prints: [],
+      toolCalls: [],
+      warnings: [],
+      durationMs: 0,
+      usage: null,
+      codeGeneration: codeGenerationStatus(),
+    };
+  }
+}
+
+scope.addEventListener("message", (event) => {
+  const request = event.data as RunRequest;
+  if (request?.type !== "run") return;
+  void runRequest(request).then((message) => scope.postMessage(message));
+});
+
+scope.addEventListener("securitypolicyviolation", (event) => {
+  scope.postMessage({
+    type: "csp-violation",
+    directive: event.effectiveDirective,
+    blockedURI: event.blockedURI,
+  });
+});
+
+scope.postMessage({ type: "ready" });
