@@ -50,7 +50,7 @@ export function ptcMode(run: Run, handle: ResponseHandler): TurnMode {
       turn: state.turn,
       output: "ptc_lisp",
       toolNames: type === "normal" ? toolNames : [],
-      ...(agent.ptcTransport === "tool_call" ? { tools: [toolSchema("in_process_with_app_tools")] } : {}),
+      ...(run.mode.lispEval ? { tools: [toolSchema("in_process_with_app_tools")] } : {}),
     }),
     messagesFor: (state) => compactMessages(run, state),
     afterResponse: (state, endTurn) => budgetCheck(run, state, endTurn),

@@ -12,13 +12,12 @@ import type { RunPrograms } from "../isolation/run-programs.js";
 import type { DataProvenance } from "../minimization/data-provenance.js";
 import type { AbortWatch } from "../model/abort-watch.js";
 import type { ResolvedRetry } from "../model/model-retry.js";
-import type { Mode } from "./modes.js";
 import type { Message, ModelFunction } from "../model/model-types.js";
 import type { RunOptions } from "../run/run-options.js";
 import type { Step, ToolCallRecord, Turn } from "../step/step-types.js";
 import type { NestedTool } from "../tools/nested-tools.js";
 import type { RunToolCache } from "../tools/tool-cache.js";
-
+import type { Mode } from "./modes.js";
 
 export interface Run {
   readonly agent: Agent;

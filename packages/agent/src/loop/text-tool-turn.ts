@@ -56,8 +56,7 @@ async function toolCallsTurn(
 ): Promise<TurnOutcome> {
   const assistant = assistantWithCalls(content, calls);
   const rawResponse = describeCalls(calls);
-  const lispEvals =
-    run.mode.lispEval ? calls.filter((call) => call.name === LISP_EVAL_TOOL_NAME).length : 0;
+  const lispEvals = run.mode.lispEval ? calls.filter((call) => call.name === LISP_EVAL_TOOL_NAME).length : 0;
   if (lispEvals > 0 && calls.length > 1) {
     const [reason, message] =
       lispEvals > 1

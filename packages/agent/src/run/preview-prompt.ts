@@ -1,26 +1,15 @@
 /**
  * `previewPrompt`: what the model would be sent on the first turn, without calling it: the system
- * prompt, the first user message, the tools offered and the answer schema. Text agents preview
- * what the run really sends (combined mode included: `lisp_eval`, the card, exposure), where the
- * reference previewed a simplified text agent.
+ * prompt, the first user message, the tools offered and the answer schema. The preview is the
+ * run's own first request (run/first-request.ts), so it cannot differ from what a run sends, in any
+ * mode (docs/differences.md, "previewPrompt shows what a run sends").
  */
-import { requestTools, toolSchema } from "@ptc/protocol";
+import type { Tool } from "@ptc/tool";
 import type { Agent } from "../agent/agent-types.js";
 import { describe, isPlainObject } from "../agent/describe.js";
 import { AgentError } from "../errors.js";
 import type { RequestToolSchema } from "../model/model-types.js";
-import { expandTemplate } from "../parsing/template.js";
-import { contextBlock, firstUserMessage } from "../prompt/first-message.js";
-import { planChecklist } from "../prompt/progress.js";
-import { ptcSystemPrompt } from "../prompt/system-prompt.js";
-import {
-  answerSchema,
-  jsonUserMessage,
-  returnsText,
-  textSystemPrompt,
-  toolVariantUserMessage,
-} from "../prompt/text-prompts.js";
-import { effectiveTools } from "../tools/builtin-tools.js";
+import { firstRequest } from "./first-request.js";
 
 export interface ToolSummary {
   readonly name: string;
@@ -31,7 +20,10 @@ export interface ToolSummary {
 export interface PromptPreview {
   readonly system: string;
   readonly user: string;
-  /** PTC-Lisp agents: the tools programs may call. Text agents: the native tool schemas sent. */
+  /**
+   * PTC-Lisp agents with fenced programs: the tools programs may call. Agents that send native
+   * tools (`lisp_eval`, text agents with tools): the tool schemas sent.
+   */
   readonly toolSchemas: readonly (ToolSummary | RequestToolSchema)[];
   /** The JSON Schema sent for the answer (JSON text variant only). */
   readonly schema: Readonly<Record<string, unknown>> | null;
@@ -51,62 +43,21 @@ export function previewPrompt(
       },
     );
   }
-  const tools = [...effectiveTools(agent).values()];
-  const descriptions = { ...(agent.contextDescriptions ?? {}) };
-  if (agent.output === "ptc_lisp") {
-    const contextInSystem = agent.formatOptions.contextInSystem
-      ? contextBlock({ agent, tools, context, memory: {}, descriptions })
-      : undefined;
-    return {
-      system: ptcSystemPrompt(agent, {
-        turn: 1,
-        memory: {},
-        messages: [],
-        journal: agent.journaling ? {} : null,
-        ...(contextInSystem === undefined ? {} : { contextBlock: contextInSystem }),
-      }),
-      user: firstUserMessage({
-        agent,
-        tools,
-        context,
-        memory: {},
-        descriptions,
-        progress: agent.progress === undefined ? planChecklist(agent.plan, {}) : "",
-        contextInSystem: agent.formatOptions.contextInSystem,
-      }),
-      toolSchemas:
-        agent.ptcTransport === "tool_call"
-          ? [toolSchema("in_process_with_app_tools")]
-          : tools.map((tool) => ({
-              name: tool.name,
-              ...(tool.signature === undefined ? {} : { signature: tool.signature }),
-              ...(tool.description === undefined ? {} : { description: tool.description }),
-            })),
-      schema: null,
-    };
-  }
-  const combined = agent.ptcTransportGiven && agent.ptcTransport === "tool_call";
-  const variant =
-    combined || tools.length > 0 ? "tools" : returnsText(agent.parsedSignature) ? "text" : "json";
-  const user =
-    variant === "text"
-      ? expandTemplate(agent.prompt, context)
-      : variant === "json"
-        ? jsonUserMessage(agent, context)
-        : toolVariantUserMessage(agent, context, descriptions);
-  const schemas =
-    variant === "tools"
-      ? requestTools({
-          output: "text",
-          ptcTransport: combined ? "tool_call" : undefined,
-          tools: effectiveTools(agent),
-        })
-      : undefined;
+  const first = firstRequest(agent, { context });
   return {
-    system: textSystemPrompt(agent, variant, tools),
-    user,
-    toolSchemas: schemas === undefined ? [] : [...schemas],
-    schema:
-      variant === "json" && agent.parsedSignature !== undefined ? answerSchema(agent.parsedSignature) : null,
+    system: first.request.system,
+    // The first user message is the last one sent: a run's history options come before it.
+    user: first.request.messages.at(-1)?.content ?? "",
+    toolSchemas:
+      first.mode.ptc && !first.mode.lispEval ? first.tools.map(summary) : [...(first.request.tools ?? [])],
+    schema: first.request.schema ?? null,
+  };
+}
+
+function summary(tool: Tool): ToolSummary {
+  return {
+    name: tool.name,
+    ...(tool.signature === undefined ? {} : { signature: tool.signature }),
+    ...(tool.description === undefined ? {} : { description: tool.description }),
   };
 }
