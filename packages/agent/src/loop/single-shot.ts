@@ -15,6 +15,7 @@ import type { TurnMode } from "./drive-turns.js";
 import { programLimits } from "./execute-program.js";
 import { chosenFailure, failure } from "./finish.js";
 import { toHostValue } from "./host-value.js";
+import { judgeProgram, rulesOf } from "./judge-program.js";
 import type { Run } from "./run-types.js";
 
 export function singleShotMode(run: Run): TurnMode {
@@ -65,31 +66,38 @@ export function singleShotMode(run: Run): TurnMode {
         limits: programLimits(run),
         ...(run.signal === undefined ? {} : { signal: run.signal }),
       });
+      const verdict = judgeProgram(run, result, {}, rulesOf(run, "single_shot", "normal"));
       const base = { rawResponse: raw, program, prints: result.prints, toolCalls: [] };
-      if (result.ok) {
-        const value = toHostValue(result.value, agent.floatPrecision);
-        return {
-          kind: "stop",
-          ending: { ok: true, value },
-          record: { ...base, result: value, success: true },
-          finish: { finalMessages, prints: result.prints },
-        };
+      const finish = { finalMessages, prints: result.prints };
+      switch (verdict.kind) {
+        case "answer":
+          return {
+            kind: "stop",
+            ending: { ok: true, value: verdict.value },
+            record: { ...base, result: verdict.value, success: true },
+            finish,
+          };
+        case "fail": {
+          const { reason, message } = failFields(verdict.failValue);
+          return {
+            kind: "stop",
+            ending: chosenFailure(reason, message),
+            record: { ...base, result: { error: { reason, message } }, success: false },
+            finish,
+          };
+        }
+        case "error":
+          return {
+            kind: "stop",
+            ending: failure(verdict.reason, verdict.message),
+            // The program's whole error (its line and column included), as the host gave it.
+            record: { ...base, result: { error: result.ok ? null : result.error }, success: false },
+            finish,
+          };
+        default:
+          // The single-shot rules judge every value an answer: nothing else can come here.
+          throw new Error(`the single-shot path cannot take a ${verdict.kind} verdict`);
       }
-      if (result.error.reason === "fail") {
-        const { reason, message } = failFields(result.error.value);
-        return {
-          kind: "stop",
-          ending: chosenFailure(reason, message),
-          record: { ...base, result: { error: { reason, message } }, success: false },
-          finish: { finalMessages, prints: result.prints },
-        };
-      }
-      return {
-        kind: "stop",
-        ending: failure(result.error.reason, result.error.message),
-        record: { ...base, result: { error: result.error }, success: false },
-        finish: { finalMessages, prints: result.prints },
-      };
     },
   };
 }

@@ -3,32 +3,21 @@
  * `lisp_eval` (combined mode only) runs a program whose result is a tool result, and content
  * without tool calls is the final answer, parsed per the signature and retried while turns remain.
  */
-import { format } from "@ptc/lisp";
 import {
-  classifyErrorReason,
   LISP_EVAL_TOOL_NAME,
   MIXED_WITH_LISP_EVAL_MESSAGE,
   MULTIPLE_TOOL_CALLS_MESSAGE,
-  renderError,
   renderProtocolError,
-  renderSuccess,
-  validateProgram,
 } from "@ptc/protocol";
-import { filterByExpose, normalizeKeys, parseFinalAnswer, type Signature } from "@ptc/tool";
-import { newSpanId } from "../events/event-sink.js";
-import { redactValues } from "../minimization/redact-values.js";
+import { normalizeKeys, parseFinalAnswer, type Signature } from "@ptc/tool";
 import type { Message } from "../model/model-types.js";
 import type { NormalizedResponse } from "../model/normalize-response.js";
 import { returnsText } from "../prompt/text-prompts.js";
-import type { ToolCallRecord } from "../step/step-types.js";
 import type { TurnContext, TurnOutcome } from "./drive-turns.js";
-import { executeProgram } from "./execute-program.js";
-import { executionFeedback } from "./feedback.js";
 import { failure } from "./finish.js";
-import { isNoValue, toHostValue } from "./host-value.js";
 import { readJsonAnswer } from "./json-answer.js";
+import { lispEvalTurn } from "./lisp-eval-turn.js";
 import { executeNativeCalls } from "./native-calls.js";
-import { memoryOverLimit } from "./program-checks.js";
 import type { LoopState, Run } from "./run-types.js";
 import { assistantWithCalls, describeCalls, type IdentifiedCall, identify } from "./tool-call-messages.js";
 
@@ -105,184 +94,6 @@ async function toolCallsTurn(
       success: true,
     },
   };
-}
-
-/** Combined mode: a program's outcome, whatever it is, is a tool result; only strict memory ends the run. */
-async function lispEvalTurn(
-  run: Run,
-  state: LoopState,
-  call: IdentifiedCall,
-  assistant: Message,
-  rawResponse: string,
-  context: TurnContext,
-): Promise<TurnOutcome> {
-  const { agent } = run;
-  const started = Date.now();
-  // lisp_eval is a tool call of the turn; the program's own tool calls nest under it.
-  const evalSpan = newSpanId();
-  const answer = (
-    content: string,
-    record: {
-      program: string | null;
-      result: unknown;
-      prints: readonly string[];
-      toolCalls: readonly ToolCallRecord[];
-      success: boolean;
-      error?: string;
-    },
-  ): TurnOutcome => {
-    const lispEvalRecord: ToolCallRecord = {
-      name: LISP_EVAL_TOOL_NAME,
-      args: call.args,
-      durationMs: Date.now() - started,
-      cached: false,
-      exposureLayer: "native",
-      id: call.id,
-      turn: state.turn,
-      ...(record.error === undefined ? { result: record.result } : { error: record.error }),
-    };
-    run.events.emit(evalSpan, context.spanId, {
-      type: "tool-call-end",
-      toolName: LISP_EVAL_TOOL_NAME,
-      exposureLayer: "native",
-      cached: false,
-      error: record.error !== undefined,
-      durationMs: lispEvalRecord.durationMs,
-      turn: state.turn,
-      ...(record.error === undefined ? {} : { errorMessage: record.error }),
-      ...(run.events.payloads
-        ? { args: call.args, ...(record.error === undefined ? { result: record.result } : {}) }
-        : {}),
-    });
-    return {
-      kind: "continue",
-      append: [assistant, { role: "tool", toolCallId: call.id, content }],
-      record: {
-        rawResponse,
-        program: record.program,
-        result: record.result,
-        prints: record.prints,
-        toolCalls: [lispEvalRecord, ...record.toolCalls],
-        success: record.success,
-      },
-    };
-  };
-  run.events.emit(evalSpan, context.spanId, {
-    type: "tool-call-start",
-    toolName: LISP_EVAL_TOOL_NAME,
-    exposureLayer: "native",
-    turn: state.turn,
-  });
-
-  const argsProblem =
-    call.argsError !== undefined
-      ? `Invalid tool arguments: ${call.argsError}`
-      : (() => {
-          const checked = validateProgram(call.args.program);
-          return checked.ok ? undefined : checked.message;
-        })();
-  if (argsProblem !== undefined) {
-    return answer(renderError("args_error", argsProblem), {
-      program: null,
-      result: null,
-      prints: [],
-      toolCalls: [],
-      success: false,
-      error: argsProblem,
-    });
-  }
-  const program = call.args.program as string;
-  const inventory = filterByExpose([...run.tools.values()], agent, ["ptc_lisp", "both"]);
-  const outcome = await executeProgram(run, state, program, {
-    turn: state.turn,
-    inventory,
-    parentSpanId: evalSpan,
-  });
-  // Paused: lisp_eval is not answered yet; the resumed turn runs the program again and answers it.
-  if (outcome.pause !== undefined) return { kind: "pause", pause: outcome.pause };
-  const { result } = outcome;
-  state.journal = outcome.journal;
-  const base = { program, prints: result.prints, toolCalls: outcome.toolCalls };
-  // Which of what the program made holds data the model may not see (docs/combined-mode.md).
-  const origins = state.provenance?.assess(program, outcome.toolCalls);
-  if (origins !== undefined) state.provenance?.keepJournal(origins);
-
-  if (!result.ok && result.error.reason !== "fail") {
-    state.lastFail = { reason: result.error.reason, message: result.error.message };
-    if (origins !== undefined) state.provenance?.commitFailure(origins);
-    // The host keeps the whole message (step, events); the model reads it without hidden values.
-    const shown =
-      origins?.hidden === true
-        ? redactValues(
-            result.error.message,
-            [...origins.hiddenResults, ...(state.provenance?.hiddenValues(state.memory) ?? [])],
-            { printed: result.error.reason !== "tool_error" },
-          )
-        : result.error.message;
-    return answer(renderError(classifyErrorReason(result.error.reason), shown), {
-      ...base,
-      result: { error: state.lastFail },
-      success: false,
-      error: result.error.message,
-    });
-  }
-  if (!result.ok) {
-    // `(fail v)` shows the model v, as `(return v)` would: the program chose to.
-    const text = format(result.error.value);
-    state.lastFail = null;
-    if (origins !== undefined) state.provenance?.commitFailure(origins);
-    return answer(renderError("fail", text, { result: text, feedback: text }), {
-      ...base,
-      result: toHostValue(result.error.value, agent.floatPrecision),
-      success: false,
-      error: text,
-    });
-  }
-  const value = toHostValue(result.value, agent.floatPrecision);
-  const over = memoryOverLimit(run, outcome.memory);
-  if (over !== undefined) {
-    const message = `Memory limit exceeded (${over.size} bytes > ${over.limit} bytes).`;
-    if (agent.memoryStrategy === "strict") {
-      return {
-        kind: "stop",
-        ending: failure("memory_limit_exceeded", message),
-        record: { rawResponse, ...base, result: value, success: false },
-        finish: {
-          finalMessages: [
-            assistant,
-            { role: "tool", toolCallId: call.id, content: renderError("memory_limit", message) },
-          ],
-        },
-      };
-    }
-    return answer(renderError("memory_limit", `${message} Last turn rolled back.`), {
-      ...base,
-      result: value,
-      success: false,
-      error: message,
-    });
-  }
-  if (origins !== undefined) state.provenance?.commitSuccess(origins, result.defined, !result.returned);
-  const execution = executionFeedback(
-    run,
-    result.value,
-    result.prints,
-    outcome.memory,
-    state.memory,
-    result.warnings,
-    state.provenance?.shapeOnly(Object.keys(outcome.memory)),
-  );
-  state.memory = outcome.memory;
-  state.summaries = { ...state.summaries, ...outcome.summaries };
-  // Unlike the reference, a success clears `data/fail`: it describes the last program only.
-  state.lastFail = null;
-  if (!result.returned) state.history = outcome.history;
-  if (!isNoValue(result.value)) state.lastSuccess = { value, memory: outcome.memory };
-  return answer(renderSuccess({ value: result.value }, { execution }), {
-    ...base,
-    result: value,
-    success: true,
-  });
 }
 
 function emptyResponse(run: Run, state: LoopState): TurnOutcome {

@@ -1,31 +1,27 @@
 /**
- * A turn of the PTC-Lisp tool-call transport: the model either calls `lisp_eval` once with a
- * program, or answers directly in the signature's shape. Every native call id is answered by one
- * tool message (protocol errors included) before the loop goes on or ends.
+ * A turn of the PTC-Lisp tool-call transport: read the reply (read-tool-call.ts); a direct answer
+ * is parsed in the signature's shape, a problem is answered on every call's tool message, and a
+ * program runs, is judged (judge-program.ts) and answered with its verdict as the `lisp_eval` tool
+ * message (lisp-eval-message.ts), ending the run or going on. Every native call id is answered by
+ * one tool message before the loop goes on or ends.
  */
-import { format } from "@ptc/lisp";
-import {
-  classifyErrorReason,
-  LISP_EVAL_TOOL_NAME,
-  MULTIPLE_TOOL_CALLS_MESSAGE,
-  renderError,
-  renderProtocolError,
-  renderSuccess,
-  unknownNativeToolMessage,
-  validateProgram,
-} from "@ptc/protocol";
+import { renderError, renderProtocolError } from "@ptc/protocol";
 import { normalizeKeys, parseFinalAnswer } from "@ptc/tool";
 import type { Message, MessageToolCall } from "../model/model-types.js";
-import type { NormalizedResponse, NormalizedToolCall } from "../model/normalize-response.js";
+import type { NormalizedResponse } from "../model/normalize-response.js";
 import { hasFencedProgram } from "../parsing/extract-code.js";
 import type { TurnContext, TurnOutcome, TurnRecord } from "./drive-turns.js";
 import { executeProgram } from "./execute-program.js";
 import { errorFeedback, executionFeedback } from "./feedback.js";
-import { failure } from "./finish.js";
-import { isNoValue, toHostValue } from "./host-value.js";
-import { checkReturn, memoryOverLimit } from "./program-checks.js";
+import { type Ending, failure } from "./finish.js";
+import { judgeProgram, rulesOf } from "./judge-program.js";
+import { keepVerdict } from "./keep-verdict.js";
+import { lispEvalMessage } from "./lisp-eval-message.js";
+import { memoryLimitToolMessage } from "./memory-limit-texts.js";
+import { readToolCall, type ToolCallRead } from "./read-tool-call.js";
+import { MUST_RETURN_MESSAGE } from "./reply-content.js";
 import type { LoopState, Run } from "./run-types.js";
-import { assistantWithCalls, describeCalls, identify } from "./tool-call-messages.js";
+import { verdictRecord } from "./verdict-record.js";
 
 export const NO_CONTENT_MESSAGE =
   "Assistant turn returned no content and no tool calls. Either call lisp_eval or return the final answer directly.";
@@ -38,54 +34,39 @@ export async function toolCallTurn(
   state: LoopState,
   context: TurnContext,
 ): Promise<TurnOutcome> {
-  const calls = response.toolCalls ?? [];
-  const content = response.content;
-  if (calls.length === 0) return directAnswer(run, state, content);
-
-  const identified = identify(state, calls);
-  const assistant = assistantWithCalls(content, identified);
-  const rawResponse = `${content ?? ""}\n${describeCalls(identified)}`;
-  const reject = (reason: "multiple_tool_calls" | "unknown_tool", message: string): TurnOutcome => ({
-    kind: "continue",
-    append: [
-      assistant,
-      ...identified.map(
-        (call): Message => ({
-          role: "tool",
-          toolCallId: call.id,
-          content: renderProtocolError(reason, message),
-        }),
-      ),
-      { role: "user", content: errorFeedback(run, state, message) },
-    ],
-    record: failedRecord(rawResponse, { reason, message }),
-  });
-
-  if (identified.length > 1) return reject("multiple_tool_calls", MULTIPLE_TOOL_CALLS_MESSAGE);
-  const call = identified[0] as NormalizedToolCall & { id: string };
-  if (call.name !== LISP_EVAL_TOOL_NAME) return reject("unknown_tool", unknownNativeToolMessage(call.name));
-
-  const argsProblem =
-    call.argsError === undefined
-      ? validateProgramArgument(call.args)
-      : `Invalid tool arguments: ${call.argsError}`;
-  if (argsProblem !== undefined) {
-    return {
-      kind: "continue",
-      append: [
-        assistant,
-        { role: "tool", toolCallId: call.id, content: renderError("args_error", argsProblem) },
-        { role: "user", content: errorFeedback(run, state, argsProblem) },
-      ],
-      record: failedRecord(rawResponse, { reason: "args_error", message: argsProblem }),
-    };
+  const read = readToolCall(state, response);
+  switch (read.kind) {
+    case "answer":
+      return directAnswer(run, state, read.content);
+    case "rejected":
+      return {
+        kind: "continue",
+        append: [
+          read.assistant,
+          ...read.calls.map(
+            (call): Message => ({
+              role: "tool",
+              toolCallId: call.id,
+              content: renderProtocolError(read.reason, read.message),
+            }),
+          ),
+          { role: "user", content: errorFeedback(run, state, read.message) },
+        ],
+        record: failedRecord(read.rawResponse, { reason: read.reason, message: read.message }),
+      };
+    case "args_problem":
+      return {
+        kind: "continue",
+        append: [
+          read.assistant,
+          { role: "tool", toolCallId: read.call.id, content: renderError("args_error", read.message) },
+          { role: "user", content: errorFeedback(run, state, read.message) },
+        ],
+        record: failedRecord(read.rawResponse, { reason: "args_error", message: read.message }),
+      };
+    case "program":
+      return runLispEval(run, state, context, read);
   }
-  return runLispEval(run, state, context, call, assistant, rawResponse);
-}
-
-function validateProgramArgument(args: Readonly<Record<string, unknown>>): string | undefined {
-  const checked = validateProgram(args.program);
-  return checked.ok ? undefined : checked.message;
 }
 
 function failedRecord(rawResponse: string, result: unknown): TurnRecord {
@@ -96,121 +77,64 @@ async function runLispEval(
   run: Run,
   state: LoopState,
   context: TurnContext,
-  call: NormalizedToolCall & { id: string },
-  assistant: Message,
-  rawResponse: string,
+  read: ToolCallRead & { readonly kind: "program" },
 ): Promise<TurnOutcome> {
-  const { agent } = run;
-  const program = call.args.program as string;
-  const outcome = await executeProgram(run, state, program, {
+  const outcome = await executeProgram(run, state, read.program, {
     turn: state.turn,
     inventory: [...run.tools.values()],
     parentSpanId: context.spanId,
   });
   if (outcome.pause !== undefined) return { kind: "pause", pause: outcome.pause };
   const { result } = outcome;
-  state.journal = outcome.journal;
-  const base = { rawResponse, program, prints: result.prints, toolCalls: outcome.toolCalls };
-  const answer = (toolContent: string): Message[] => [
-    assistant,
-    { role: "tool", toolCallId: call.id, content: toolContent },
+  const verdict = judgeProgram(run, result, outcome.memory, rulesOf(run, "tool_call", context.type));
+  // Shown against the memory from before the program: built before the verdict is kept.
+  const execution = () =>
+    executionFeedback(
+      run,
+      result.ok ? result.value : null,
+      result.prints,
+      outcome.memory,
+      state.memory,
+      result.ok ? result.warnings : [],
+    );
+  const messages: Message[] = [
+    read.assistant,
+    { role: "tool", toolCallId: read.call.id, content: lispEvalMessage(verdict, { execution }) },
   ];
-
-  if (!result.ok && result.error.reason !== "fail") {
-    state.lastFail = { reason: result.error.reason, message: result.error.message };
-    return {
-      kind: "continue",
-      append: answer(renderError(classifyErrorReason(result.error.reason), result.error.message)),
-      record: { ...base, result: { error: state.lastFail }, success: false },
-    };
-  }
-  if (!result.ok) {
-    const text = format(result.error.value);
-    return {
-      kind: "stop",
-      ending: failure("failed", text),
-      record: { ...base, result: toHostValue(result.error.value, agent.floatPrecision), success: false },
-      finish: { finalMessages: answer(renderError("fail", text, { result: text, feedback: text })) },
-    };
-  }
-
-  const value = toHostValue(result.value, agent.floatPrecision);
-  const execution = executionFeedback(
-    run,
-    result.value,
-    result.prints,
-    outcome.memory,
-    state.memory,
-    result.warnings,
+  const record = verdictRecord(
+    {
+      rawResponse: read.rawResponse,
+      program: read.program,
+      prints: result.prints,
+      toolCalls: outcome.toolCalls,
+    },
+    verdict,
   );
-  if (result.returned) {
-    const validation = checkReturn(run, value);
-    state.memory = outcome.memory;
-    if (validation.ok) {
-      state.summaries = { ...state.summaries, ...outcome.summaries };
-      return {
-        kind: "stop",
-        ending: { ok: true, value },
-        record: { ...base, result: value, success: true },
-        finish: {
-          finalMessages: answer(renderSuccess({ value: result.value }, { execution })),
-          memory: outcome.memory,
-        },
-      };
-    }
-    const { message } = validation;
-    state.lastFail = null;
-    return {
-      kind: "continue",
-      // The same reason @ptc/mcp gives a value that does not fit its output_schema.
-      append: answer(renderError("validation_error", message)),
-      record: {
-        ...base,
-        result: { reason: "return_validation_failed", message, actualValue: value },
-        success: false,
-      },
-    };
+  keepVerdict(state, outcome, verdict);
+  const ending = endingOf(verdict);
+  if (ending === undefined) return { kind: "continue", append: messages, record };
+  const memory = verdict.kind === "answer" ? { memory: outcome.memory } : {};
+  return { kind: "stop", ending, record, finish: { finalMessages: messages, ...memory } };
+}
+
+/** The verdicts that end a run of this transport, and how; the others go on. */
+function endingOf(verdict: ReturnType<typeof judgeProgram>): Ending | undefined {
+  switch (verdict.kind) {
+    case "answer":
+      return { ok: true, value: verdict.value };
+    case "fail":
+      return failure("failed", verdict.text);
+    case "must_return_missing":
+      return failure("must_return_missing", MUST_RETURN_MESSAGE);
+    case "memory_limit":
+      return verdict.strategy === "strict"
+        ? failure("memory_limit_exceeded", memoryLimitToolMessage(verdict.size, verdict.limit))
+        : undefined;
+    case "error":
+    case "invalid_return":
+    case "continue":
+      return undefined;
   }
-  if (agent.maxTurns === 1 && agent.retryTurns === 0) {
-    state.memory = outcome.memory;
-    return {
-      kind: "stop",
-      ending: { ok: true, value },
-      record: { ...base, result: value, success: true },
-      finish: {
-        finalMessages: answer(renderSuccess({ value: result.value }, { execution })),
-        memory: outcome.memory,
-      },
-    };
-  }
-  const over = memoryOverLimit(run, outcome.memory);
-  if (over !== undefined) {
-    const message = `Memory limit exceeded (${over.size} bytes > ${over.limit} bytes).`;
-    if (agent.memoryStrategy === "strict") {
-      return {
-        kind: "stop",
-        ending: failure("memory_limit_exceeded", message),
-        record: { ...base, result: value, success: false },
-        finish: { finalMessages: answer(renderError("memory_limit", message)) },
-      };
-    }
-    state.lastFail = null;
-    return {
-      kind: "continue",
-      append: answer(renderError("memory_limit", `${message} Last turn rolled back.`)),
-      record: { ...base, result: value, success: false },
-    };
-  }
-  state.memory = outcome.memory;
-  state.summaries = { ...state.summaries, ...outcome.summaries };
-  state.history = outcome.history;
-  state.lastFail = null;
-  if (!isNoValue(result.value)) state.lastSuccess = { value, memory: outcome.memory };
-  return {
-    kind: "continue",
-    append: answer(renderSuccess({ value: result.value }, { execution })),
-    record: { ...base, result: value, success: true },
-  };
 }
 
 /** No tool call: the content is the final answer, unless it is empty or a fenced program. */
