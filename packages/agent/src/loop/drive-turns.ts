@@ -15,7 +15,7 @@ import type { Message, ModelRequest } from "../model/model-types.js";
 import type { NormalizedResponse } from "../model/normalize-response.js";
 import type { RunResult, ToolCallRecord, TurnType } from "../step/step-types.js";
 import { callModel } from "./call-model.js";
-import { chosenFailure, type Ending, type FinishOptions, failure, finish } from "./finish.js";
+import { chosenFailure, type Ending, type FinishOptions, failure, finish, programFailure } from "./finish.js";
 import { externalizeMemory } from "./host-value.js";
 import type { LoopState, Run } from "./run-types.js";
 
@@ -258,7 +258,7 @@ function emitTurnStart(run: Run, state: LoopState, mode: TurnMode, spanId: strin
  * stack): those end the run with their reason; anything else is a bug, reported as such.
  */
 function handlerFailure(error: unknown, turn: number): Ending {
-  if (error instanceof LispError) return failure(error.reason, error.message);
+  if (error instanceof LispError) return programFailure(error.reason, error.message);
   if (error instanceof RangeError && /call stack/i.test(error.message)) {
     return failure(
       "recursion_limit_exceeded",

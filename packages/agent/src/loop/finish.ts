@@ -118,13 +118,21 @@ function jsonSafeFail(fail: StepFail, json: (value: unknown) => unknown): StepFa
   return { ...fail, details: json(fail.details) as Readonly<Record<string, unknown>> };
 }
 
-/** A run's failure, with a reason of the agent's or of PTC-Lisp (docs/limits.md lists them). */
+/**
+ * A run's failure with a reason of the agent's own: only a reason of `AGENT_FAIL_REASONS`, so
+ * every reason the agent writes is in the exported list (docs/limits.md describes each).
+ */
 export function failure(
-  reason: AgentFailReason | ErrorReason,
+  reason: AgentFailReason,
   message: string,
   details?: Readonly<Record<string, unknown>>,
 ): Ending {
   return chosenFailure(reason, message, details);
+}
+
+/** A run's failure that passes a program's own PTC-Lisp reason through (the single-shot path). */
+export function programFailure(reason: ErrorReason, message: string): Ending {
+  return chosenFailure(reason, message);
 }
 
 /** A failure whose reason a program or a callback chose: any text. */

@@ -13,7 +13,7 @@ import { renderNamespaces } from "../prompt/namespaces.js";
 import { outputFormatOf, singleShotSystemPrompt } from "../prompt/system-prompt.js";
 import type { TurnMode } from "./drive-turns.js";
 import { programLimits } from "./execute-program.js";
-import { chosenFailure, failure } from "./finish.js";
+import { chosenFailure, failure, programFailure } from "./finish.js";
 import { toHostValue } from "./host-value.js";
 import { judgeProgram, rulesOf } from "./judge-program.js";
 import type { Run } from "./run-types.js";
@@ -89,7 +89,7 @@ export function singleShotMode(run: Run): TurnMode {
         case "error":
           return {
             kind: "stop",
-            ending: failure(verdict.reason, verdict.message),
+            ending: programFailure(verdict.reason, verdict.message),
             // The program's whole error (its line and column included), as the host gave it.
             record: { ...base, result: { error: result.ok ? null : result.error }, success: false },
             finish,

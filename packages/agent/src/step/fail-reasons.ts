@@ -1,9 +1,10 @@
 /**
- * Every reason the agent itself ends a run with. A run can also end with a PTC-Lisp reason (the
- * single-shot path passes its program's failure through; a value the host cannot take ends with
- * `recursion_limit_exceeded` or `memory_exceeded`), or with a reason a program or a callback chose
- * (`(fail {:reason "not_found"})` on the single-shot path, a `continuationGuard`'s stop). The
- * table of what each means, and what the model reads instead, is in docs/limits.md.
+ * Every reason the agent itself ends a run with (`loop/finish.ts` takes no other; a test reads the
+ * sources for any reason written elsewhere). A run can also end with a PTC-Lisp reason (the
+ * single-shot path passes its program's failure through, and a value the host cannot take ends
+ * with the sandbox's reason), or with a reason a program or a callback chose (`(fail {:reason
+ * "not_found"})` on the single-shot path, a `continuationGuard`'s stop). The table of what each
+ * means, and what the model reads instead, is in docs/limits.md.
  */
 export const AGENT_FAIL_REASONS = [
   // Before the first turn
@@ -34,6 +35,9 @@ export const AGENT_FAIL_REASONS = [
   "state_expired",
   // A `continuationGuard` stop without a reason of its own
   "stopped",
+  // A program's value the host cannot take (a turn's handling met the limit)
+  "recursion_limit_exceeded",
+  "memory_exceeded",
   // A bug of the agent: a turn whose handling threw
   "internal_error",
 ] as const;
