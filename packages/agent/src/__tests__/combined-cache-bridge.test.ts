@@ -1,5 +1,5 @@
 /**
- * The cache bridge of combined mode (spec §14): an `expose: "both", cache: true` tool keeps its
+ * The cache bridge of combined mode: an `expose: "both", cache: true` tool keeps its
  * full result in the run's tool cache, whichever layer called it first, under one canonical key;
  * native calls see a preview, programs read the full result. Also the `toolCache` run option and
  * the byte limits this port adds (`toolCacheLimitBytes`, per-tool `maxCachedBytes`).

@@ -1,5 +1,5 @@
 /**
- * `chat` with combined-mode agents (spec §20, §14): each call is a combined run of its own. The
+ * `chat` with combined-mode agents: each call is a combined run of its own. The
  * tool cache does not carry over by itself (an old `cache_hint` then makes the tool run again),
  * but a previous reply's `state`, passed back (JSON round trip included), carries it, so a
  * `lisp_eval` on the next call reads the cached result without running the tool.

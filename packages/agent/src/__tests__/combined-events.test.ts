@@ -1,5 +1,5 @@
 /**
- * Tool-call events of the text modes (spec §21, `tool.call`): every app-tool call, native or from
+ * Tool-call events of the text modes: every app-tool call, native or from
  * a program, ends with a `tool-call-end` event that says which layer called it, whether the cache
  * answered and whether it failed; `lisp_eval` itself is a native call.
  */

@@ -1,5 +1,5 @@
 /**
- * Exposure rules in every mode (spec §12.1): `expose` is enforced only in combined mode. In the
+ * Exposure rules in every mode: `expose` is enforced only in combined mode. In the
  * PTC-Lisp modes every tool is program-callable whatever its `expose`; in pure text mode every
  * tool is native, and `expose`/`cache`/`nativeResult` change nothing at all.
  */

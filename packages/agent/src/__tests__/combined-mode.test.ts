@@ -1,8 +1,7 @@
 /**
  * Combined mode (`output: "text"`, `ptcTransport: "tool_call"`) through `run`: the request's
- * tools and system prompt (spec §7.5, §8.5.2), the multi-call rules with their exact protocol
- * JSON (§8.5.3), the expose policy inside programs (§8.5.8), program outcomes as tool results
- * (§8.5.5), the final answer per signature (§8.5.1), budgets (§8.5.4, §8.5.10).
+ * tools and system prompt, the multi-call rules with their exact protocol JSON, the expose policy
+ * inside programs, program outcomes as tool results, the final answer per signature, budgets.
  */
 import { describe, expect, it } from "vitest";
 import { type AgentToolDefinition, createAgent, type Message, run } from "../index.js";

@@ -1,5 +1,5 @@
 /**
- * Native result previews through a combined-mode run (spec §15): the rows preview and its limit,
+ * Native result previews through a combined-mode run: the rows preview and its limit,
  * custom preview functions, each fallback of a failing custom preview (reported as a
  * `native-preview-fallback` event, never a crash), and the metadata preview's types (`false` is
  * a boolean, where the reference reported "null").

@@ -17,7 +17,7 @@ function httpError(status: number): Error {
   return Object.assign(new Error(`HTTP ${status}`), { status });
 }
 
-describe("work and retry turns (spec §9.1)", () => {
+describe("work and retry turns", () => {
   test("work turns then retry turns are spent, then the run fails with budget_exhausted", async () => {
     const model = createScriptedModel([
       fence("(/ 1 0)"),
@@ -64,7 +64,7 @@ describe("work and retry turns (spec §9.1)", () => {
   });
 });
 
-describe("last-expression fallback (spec §9.2)", () => {
+describe("last-expression fallback: the last good value answers when the turns run out", () => {
   test("answers with the last successful non-nil value and marks usage.fallbackUsed", async () => {
     const model = createScriptedModel([fence("(def a 5)\n(+ a 1)"), fence('(println "looked")')]);
     const result = await run(createAgent({ prompt: "p", maxTurns: 2 }), { llm: model.llm });
@@ -111,7 +111,7 @@ describe("last-expression fallback (spec §9.2)", () => {
   });
 });
 
-describe("token limit and budget callback (spec §9.3)", () => {
+describe("token limit and budget callback", () => {
   test("tokenLimit stops the run before the response that crossed it is executed", async () => {
     let executed = 0;
     const model = createScriptedModel([withTokens("(tool/work {})", 8, 4)]);
@@ -193,7 +193,7 @@ describe("token limit and budget callback (spec §9.3)", () => {
   });
 });
 
-describe("turn budget, mission timeout, depth, tool calls (spec §9.1)", () => {
+describe("turn budget, mission timeout, depth, tool calls", () => {
   test("turnBudget ends the run with turn_budget_exhausted once its turns are used", async () => {
     const model = createScriptedModel([fence("1"), fence("2")]);
     const agent = createAgent({ prompt: "p", maxTurns: 5, turnBudget: 2 });
@@ -276,7 +276,7 @@ describe("turn budget, mission timeout, depth, tool calls (spec §9.1)", () => {
   });
 });
 
-describe("llmRetry (spec §5.5)", () => {
+describe("llmRetry: which model failures are retried, and how often", () => {
   test("retries retryable failures without spending turns", async () => {
     const model = createScriptedModel([
       httpError(503),
@@ -413,7 +413,7 @@ describe("continuationGuard", () => {
   });
 });
 
-describe("compaction (spec §22)", () => {
+describe("compaction of the messages sent", () => {
   test("trims what is sent once past the trigger, never step.messages", async () => {
     const model = createScriptedModel([fence("1"), fence("2"), fence("3"), fence("(return 4)")]);
     const agent = createAgent({
@@ -464,7 +464,7 @@ describe("compaction (spec §22)", () => {
   });
 });
 
-describe("fail reasons of the agent layer (spec §19.4)", () => {
+describe("fail reasons of the agent layer", () => {
   test("llm_required when neither the run nor the agent has a model", async () => {
     const result = await run(createAgent({ prompt: "p" }));
     expect(result.ok).toBe(false);

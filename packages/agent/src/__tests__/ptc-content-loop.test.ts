@@ -17,7 +17,7 @@ function lastMessage(request: { readonly messages: readonly { content: string }[
   return request?.messages.at(-1)?.content;
 }
 
-describe("content transport transcript (spec §26)", () => {
+describe("content transport: the conversation a run builds, message by message", () => {
   test("turn 2 after (def x 1) sends the first message, the program and the memory feedback", async () => {
     const model = createScriptedModel([fence("(def x 1)"), fence("(return x)")]);
     const agent = createAgent({ prompt: "Store one", maxTurns: 5 });
@@ -82,7 +82,7 @@ describe("warnings", () => {
   );
 });
 
-describe("content transport state transitions (spec §25)", () => {
+describe("content transport: what each outcome of a turn keeps of memory, *1, summaries and data/fail", () => {
   test("no code: a failed turn without a program, memory kept, error fed back, a work turn spent", async () => {
     const model = createScriptedModel([
       fence("(def a 1)"),
@@ -137,7 +137,7 @@ describe("content transport state transitions (spec §25)", () => {
     expect(result.step.memory).toEqual({ a: 1 });
   });
 
-  test("return invalid: program memory is kept and the §10.2 report is fed back", async () => {
+  test("return invalid: program memory is kept and the return-type report is fed back", async () => {
     const model = createScriptedModel([
       fence('(def tmp 5)\n(return {:count "three"})'),
       fence("(return {:count tmp})"),
@@ -216,7 +216,7 @@ describe("content transport state transitions (spec §25)", () => {
   });
 });
 
-describe("content transport outcome heads (spec §8.2.5)", () => {
+describe("content transport: how a program's outcome ends the run or goes on", () => {
   test("(return v) is key-normalized and validated, then ends the run", async () => {
     const model = createScriptedModel([fence("(return {:total-count 3 :items [{:item-id 1}]})")]);
     const agent = createAgent({ prompt: "p", signature: "{total_count :int, items [{item_id :int}]}" });
@@ -238,7 +238,7 @@ describe("content transport outcome heads (spec §8.2.5)", () => {
     expect(model.calls[0]?.turn).toBe(1);
   });
 
-  test("(fail v) in an implicit single-turn agent with tools ends as a failure (spec §24 item 10 fixed)", async () => {
+  test("(fail v) in an implicit single-turn agent with tools ends as a failure (docs/differences.md)", async () => {
     const model = createScriptedModel([fence('(fail "not found")')]);
     const agent = createAgent({
       prompt: "p",
@@ -293,7 +293,7 @@ describe("content transport outcome heads (spec §8.2.5)", () => {
   });
 });
 
-describe("single-shot fast path (spec §8.1)", () => {
+describe("single-shot path: a one-turn agent without tools asks once and answers with the value", () => {
   test("puts the mission in the system prompt and sends the expanded prompt as the only message", async () => {
     const model = createScriptedModel([fence("(+ data/a 1)")]);
     const agent = createAgent({ prompt: "Add one to {{a}}", maxTurns: 1 });
@@ -378,7 +378,7 @@ describe("program context across turns", () => {
     expect(result.step.return).toBe(42);
   });
 
-  test("a Lisp error does not reset the run's tool cache (spec §24 item 11 fixed)", async () => {
+  test("a Lisp error does not reset the run's tool cache (docs/differences.md)", async () => {
     let calls = 0;
     const model = createScriptedModel([
       fence("(def a (tool/lookup {:id 1}))"),

@@ -30,7 +30,7 @@ async function turnLines(options: Partial<AgentOptions>, turns: number): Promise
     });
 }
 
-describe("turn info (spec §10.4)", () => {
+describe("turn info: the turns left, and warnings before the last ones", () => {
   test("counts the turns left, warns two turns ahead and on the final work turn", async () => {
     expect(await turnLines({ maxTurns: 4 }, 4)).toEqual([
       "\n\nTurn 2 of 4 (3 remaining)",
@@ -85,7 +85,7 @@ describe("turn info (spec §10.4)", () => {
   });
 });
 
-describe("system prompt (spec §7.1)", () => {
+describe("system prompt", () => {
   async function firstRequest(options: Partial<AgentOptions>, context: Record<string, unknown> = {}) {
     const model = createScriptedModel([fence("(return 1)")]);
     await run(createAgent({ prompt: "Find {{city}}", maxTurns: 3, ...options }), { llm: model.llm, context });
@@ -227,7 +227,7 @@ describe("system prompt (spec §7.1)", () => {
   });
 });
 
-describe("previewPrompt (spec §7.9)", () => {
+describe("previewPrompt shows the first request of a PTC-Lisp run", () => {
   test("shows the system prompt and first message the first content turn sends", async () => {
     const agent = createAgent({
       prompt: "Find {{city}}",

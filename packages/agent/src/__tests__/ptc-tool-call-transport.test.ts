@@ -37,7 +37,7 @@ function toolJson(message: Message | undefined): Record<string, unknown> {
   return readToolBody(message?.content);
 }
 
-describe("tool_call transport transcript (spec §26)", () => {
+describe("tool_call transport: the conversation a run builds, message by message", () => {
   test("turn 2 after lisp_eval((+ 1 2)) holds the call and its ok result, and no user message", async () => {
     const model = createScriptedModel([evalCall("(+ 1 2)"), evalCall("(return *1)", "c2")]);
     const result = await run(toolAgent(), { llm: model.llm });
@@ -112,7 +112,7 @@ describe("tool_call transport transcript (spec §26)", () => {
   });
 });
 
-describe("tool_call transport state transitions (spec §25)", () => {
+describe("tool_call transport: what each outcome of a turn keeps of memory, *1, summaries and data/fail", () => {
   test("intermediate ok: memory, *1 and summaries advance; assistant + tool message only", async () => {
     const model = createScriptedModel([
       evalCall('(def rows [1 2])\n(step-done "1" "two rows")\n(count rows)'),
@@ -229,7 +229,7 @@ describe("tool_call transport state transitions (spec §25)", () => {
       program: null,
       result: { reason: "unknown_tool", message },
     });
-    // data/fail of turn 1 survives the protocol error of turn 2 (spec §25: last_fail unchanged).
+    // data/fail of turn 1 survives the protocol error of turn 2 (a protocol error leaves data/fail as it was).
     expect(result.step.return).toEqual({ fail: { reason: "arithmetic_error", message: "division by zero" } });
   });
 
@@ -253,7 +253,7 @@ describe("tool_call transport state transitions (spec §25)", () => {
   });
 });
 
-describe("tool_call transport response classification (spec §8.3)", () => {
+describe("tool_call transport: how a response is read (no call, fenced code, bad arguments, several calls)", () => {
   test("no calls and no content: the empty-turn error with an empty assistant message", async () => {
     const model = createScriptedModel([{ content: null }, "done"]);
     const result = await run(toolAgent(), { llm: model.llm });
@@ -381,7 +381,7 @@ describe("tool_call transport response classification (spec §8.3)", () => {
     expect(sent.at(-1)?.content).toBe(errorFeedback(message, "\n\nTurn 2 of 5 (4 remaining)"));
   });
 
-  test("calls without ids get synthetic ids unique across turns (spec §24 item 13 fixed)", async () => {
+  test("calls without ids get synthetic ids unique across turns (docs/differences.md)", async () => {
     const model = createScriptedModel([evalCall("(def a 1)", null), evalCall("(def b 2)", null), "done"]);
     await run(toolAgent(), { llm: model.llm });
     const sent = model.calls[2]?.messages ?? [];
@@ -391,7 +391,7 @@ describe("tool_call transport response classification (spec §8.3)", () => {
   });
 });
 
-describe("tool_call transport direct final answers (spec §8.3)", () => {
+describe("tool_call transport: a reply without calls is the answer, read in the signature's shape", () => {
   test.each([
     ["no signature", undefined, "The answer is 42.", "The answer is 42."],
     [":string", ":string", "  spaced  ", "  spaced  "],
@@ -461,7 +461,7 @@ describe("tool_call transport direct final answers (spec §8.3)", () => {
   });
 });
 
-describe("tool_call transport program heads (spec §8.3)", () => {
+describe("tool_call transport: how a lisp_eval program's outcome ends the run or goes on", () => {
   test("(return v) ends the run; step.messages pair the call with its ok tool message", async () => {
     const model = createScriptedModel([evalCall("(return {:n 1})")]);
     const result = await run(toolAgent({ signature: "{n :int}" }), { llm: model.llm, collectMessages: true });
@@ -525,7 +525,7 @@ describe("tool_call transport program heads (spec §8.3)", () => {
     expect(result).toMatchObject({ ok: true, step: { return: 1 } });
   });
 
-  test("a Lisp error does not reset the run's tool cache (spec §24 item 11 fixed)", async () => {
+  test("a Lisp error does not reset the run's tool cache (docs/differences.md)", async () => {
     let calls = 0;
     const model = createScriptedModel([
       evalCall("(def a (tool/lookup {:id 1}))"),

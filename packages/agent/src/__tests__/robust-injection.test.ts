@@ -101,7 +101,7 @@ describe("a tool result trying to leave its envelope", () => {
 
   it("tool_call transport: an error stays inside the tool message that answers the call", async () => {
     // The reference renders lisp_eval errors as {status, reason, message, feedback} without an
-    // envelope (spec §16.3); here the message and feedback are framed too, and no user message
+    // envelope; here the message and feedback are framed too, and no user message
     // repeats the text.
     const model = createScriptedModel([
       { toolCalls: [{ id: "c1", name: "lisp_eval", args: { program: "(tool/fetch {})" } }] },

@@ -1,5 +1,5 @@
 /**
- * Nested agents (spec §27) through the public API: `asTool` children called from a parent's
+ * Nested agents through the public API: `asTool` children called from a parent's
  * program with the call's arguments as their context, which model they use, how their failures
  * reach the parent, `step.childSteps`, the depth limit, the shared turn budget and deadline,
  * `"self"` recursion and the `llm-query` builtin.
@@ -33,7 +33,7 @@ describe("asTool", () => {
     const result = await run(parent, { llm: parentModel.llm });
     expect(result.step.fail).toBeNull();
     expect(result.step.return).toBe("tides:2");
-    // The mission refers to the arguments as data/ values (spec §7), which show their samples.
+    // The mission refers to the arguments as data/ values, which show their samples.
     expect(firstUser(childModel.calls[0])).toContain("Summarize ~{data/topic} in ~{data/limit} words");
     expect(firstUser(childModel.calls[0])).toMatch(/data\/topic\s+; string, sample: "tides"/);
     // The parent's model sees the child as a tool with its description and signature.

@@ -1,5 +1,5 @@
 /**
- * `chat` with text agents (spec §20): each call is one fresh run over the history; system
+ * `chat` with text agents: each call is one fresh run over the history; system
  * messages are dropped when the history is fed back (the agent writes its own); a text agent's
  * signature is ignored, the reply is the model's text.
  */

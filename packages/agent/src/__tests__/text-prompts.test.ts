@@ -1,5 +1,5 @@
 /**
- * Prompts of the text modes as the model receives them (spec §7.6, §7.7), and `previewPrompt`,
+ * Prompts of the text modes as the model receives them, and `previewPrompt`,
  * which for text agents must show exactly what the first request of a run sends: system prompt,
  * first user message, native tool schemas (combined mode included) and the answer schema.
  */

@@ -1,6 +1,6 @@
 /**
  * Pure text mode (`output: "text"` without `ptcTransport`) through `run` with the scripted model:
- * the text-only, JSON-only and tool variants (spec §4.3, §8.4), their prompts and requests, retries
+ * the text-only, JSON-only and tool variants, their prompts and requests, retries
  * and terminal failures, native tool schemas and dispatch, the run-wide tool-call budget, empty
  * responses, tool exceptions and streaming.
  */

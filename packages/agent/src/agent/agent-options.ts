@@ -1,5 +1,5 @@
 /**
- * What a user passes to `createAgent`: every option of the reference's `SubAgent.new/1`, in
+ * What a user passes to `createAgent`: every option of the reference's `SubAgent.new/1` (ptc_runner, docs/differences.md), in
  * camelCase, plus the few this port adds (`toolTimeoutMs`, `limits`). Types only; checking and
  * defaults live in create-agent.ts.
  */

@@ -1,5 +1,5 @@
 /**
- * `createAgent`: checks every option up front, in the reference's order, and resolves defaults.
+ * `createAgent`: checks every option up front, in the reference's order (docs/differences.md names the reference), and resolves defaults.
  * A bad option throws `AgentError` naming the option, what was given and what is accepted, so a
  * misconfigured agent fails where it is defined, never halfway through a run.
  */
@@ -138,7 +138,7 @@ export function createAgent(options: AgentOptions): Agent {
 
   const output = oneOf(options, "output", ["ptc_lisp", "text"] as const, "ptc_lisp");
 
-  // Tools are checked early (as in the reference), their signatures resolved below.
+  // Tools are checked early (as the reference does: docs/differences.md), their signatures resolved below.
   const rawTools = options.tools;
   if (rawTools !== undefined && !isPlainObject(rawTools)) {
     throw invalid("tools", `tools must be an object of name → tool, got ${describe(rawTools)}`, rawTools);
@@ -148,7 +148,7 @@ export function createAgent(options: AgentOptions): Agent {
   if (Object.hasOwn(options, "maxTurns") && options.maxTurns === null) {
     throw invalid("maxTurns", "maxTurns must be a positive integer, got null", null);
   }
-  // An explicit null is a mistake (as in the reference), not "use the default".
+  // An explicit null is a mistake (as in the reference, docs/differences.md), not "use the default".
   const retryTurns = options.retryTurns === undefined ? 0 : options.retryTurns;
   if (typeof retryTurns !== "number" || !Number.isInteger(retryTurns) || retryTurns < 0) {
     throw invalid(

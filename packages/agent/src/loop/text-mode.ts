@@ -108,7 +108,7 @@ export function textMode(run: Run, variant: TextVariantName): TurnMode {
       advance,
     };
   }
-  // The Map, not the array: native tools are offered sorted by name, as the reference offers them.
+  // The Map, not the array: native tools are offered sorted by name, as the reference offers them (docs/differences.md).
   const requestToolList = requestTools({
     output: "text",
     ptcTransport: run.mode.lispEval ? "tool_call" : undefined,

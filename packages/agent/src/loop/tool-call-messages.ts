@@ -10,7 +10,7 @@ export type IdentifiedCall = NormalizedToolCall & { readonly id: string };
 
 /**
  * Gives every call an id. A missing one becomes `tc_<n>`, numbered across the whole run, so two
- * id-less calls on different turns never share an id (the reference could repeat `tc_1`). A
+ * id-less calls on different turns never share an id (the reference could repeat `tc_1`: docs/differences.md). A
  * duplicate id within one turn is renamed the same way, so each tool message answers one call.
  */
 export function identify(state: LoopState, calls: readonly NormalizedToolCall[]): IdentifiedCall[] {

@@ -1,11 +1,11 @@
 /**
- * The native result preview of combined mode (spec §15): what a native call of an
+ * The native result preview of combined mode: what a native call of an
  * `expose: "both", cache: true` tool returns to the model in place of the full result, which
  * stays in the run's cache for `lisp_eval` programs.
  *
  * A pure function of the tool, the result and the arguments. It never throws and never calls
  * the tool; a failing custom preview degrades to the metadata preview and is reported through
- * `fallback` so the caller can log it (the reference logs
+ * `fallback` so the caller can log it (docs/combined-mode.md; the reference logs
  * `custom native_result preview for tool "<name>" fell back to metadata: category=<c>`).
  */
 import type { Tool } from "@ptc/tool";
@@ -66,7 +66,7 @@ function safeFields(build: () => Record<string, JsonValue>): Record<string, Json
   }
 }
 
-/** `status` first, as in the reference transcript; universal values win over preview values. */
+/** `status` first, as in the reference transcript (docs/combined-mode.md); universal values win over preview values. */
 function merge(fields: Record<string, JsonValue>, universal: Record<string, JsonValue>): JsonObject {
   const result: Record<string, JsonValue> = { status: "ok" };
   for (const key of Object.keys(fields)) defineOwn(result, key, fields[key]);

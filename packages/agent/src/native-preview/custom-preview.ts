@@ -1,7 +1,7 @@
 /**
  * The custom preview: a user function turns the full result into the object the model sees.
  * User code may fail in any way, and a failed preview must not fail the tool call, so every
- * failure is classified (spec §15.4) and reported to the caller, which shows the metadata
+ * failure is classified and reported to the caller, which shows the metadata
  * preview instead. Nothing here throws.
  */
 import type { NativePreviewFunction } from "@ptc/tool";

@@ -3,7 +3,7 @@
  * choice for sensitive data, so it must never copy a value out of the result: only counts, key
  * names and type names cross to the model.
  *
- * The table it implements (spec §15.2): lists report `result_count` and an array schema whose
+ * The table it implements: lists report `result_count` and an array schema whose
  * `items` describe the first element (or the common type of scalar elements); objects report
  * their properties and `sample_keys`; anything else reports just its type.
  */
@@ -59,7 +59,7 @@ export function typeName(value: unknown): TypeName {
       return Number.isInteger(value) ? "integer" : "number";
     case "string":
       return "string";
-    // Checked by type, not truthiness: the reference's `||` lookup reported `false` as "null".
+    // Checked by type, not truthiness: the reference's `||` lookup reported `false` as "null" (docs/differences.md).
     case "boolean":
       return "boolean";
     case "undefined":

@@ -1,5 +1,5 @@
 /**
- * Finds the one PTC-Lisp program in a model's content response (spec §8.2.3): a ```clojure or
+ * Finds the one PTC-Lisp program in a model's content response: a ```clojure or
  * ```lisp fence first, then untagged fences and `<clojure>` tags whose body looks like Lisp, then a
  * bare s-expression. The program is then sanitized so the reader sees plain ASCII quotes and no
  * `#_` discard forms.
@@ -111,7 +111,7 @@ export function extractCode(response: string): ExtractCodeResult {
 
 /**
  * True when content carries a program the tool_call transport should have sent through
- * `lisp_eval` (§8.3): a ```clojure/```lisp fence, or an untagged fence whose body starts with "(".
+ * `lisp_eval`: a ```clojure/```lisp fence, or an untagged fence whose body starts with "(".
  */
 export function hasFencedProgram(content: string): boolean {
   return scanFences(normalizeLineEndings(content)).some(
@@ -120,7 +120,7 @@ export function hasFencedProgram(content: string): boolean {
 }
 
 /**
- * The assistant text kept in history (§6.3): with exactly one ```clojure/```lisp block, only
+ * The assistant text kept in history: with exactly one ```clojure/```lisp block, only
  * that block re-fenced, so reasoning prose does not pile up in later requests; otherwise the
  * response unchanged.
  */

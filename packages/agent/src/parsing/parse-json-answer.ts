@@ -1,5 +1,5 @@
 /**
- * Finds the JSON value in a text-mode model answer (spec §8.4, JSON variant, step 1). Models wrap
+ * Finds the JSON value in a text-mode model answer. Models wrap
  * JSON in a ```json fence, put prose before or after it, or send it bare; this looks in that
  * order: the first ```json or bare ``` fence, then text that starts with `{` or `[`, then the
  * first `{` or `[` inside prose.

@@ -1,9 +1,9 @@
 /**
  * The Mustache subset agent prompts are written in: `{{name}}`, dotted `{{a.b}}`, sections
  * `{{#list}}…{{/list}}`, inverted sections `{{^x}}…{{/x}}`, `{{.}}` and `{{! comments }}`, with
- * Mustache's standalone-line rule for section and comment tags. It expands prompts (§7.2, §7.7),
- * annotates the PTC-Lisp mission with `~{data/…}` references (§7.3), and lists placeholders for
- * option validation (§2 row 2, §2.1).
+ * Mustache's standalone-line rule for section and comment tags. It expands prompts,
+ * annotates the PTC-Lisp mission with `~{data/…}` references, and lists placeholders for
+ * option validation.
  *
  * Templates come from developers and context values from callers, so it must never evaluate
  * anything, never read inherited properties (`{{constructor}}` finds nothing on a plain object),
@@ -403,7 +403,7 @@ export function expandTemplate(template: string, context: TemplateContext): stri
 }
 
 /**
- * The PTC-Lisp mission text (§7.3): each `{{x}}` / `{{a.b}}` becomes a `~{data/x}` /
+ * The PTC-Lisp mission text: each `{{x}}` / `{{a.b}}` becomes a `~{data/x}` /
  * `~{data/a.b}` reference the program can read, because the data itself is listed in the data
  * inventory. Only when the template has no sections and every placeholder path exists in the
  * context; otherwise it falls back to `expandTemplate`. A template that does not parse comes back
@@ -460,10 +460,10 @@ export interface TemplatePlaceholders {
   readonly variables: readonly VariablePlaceholder[];
   /** Sections outside every section (nested ones hang off their parent's `children`). */
   readonly sections: readonly SectionPlaceholder[];
-  /** `{{.}}` outside every section: an error for text-mode agents (§2.1). */
+  /** `{{.}}` outside every section: an error for text-mode agents. */
   readonly topLevelDots: readonly TemplateLocation[];
   /**
-   * The names §2 row 2 checks against signature parameters: top-level variable paths joined with
+   * The names `createAgent` checks against signature parameters: top-level variable paths joined with
    * "." and top-level section names, each once, in order of first appearance. Tags inside
    * sections and `{{.}}` are not included.
    */

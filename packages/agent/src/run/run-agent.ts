@@ -471,7 +471,7 @@ const LLM_QUERY_CONTROL_KEYS = new Set(["prompt", "signature", "llm", "response_
 
 /**
  * A text agent's JSON answer must be an object, so a scalar answer (`:signature ":int"`) could
- * never be accepted (the reference's quirk): such a query asks for `{value <type>}` instead and the
+ * never be accepted (the reference's quirk, docs/differences.md): such a query asks for `{value <type>}` instead and the
  * program receives the value.
  */
 function wrapsScalar(returns: SignatureType | undefined): returns is SignatureType {
