@@ -133,12 +133,26 @@ export async function driveTurns(
             : answered.kind === "mission_timeout"
               ? failure("mission_timeout", "Mission timeout exceeded")
               : failure("llm_error", `LLM call failed: ${answered.message}`);
-        endTurn(run, state, spanId, type, turnStarted, null, false, tokensBefore);
+        endTurn(run, state, {
+          spanId,
+          type,
+          started: turnStarted,
+          program: null,
+          success: false,
+          tokensBefore,
+        });
         return finish(run, state, ending, { turns: state.turn - 1 });
       }
       // A budget stop still closes the turn it started, before the run ends.
       const budgetStop = mode.afterResponse?.(state, () =>
-        endTurn(run, state, spanId, type, turnStarted, null, false, tokensBefore),
+        endTurn(run, state, {
+          spanId,
+          type,
+          started: turnStarted,
+          program: null,
+          success: false,
+          tokensBefore,
+        }),
       );
       if (budgetStop !== undefined) return budgetStop;
       called = answered;
@@ -152,7 +166,14 @@ export async function driveTurns(
     } catch (error) {
       if (error instanceof AgentError) throw error;
       if (error instanceof ReplayDivergedError) {
-        endTurn(run, state, spanId, type, turnStarted, null, false, tokensBefore);
+        endTurn(run, state, {
+          spanId,
+          type,
+          started: turnStarted,
+          program: null,
+          success: false,
+          tokensBefore,
+        });
         return finish(run, state, failure("replay_diverged", error.message), {
           turns: state.turn,
           extraToolCalls: error.records,
@@ -170,13 +191,27 @@ export async function driveTurns(
         success: false,
       };
       recordTurn(state, type, record, messages, system);
-      endTurn(run, state, spanId, type, turnStarted, null, false, tokensBefore);
+      endTurn(run, state, {
+        spanId,
+        type,
+        started: turnStarted,
+        program: null,
+        success: false,
+        tokensBefore,
+      });
       return finish(run, state, ending, { finalMessages: [{ role: "assistant", content: raw }] });
     }
     if (outcome.kind === "pause") {
       state.syntheticIds = syntheticIdsBefore;
       const waiting = requestApprovals(run, state, outcome.pause, spanId);
-      endTurn(run, state, spanId, type, turnStarted, null, false, tokensBefore);
+      endTurn(run, state, {
+        spanId,
+        type,
+        started: turnStarted,
+        program: null,
+        success: false,
+        tokensBefore,
+      });
       const at = {
         type,
         response: called.response,
@@ -187,16 +222,14 @@ export async function driveTurns(
       return pauseRun(run, state, outcome.pause, waiting, at);
     }
     recordTurn(state, type, outcome.record, messages, system);
-    endTurn(
-      run,
-      state,
+    endTurn(run, state, {
       spanId,
       type,
-      turnStarted,
-      outcome.record.program,
-      outcome.record.success,
+      started: turnStarted,
+      program: outcome.record.program,
+      success: outcome.record.success,
       tokensBefore,
-    );
+    });
     // Cancelled while the turn ran: keep what it produced, then end.
     if (isAborted(run)) {
       if (outcome.kind === "continue") state.messages.push(...outcome.append);
@@ -302,16 +335,18 @@ function recordTurn(
   state.prints.push(...record.prints);
 }
 
-function endTurn(
-  run: Run,
-  state: LoopState,
-  spanId: string,
-  type: TurnType,
-  started: number,
-  program: string | null,
-  success: boolean,
-  tokensBefore: { input: number; output: number },
-): void {
+/** A turn as `turn-end` reports it: its span, when it started, its program and the tokens before it. */
+interface EndedTurn {
+  readonly spanId: string;
+  readonly type: TurnType;
+  readonly started: number;
+  readonly program: string | null;
+  readonly success: boolean;
+  readonly tokensBefore: { readonly input: number; readonly output: number };
+}
+
+function endTurn(run: Run, state: LoopState, turn: EndedTurn): void {
+  const { spanId, type, started, program, success, tokensBefore } = turn;
   const input = state.tokens.input - tokensBefore.input;
   const output = state.tokens.output - tokensBefore.output;
   run.events.emit(spanId, run.spanId, {

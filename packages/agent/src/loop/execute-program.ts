@@ -96,7 +96,14 @@ export async function executeProgram(
     tools[tool.name] = {
       execute: (args, toolOptions) => {
         const approval = approved.has(toolOptions.position ?? "") ? "approved" : undefined;
-        const call = callFromProgram(run, state, tool, args, records, options, stop, approval);
+        const call = callFromProgram(run, state, {
+          tool,
+          args,
+          records,
+          options,
+          programDone: stop,
+          approval,
+        });
         pending.add(call);
         const settled = () => pending.delete(call);
         call.then(settled, settled);
@@ -280,13 +287,17 @@ function checkFromProgram(
 async function callFromProgram(
   run: Run,
   state: LoopState,
-  tool: Tool,
-  args: Record<string, unknown>,
-  records: ToolCallRecord[],
-  options: ProgramOptions,
-  programDone: AbortWatch,
-  approval: "approved" | undefined,
+  programCall: {
+    readonly tool: Tool;
+    readonly args: Record<string, unknown>;
+    /** The program's records, appended to. */
+    readonly records: ToolCallRecord[];
+    readonly options: ProgramOptions;
+    readonly programDone: AbortWatch;
+    readonly approval: "approved" | undefined;
+  },
 ): Promise<unknown> {
+  const { tool, args, records, options, programDone, approval } = programCall;
   const marked = approval === undefined ? {} : { approval };
   const key = tool.cache ? canonicalCacheKey(tool.name, args) : undefined;
   if (key !== undefined) {

@@ -66,13 +66,16 @@ export function returnValidationMessage(
  */
 export function executionFeedback(
   run: Run,
-  value: unknown,
-  prints: readonly string[],
-  memory: Readonly<Record<string, unknown>>,
-  previousMemory: Readonly<Record<string, unknown>>,
-  warnings: readonly string[] = [],
-  shapeOnly?: ReadonlySet<string>,
+  shown: {
+    readonly value: unknown;
+    readonly prints: readonly string[];
+    readonly memory: Readonly<Record<string, unknown>>;
+    readonly previousMemory: Readonly<Record<string, unknown>>;
+    readonly warnings: readonly string[];
+    readonly shapeOnly?: ReadonlySet<string> | undefined;
+  },
 ): ExecutionFeedback {
+  const { value, prints, memory, previousMemory, warnings, shapeOnly } = shown;
   const execution = buildExecutionFeedback(
     { value, prints, memory },
     {

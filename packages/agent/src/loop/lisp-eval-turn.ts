@@ -28,11 +28,15 @@ import { verdictRecord } from "./verdict-record.js";
 export async function lispEvalTurn(
   run: Run,
   state: LoopState,
-  call: IdentifiedCall,
-  assistant: Message,
-  rawResponse: string,
   context: TurnContext,
+  read: {
+    readonly call: IdentifiedCall;
+    /** The assistant message that carries the call. */
+    readonly assistant: Message;
+    readonly rawResponse: string;
+  },
 ): Promise<TurnOutcome> {
+  const { call, assistant, rawResponse } = read;
   const started = Date.now();
   // lisp_eval is a tool call of the turn; the program's own tool calls nest under it.
   const evalSpan = newSpanId();
@@ -101,15 +105,14 @@ export async function lispEvalTurn(
     shownError: verdict.kind === "error" ? shownError(state, origins, verdict) : undefined,
     // Against the memory from before the program: built before the verdict is kept.
     execution: () =>
-      executionFeedback(
-        run,
-        result.ok ? result.value : null,
-        result.prints,
-        outcome.memory,
-        state.memory,
-        result.ok ? result.warnings : [],
-        state.provenance?.shapeOnly(Object.keys(outcome.memory)),
-      ),
+      executionFeedback(run, {
+        value: result.ok ? result.value : null,
+        prints: result.prints,
+        memory: outcome.memory,
+        previousMemory: state.memory,
+        warnings: result.ok ? result.warnings : [],
+        shapeOnly: state.provenance?.shapeOnly(Object.keys(outcome.memory)),
+      }),
   });
   const record = answered(
     verdictRecord({ rawResponse, program, prints: result.prints, toolCalls: outcome.toolCalls }, verdict),

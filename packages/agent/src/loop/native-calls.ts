@@ -64,7 +64,16 @@ export async function executeNativeCalls(
     }
     const decided = resumed?.decisions.get(index);
     if (decided !== undefined) {
-      answer(await decidedCall(run, state, call, decided.call, decided.decision, spanId, records, combined));
+      answer(
+        await decidedCall(run, state, {
+          call,
+          waiting: decided.call,
+          decision: decided.decision,
+          spanId,
+          records,
+          combined,
+        }),
+      );
       continue;
     }
     if (index >= allowed) {
@@ -125,7 +134,7 @@ export async function executeNativeCalls(
       answered.push(null);
       continue;
     }
-    answer(await nativeCall(run, state, tool, call, checked.args, spanId, records, bridged));
+    answer(await nativeCall(run, state, { tool, call, args: checked.args, spanId, records, bridged }));
   }
   if (held.length > 0) return { contents, records, pause: { layer: "native", answered, held } };
   state.nativeToolCalls += calls.length;
@@ -155,13 +164,17 @@ async function needsApproval(
 async function decidedCall(
   run: Run,
   state: LoopState,
-  call: IdentifiedCall,
-  waiting: HeldCall,
-  decision: { readonly approved: true } | { readonly approved: false; readonly message: string },
-  spanId: string,
-  records: ToolCallRecord[],
-  combined: boolean,
+  decided: {
+    readonly call: IdentifiedCall;
+    readonly waiting: HeldCall;
+    readonly decision: { readonly approved: true } | { readonly approved: false; readonly message: string };
+    readonly spanId: string;
+    /** The turn's records, appended to. */
+    readonly records: ToolCallRecord[];
+    readonly combined: boolean;
+  },
 ): Promise<string> {
+  const { call, waiting, decision, spanId, records, combined } = decided;
   const tool = run.tools.get(waiting.toolName);
   if (!decision.approved || tool === undefined) {
     const message = rejectionText(decision.approved ? "the tool is gone" : decision.message);
@@ -180,7 +193,7 @@ async function decidedCall(
   }
   const bridged = combined && tool.cache && effectiveExpose(tool, run.agent) === "both";
   const before = records.length;
-  const content = await nativeCall(run, state, tool, call, waiting.args, spanId, records, bridged);
+  const content = await nativeCall(run, state, { tool, call, args: waiting.args, spanId, records, bridged });
   for (let index = before; index < records.length; index++) {
     records[index] = { ...(records[index] as ToolCallRecord), approval: "approved" };
   }
@@ -195,13 +208,17 @@ async function decidedCall(
 async function nativeCall(
   run: Run,
   state: LoopState,
-  tool: Tool,
-  call: IdentifiedCall,
-  args: Readonly<Record<string, unknown>>,
-  spanId: string,
-  records: ToolCallRecord[],
-  bridged: boolean,
+  native: {
+    readonly tool: Tool;
+    readonly call: IdentifiedCall;
+    readonly args: Readonly<Record<string, unknown>>;
+    readonly spanId: string;
+    /** The turn's records, appended to. */
+    readonly records: ToolCallRecord[];
+    readonly bridged: boolean;
+  },
 ): Promise<string> {
+  const { tool, call, args, spanId, records, bridged } = native;
   const record = (fields: { result: unknown } | { error: string }, durationMs: number, cached = false) =>
     records.push({
       name: tool.name,

@@ -61,14 +61,13 @@ export function replyContent(
         ? stop(failure("memory_limit_exceeded", memoryLimitFailure(verdict.size, verdict.limit)), raw)
         : feedback(rollbackMessage(verdict.size, verdict.limit));
     case "continue": {
-      const execution = executionFeedback(
-        run,
-        verdict.programValue,
-        result.prints,
-        outcome.memory,
-        state.memory,
-        result.ok ? result.warnings : [],
-      );
+      const execution = executionFeedback(run, {
+        value: verdict.programValue,
+        prints: result.prints,
+        memory: outcome.memory,
+        previousMemory: state.memory,
+        warnings: result.ok ? result.warnings : [],
+      });
       const summaries = { ...state.summaries, ...outcome.summaries };
       return feedback(successFeedback(run, state, execution, summaries, outcome.toolCalls));
     }

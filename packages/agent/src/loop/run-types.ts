@@ -56,16 +56,22 @@ export interface Run {
   readonly pausable: boolean;
   /** Runs an agent tool (or `llm-query`) as a child of this run. */
   readonly runChild: (
-    nested: NestedTool,
-    tool: Tool,
-    args: Readonly<Record<string, unknown>>,
-    state: LoopState,
-    spanId: string,
-    /** Aborts the child when the program that called it has ended. */
-    stop?: AbortWatch,
+    call: ChildCall,
   ) => Promise<
     { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string }
   >;
+}
+
+/** A call of an agent tool (or `llm-query`) that runs a child agent. */
+export interface ChildCall {
+  readonly nested: NestedTool;
+  readonly tool: Tool;
+  readonly args: Readonly<Record<string, unknown>>;
+  /** The parent's loop state: the child spends its shared turn budget and lands in its childSteps. */
+  readonly state: LoopState;
+  readonly spanId: string;
+  /** Aborts the child when the program that called it has ended. */
+  readonly stop?: AbortWatch | undefined;
 }
 
 export interface TokenTotals {

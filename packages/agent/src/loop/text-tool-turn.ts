@@ -69,7 +69,7 @@ async function toolCallsTurn(
     };
   }
   if (lispEvals === 1)
-    return lispEvalTurn(run, state, calls[0] as IdentifiedCall, assistant, rawResponse, context);
+    return lispEvalTurn(run, state, context, { call: calls[0] as IdentifiedCall, assistant, rawResponse });
 
   const results = await executeNativeCalls(run, state, calls, context.spanId);
   if (results.pause !== undefined) return { kind: "pause", pause: results.pause };

@@ -89,14 +89,13 @@ async function runLispEval(
   const verdict = judgeProgram(run, result, outcome.memory, rulesOf(run, "tool_call", context.type));
   // Shown against the memory from before the program: built before the verdict is kept.
   const execution = () =>
-    executionFeedback(
-      run,
-      result.ok ? result.value : null,
-      result.prints,
-      outcome.memory,
-      state.memory,
-      result.ok ? result.warnings : [],
-    );
+    executionFeedback(run, {
+      value: result.ok ? result.value : null,
+      prints: result.prints,
+      memory: outcome.memory,
+      previousMemory: state.memory,
+      warnings: result.ok ? result.warnings : [],
+    });
   const messages: Message[] = [
     read.assistant,
     { role: "tool", toolCallId: read.call.id, content: lispEvalMessage(verdict, { execution }) },

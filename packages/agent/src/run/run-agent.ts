@@ -4,7 +4,7 @@
  * turn loop. Child agents (agent tools, `"self"`, `llm-query`) run through here as well, inside
  * their parent's budgets.
  */
-import { renderType, type SignatureType, type Tool } from "@ptc/tool";
+import { renderType, type SignatureType } from "@ptc/tool";
 import { agentIdOf } from "../agent/agent-id.js";
 import type { Agent } from "../agent/agent-types.js";
 import { createAgent } from "../agent/create-agent.js";
@@ -20,7 +20,7 @@ import { driveTurns, type TurnMode } from "../loop/drive-turns.js";
 import { failure, finish } from "../loop/finish.js";
 import { modeOf } from "../loop/modes.js";
 import { ptcMode } from "../loop/ptc-mode.js";
-import type { LoopState, Run } from "../loop/run-types.js";
+import type { ChildCall, LoopState, Run } from "../loop/run-types.js";
 import { singleShotMode } from "../loop/single-shot.js";
 import { textMode } from "../loop/text-mode.js";
 import { toolCallTurn } from "../loop/tool-call-turn.js";
@@ -36,7 +36,6 @@ import { jsonUserMessage, toolVariantUserMessage } from "../prompt/text-prompts.
 import type { AgentFailReason } from "../step/fail-reasons.js";
 import type { RunResult, Step } from "../step/step-types.js";
 import { effectiveTools } from "../tools/builtin-tools.js";
-import type { NestedTool } from "../tools/nested-tools.js";
 import { RunToolCache } from "../tools/tool-cache.js";
 import { transcriptWriterOf } from "../transcript/transcript-types.js";
 import { checkRunOptions } from "./check-run-options.js";
@@ -148,8 +147,7 @@ export function buildRun(
     programs: runPrograms(isolation),
     expandedPrompt: expandTemplate(agent.prompt, context),
     pausable: inherited === undefined,
-    runChild: (nested, tool, args, state, spanId, stop) =>
-      runChild(run, nested, tool, args, state, spanId, stop),
+    runChild: (call) => runChild(run, call),
   };
   return prepared.upstreamFail === undefined
     ? { run, resolved }
@@ -407,12 +405,7 @@ function checkNameConflicts(agent: Agent, context: Readonly<Record<string, unkno
 
 async function runChild(
   parent: Run,
-  nested: NestedTool,
-  tool: Tool,
-  args: Readonly<Record<string, unknown>>,
-  state: LoopState,
-  spanId: string,
-  stop: AbortWatch | undefined,
+  { nested, tool, args, state, spanId, stop }: ChildCall,
 ): Promise<
   { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string }
 > {

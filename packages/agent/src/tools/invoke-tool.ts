@@ -13,7 +13,7 @@
 import type { Tool } from "@ptc/tool";
 import { errorMessage } from "../error-message.js";
 import { newSpanId } from "../events/event-sink.js";
-import type { LoopState, Run } from "../loop/run-types.js";
+import type { ChildCall, LoopState, Run } from "../loop/run-types.js";
 import type { AbortWatch } from "../model/abort-watch.js";
 import type { ExposureLayer } from "../step/step-types.js";
 import { nestedToolOf } from "./nested-tools.js";
@@ -76,7 +76,7 @@ export async function invokeTool(
     ...(events.payloads ? { args } : {}),
   });
   const started = now();
-  const outcome = await execute(run, state, tool, args, spanId, options.stop);
+  const outcome = await execute(run, state, { tool, args, spanId, stop: options.stop });
   const durationMs = now() - started;
   events.emit(spanId, options.parentSpanId, {
     type: "tool-call-end",
@@ -99,10 +99,7 @@ type Outcome =
 async function execute(
   run: Run,
   state: LoopState,
-  tool: Tool,
-  args: Readonly<Record<string, unknown>>,
-  spanId: string,
-  stop: AbortWatch | undefined,
+  { tool, args, spanId, stop }: Omit<ChildCall, "nested" | "state">,
 ): Promise<Outcome> {
   if (run.abort.aborted) {
     return { ok: false, error: run.abort.reason, message: "the run was aborted before the tool ran" };
@@ -112,7 +109,7 @@ async function execute(
   }
   const nested = nestedToolOf(tool);
   if (nested !== undefined) {
-    const child = await run.runChild(nested, tool, args, state, spanId, stop);
+    const child = await run.runChild({ nested, tool, args, state, spanId, stop });
     return child.ok
       ? { ok: true, value: child.value }
       : { ok: false, error: child.message, message: child.message };
