@@ -7,6 +7,7 @@
 import { requestTools } from "@ptc/protocol";
 import { answerSchema, jsonRetryMessage, textSystemPrompt } from "../prompt/text-prompts.js";
 import type { RunResult, TurnType } from "../step/step-types.js";
+import { answerOutcome } from "./answer-outcome.js";
 import type { TurnMode } from "./drive-turns.js";
 import { failure, finish } from "./finish.js";
 import { readJsonAnswer } from "./json-answer.js";
@@ -78,32 +79,9 @@ export function textMode(run: Run, variant: TextVariantName): TurnMode {
       },
       handle: async (response, state) => {
         const content = response.content ?? "";
-        const read = readJsonAnswer(content, signature);
-        const record = { rawResponse: content, program: null, prints: [], toolCalls: [] };
-        if (read.ok) {
-          return {
-            kind: "stop",
-            ending: { ok: true, value: read.value },
-            record: { ...record, result: read.value, success: true },
-            finish: { finalMessages: [{ role: "assistant", content }] },
-          };
-        }
-        if (state.turn >= run.agent.maxTurns) {
-          return {
-            kind: "stop",
-            ending: failure(read.kind, read.message),
-            record: { ...record, result: { error: read.message }, success: false },
-            finish: { finalMessages: [{ role: "assistant", content }] },
-          };
-        }
-        return {
-          kind: "continue",
-          append: [
-            { role: "assistant", content },
-            { role: "user", content: jsonRetryMessage(run.agent, read.message, content) },
-          ],
-          record: { ...record, result: { error: read.message }, success: false },
-        };
+        return answerOutcome(run, state, content, readJsonAnswer(content, signature), (message) =>
+          jsonRetryMessage(run.agent, message, content),
+        );
       },
       advance,
     };
