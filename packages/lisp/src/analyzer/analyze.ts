@@ -1,6 +1,6 @@
 /**
  * The analyzer: forms to core nodes (ast.ts). It expands macros, resolves every name, lays out
- * frame slots and captures, and runs the static checks of spec §12 before anything executes:
+ * frame slots and captures, and runs the static checks before anything executes:
  * unknown names (all of them, reported together), unknown tools, malformed special forms, recur
  * outside tail position, nested #(). It never evaluates user code.
  *

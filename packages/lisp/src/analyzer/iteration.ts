@@ -1,5 +1,5 @@
 /**
- * `for` and `doseq` (spec §2, Iteration): binding pairs (cartesian product, destructuring), the
+ * `for` and `doseq`: binding pairs (cartesian product, destructuring), the
  * :when, :let and :while modifiers, and a body. Checked here so that a malformed comprehension
  * fails before the program runs, with the reference's reason names.
  */

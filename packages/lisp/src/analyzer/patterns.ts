@@ -1,5 +1,5 @@
 /**
- * Destructuring patterns (spec §3): symbols, vectors with `&` rest, maps with :keys/:strs/:or/:as,
+ * Destructuring patterns: symbols, vectors with `&` rest, maps with :keys/:strs/:or/:as,
  * explicit `{name :key}` entries, nested at any depth. Used by let, fn params, loop, for and doseq.
  */
 import { LispError } from "../errors.js";

@@ -1,5 +1,5 @@
 /**
- * REPL discovery (spec §8): `(doc f)`, `(apropos "text")`, `(dir ns)`, `(meta f)`,
+ * REPL discovery: `(doc f)`, `(apropos "text")`, `(dir ns)`, `(meta f)`,
  * `(ns-publics ns)`. Answers come from the builtin registry itself (the caller passes it), so
  * they are always current.
  */

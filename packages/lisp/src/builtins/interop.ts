@@ -1,5 +1,5 @@
 /**
- * The Java-shaped subset models reach for (spec §7): dates (`java.util.Date.`, `LocalDate/parse`,
+ * The Java-shaped subset models reach for: dates (`java.util.Date.`, `LocalDate/parse`,
  * `Instant/parse`, `.getTime`, `.plusDays`, `.isBefore`, `Duration/between`, ...) and the common
  * `java.lang.String` methods. These are emulations, not JVM calls: a closed list, registered with
  * the method/constructor dispatch in internal.ts; anything else is an unsupported-method error

@@ -2,7 +2,7 @@
  * Map functions: reading (get, get-in, keys, vals, entries, select-keys, find), deriving new maps
  * (assoc, dissoc, update, merge, update-vals...) and building them (hash-map, zipmap).
  *
- * Reads use flexible keys (spec §8.2); updates write the key that a flexible read finds (see
+ * Reads use flexible keys; updates write the key that a flexible read finds (see
  * support/map-paths.ts). Inputs are never written: host maps are read in place and every change
  * derives a new program map. Missing data reads as nil; a wrong kind of argument is an error that
  * says what to write instead.

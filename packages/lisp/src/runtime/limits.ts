@@ -1,5 +1,5 @@
 /**
- * Sandbox limits (spec §9). Every limit can be set per run and has no hard ceiling: a host that
+ * Sandbox limits (docs/limits.md). Every limit can be set per run and has no hard ceiling: a host that
  * trusts its programs may raise any of them. The defaults are sized for agent programs over tool
  * results of up to about 100,000 rows; `REFERENCE_LIMITS` holds the reference's own values, for a
  * host that wants them (the conformance corpus runs with them).

@@ -1,5 +1,5 @@
 /**
- * pmap and pcalls (spec §8.4). Each branch runs in its own branch context: it sees the user defs of
+ * pmap and pcalls. Each branch runs in its own branch context: it sees the user defs of
  * the moment, its own defs are discarded, its prints are dropped. Branches that wait on tools wait
  * concurrently, at most `parallelConcurrency` at a time, under one deadline shared by nested
  * parallel operations. Results keep input order; the first branch to fail fails the call with its

@@ -1,5 +1,5 @@
 /**
- * The tool boundary (spec §10). Arguments leave a program as plain string-keyed JSON: keyword keys
+ * The tool boundary. Arguments leave a program as plain string-keyed JSON: keyword keys
  * and string keys both become strings with hyphens turned into underscores
  * (`{:user-id 1}` reaches the host as {"user_id": 1}), keyword values become their names, sets
  * become arrays, floats become numbers. Results come back untouched.

@@ -1,5 +1,5 @@
 /**
- * Date values from Java-style interop (spec §7): a calendar date (`LocalDate/parse`), an instant
+ * Date values from Java-style interop: a calendar date (`LocalDate/parse`), an instant
  * in UTC (`java.util.Date.`, `Instant/parse`) and a duration (`Duration/between`). They are opaque
  * to programs: they print as ISO text (quoted by the readable printer, bare in `str`), durations as
  * `#duration[1000ms]`, and only the interop methods look inside.

@@ -3,7 +3,7 @@
  * objects). Everything that reads or derives maps goes through here, so no caller needs to know
  * which one it holds, and host objects are never written.
  *
- * Flexible lookup (spec §8.2): tool results and context arrive with string keys while programs
+ * Flexible lookup: tool results and context arrive with string keys while programs
  * write keywords, so a lookup tries, in order, the exact key, its keyword/string twin, then the
  * same two with hyphens turned into underscores (`:user-id` finds "user_id"; not the reverse).
  */
