@@ -34,16 +34,29 @@ export interface Mode {
   readonly event: RunStartEvent["mode"];
   /** The first user message: the PTC-Lisp context block and mission, or a text variant's. */
   readonly firstMessage: "ptc_lisp" | "mission" | "json" | "tools";
+  /**
+   * Whether the run option `initialMessages` goes before the first message. Not on the single-shot
+   * path: its system prompt holds everything, the mission included, and its one turn reads no history.
+   */
+  readonly history: boolean;
 }
 
 export const MODES: Readonly<Record<ModeName, Mode>> = {
-  ptc_lisp: { name: "ptc_lisp", ptc: true, lispEval: false, event: "ptc_lisp", firstMessage: "ptc_lisp" },
+  ptc_lisp: {
+    name: "ptc_lisp",
+    ptc: true,
+    lispEval: false,
+    event: "ptc_lisp",
+    firstMessage: "ptc_lisp",
+    history: true,
+  },
   ptc_lisp_single_shot: {
     name: "ptc_lisp_single_shot",
     ptc: true,
     lispEval: false,
     event: "ptc_lisp",
     firstMessage: "mission",
+    history: false,
   },
   ptc_lisp_tool_call: {
     name: "ptc_lisp_tool_call",
@@ -51,11 +64,33 @@ export const MODES: Readonly<Record<ModeName, Mode>> = {
     lispEval: true,
     event: "ptc_lisp_tool_call",
     firstMessage: "ptc_lisp",
+    history: true,
   },
-  text: { name: "text", ptc: false, lispEval: false, event: "text", firstMessage: "mission" },
-  text_json: { name: "text_json", ptc: false, lispEval: false, event: "text", firstMessage: "json" },
-  text_tools: { name: "text_tools", ptc: false, lispEval: false, event: "text", firstMessage: "tools" },
-  combined: { name: "combined", ptc: false, lispEval: true, event: "combined", firstMessage: "tools" },
+  text: { name: "text", ptc: false, lispEval: false, event: "text", firstMessage: "mission", history: true },
+  text_json: {
+    name: "text_json",
+    ptc: false,
+    lispEval: false,
+    event: "text",
+    firstMessage: "json",
+    history: true,
+  },
+  text_tools: {
+    name: "text_tools",
+    ptc: false,
+    lispEval: false,
+    event: "text",
+    firstMessage: "tools",
+    history: true,
+  },
+  combined: {
+    name: "combined",
+    ptc: false,
+    lispEval: true,
+    event: "combined",
+    firstMessage: "tools",
+    history: true,
+  },
 };
 
 /** The mode of a run of `agent` with `toolCount` effective tools (its own plus builtin ones). */

@@ -5,7 +5,6 @@
  */
 import { format, LispMap } from "@ptc/lisp";
 import { renderToolNamespace } from "@ptc/protocol";
-import { extractCode } from "../parsing/extract-code.js";
 import { expandTemplate } from "../parsing/template.js";
 import { renderExpectedOutput } from "../prompt/expected-output.js";
 import { LLM_QUERY_NOTE } from "../prompt/first-message.js";
@@ -16,7 +15,11 @@ import { programLimits } from "./execute-program.js";
 import { chosenFailure, failure, programFailure } from "./finish.js";
 import { toHostValue } from "./host-value.js";
 import { judgeProgram, rulesOf } from "./judge-program.js";
+import { readContent } from "./read-content.js";
 import type { Run } from "./run-types.js";
+
+/** The run's failure message when the one reply holds no program. */
+export const NO_PROGRAM_FAILURE = "No PTC-Lisp code found in LLM response";
 
 export function singleShotMode(run: Run): TurnMode {
   const { agent } = run;
@@ -42,13 +45,14 @@ export function singleShotMode(run: Run): TurnMode {
     request: () => ({ system, output: "ptc_lisp" }),
     advance: () => undefined,
     handle: async (response) => {
-      const raw = response.content ?? "";
-      const extracted = extractCode(raw);
+      // Read as the content transport reads: one program, or none (several blocks are none here).
+      const read = readContent(response.content);
+      const raw = read.raw;
       const finalMessages = [{ role: "assistant" as const, content: raw }];
-      if (!extracted.ok) {
+      if (read.kind === "problem") {
         return {
           kind: "stop",
-          ending: failure("no_code_found", "No PTC-Lisp code found in LLM response"),
+          ending: failure("no_code_found", NO_PROGRAM_FAILURE),
           record: {
             rawResponse: raw,
             program: null,
@@ -60,7 +64,7 @@ export function singleShotMode(run: Run): TurnMode {
           finish: { finalMessages },
         };
       }
-      const program = extracted.code;
+      const program = read.program;
       const result = await run.programs.run(program, {
         context: run.context,
         limits: programLimits(run),

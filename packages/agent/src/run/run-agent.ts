@@ -281,8 +281,7 @@ export function initialState(run: Run, options: RunOptions, inherited: Inherited
     approvalToken: approvalToken(),
     approvalCount: 0,
   };
-  // The single-shot prompt holds everything, the mission included: no history goes before it.
-  const history = run.mode.name === "ptc_lisp_single_shot" ? [] : (options.initialMessages ?? []);
+  const history = run.mode.history ? (options.initialMessages ?? []) : [];
   state.messages = [...history, { role: "user", content: firstMessage(run, state) }];
   return state;
 }
