@@ -6,11 +6,10 @@
 import type { NormalizedResponse } from "../model/normalize-response.js";
 import type { TurnContext, TurnOutcome } from "./drive-turns.js";
 import { executeProgram } from "./execute-program.js";
-import { errorFeedback } from "./feedback.js";
 import { judgeProgram, rulesOf } from "./judge-program.js";
 import { keepVerdict } from "./keep-verdict.js";
 import { readContent } from "./read-content.js";
-import { replyContent } from "./reply-content.js";
+import { replyContent, replyContentProblem } from "./reply-content.js";
 import type { LoopState, Run } from "./run-types.js";
 
 export async function contentTurn(
@@ -20,24 +19,7 @@ export async function contentTurn(
   context: TurnContext,
 ): Promise<TurnOutcome> {
   const read = readContent(response.content);
-  if (read.kind === "problem") {
-    state.lastFail = null;
-    return {
-      kind: "continue",
-      append: [
-        { role: "assistant", content: read.raw },
-        { role: "user", content: errorFeedback(run, state, read.message) },
-      ],
-      record: {
-        rawResponse: read.raw,
-        program: null,
-        result: { error: read.message },
-        prints: [],
-        toolCalls: [],
-        success: false,
-      },
-    };
-  }
+  if (read.kind === "problem") return replyContentProblem(run, state, read);
   const outcome = await executeProgram(run, state, read.program, {
     turn: state.turn,
     inventory: [...run.tools.values()],

@@ -1,7 +1,8 @@
 /**
- * The content transport's reply to a judged program: the verdict as user-role feedback (framed
- * errors, the return-type report, the program's output with the budget line and progress), or the
- * end of the run. It reads the state as it was before the program: call it before `keepVerdict`.
+ * The content transport's replies: a judged program's verdict as user-role feedback (framed
+ * errors, the return-type report, the program's output with the budget line and progress) or the
+ * end of the run, and a reply that holds no program. A verdict's reply reads the state as it was
+ * before the program: call it before `keepVerdict`.
  */
 import type { Message } from "../model/model-types.js";
 import type { TurnOutcome } from "./drive-turns.js";
@@ -72,6 +73,30 @@ export function replyContent(
       return feedback(successFeedback(run, state, execution, summaries, outcome.toolCalls));
     }
   }
+}
+
+/** A reply without one program: the problem fed back, and `data/fail` cleared (no program ran). */
+export function replyContentProblem(
+  run: Run,
+  state: LoopState,
+  read: ContentRead & { readonly kind: "problem" },
+): TurnOutcome {
+  state.lastFail = null;
+  return {
+    kind: "continue",
+    append: [
+      { role: "assistant", content: read.raw },
+      { role: "user", content: errorFeedback(run, state, read.message) },
+    ],
+    record: {
+      rawResponse: read.raw,
+      program: null,
+      result: { error: read.message },
+      prints: [],
+      toolCalls: [],
+      success: false,
+    },
+  };
 }
 
 /** Adds the line to an error message when the program reported one. */
