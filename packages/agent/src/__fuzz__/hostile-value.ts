@@ -102,22 +102,6 @@ const textKey: fc.Arbitrary<ValueRecipe> = fc.oneof(
   fc.constant({ kind: "null" as const }),
 );
 
-/**
- * Thrown values whose text `errorMessage` can make (JSON, or else `String`): scalars, a
- * top-level Symbol, plain data. The rest of `valueRecipe` is thrown while the known bugs about
- * hostile thrown values are included.
- */
-export const textableThrown: fc.Arbitrary<ValueRecipe> = fc.oneof(
-  textKey,
-  fc.constantFrom({ kind: "undefined" as const }, { kind: "symbol" as const }),
-  fc.record({
-    kind: fc.constant("bigint" as const),
-    value: fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }),
-  }),
-  fc.jsonValue({ maxDepth: 2 }).map((value) => ({ kind: "json" as const, value })),
-  fc.record({ kind: fc.constant("error" as const), message: fc.string({ maxLength: 12 }) }),
-);
-
 export function valueRecipe(options: ValueOptions): fc.Arbitrary<ValueRecipe> {
   const scalars: fc.Arbitrary<ValueRecipe>[] = [
     fc.constant({ kind: "null" as const }),

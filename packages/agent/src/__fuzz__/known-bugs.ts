@@ -16,16 +16,6 @@ export interface KnownBug {
 }
 
 export const KNOWN_BUGS = {
-  "model-error-hostile-fields": {
-    repro:
-      'A model function throws an Error whose `message` (or `name`) getter throws, or a value neither JSON nor String can write (an array nested 5,000 deep, a revoked proxy, a null-prototype object, a cyclic array holding a Symbol): `run` rejects. `const e = new Error("x"); Object.defineProperty(e, "message", { get() { throw new Error("trap") } }); await run(createAgent({ prompt: "p" }), { llm: createScriptedModel([e]).llm })` rejects with "trap" (error-message.ts via loop/call-model.ts; `name`: model/model-retry.ts classifyModelError; a deep array: "Maximum call stack size exceeded" from error-message.ts\'s String fallback).',
-    area: "agent: model errors (error-message.ts, model/model-retry.ts)",
-  },
-  "tool-error-hostile-fields": {
-    repro:
-      'A native tool throws an Error whose `message` getter throws: the run ends with `internal_error` instead of answering the call with a tool error. `createAgent({ prompt: "p", output: "text", tools: { t: () => { throw e } } })` with the model calling `t` natively: `step.fail.reason === "internal_error"` ("message getter trap"). From a program (PTC-Lisp mode) the run goes on, but the call is missing from `step.toolCalls`.',
-    area: "agent: tool failures (tools/invoke-tool.ts, error-message.ts)",
-  },
   "native-result-hostile-object": {
     repro:
       'A native tool (text or combined mode) returns an object with an enumerable getter that throws (`Object.defineProperty({}, "trap", { enumerable: true, get() { throw new Error("trap") } })`), or a Map whose key cannot be made a string (`new Map([[Object.create(null), 1]])`, `new Map([[[Symbol()], 1]])`): the run ends with `internal_error` instead of a tool error the model can read. From a program the same results are a tool error, as they should be (loop/program-value.ts rethrows what is not its own NotData).',
@@ -40,11 +30,6 @@ export const KNOWN_BUGS = {
     repro:
       'A tool returns a value with shared structure: `let v = 1; for (let i = 0; i < 40; i++) v = { a: v, b: v }` (41 objects, 2^40 leaves). In every mode the run never ends and the host\'s thread is blocked: loop/program-value.ts walks the value as a tree, with no budget (20 levels take 0.3 s, 22 levels 1.3 s from a program and 3.2 s natively, where the model is also sent the whole tree as JSON). With a big leaf the heap goes too: over one sparse array of a million slots (`const leaf = new Array(1e6); leaf[1] = new Uint8Array(4)`), 6 levels (64 references) take 54 s and send the model a 320-million-character message natively in combined mode; 12 levels ran the fuzzing process out of its 4 GB heap. @ptc/lisp bounds the same walk inside a run (docs/sandbox.md, "Values with shared structure").',
     area: "agent: host values at the boundary (loop/program-value.ts, loop/json-text.ts)",
-  },
-  "abort-from-event-listener": {
-    repro:
-      'The host aborts the run from its `onEvent` listener on `turn-start` or `llm-call-start`: the model is still called, with the aborted signal (the loop checks the signal before it emits these events, not after). `onEvent: (e) => { if (e.type === "turn-start") controller.abort() }`: the scripted model records one call. When that call fails (a provider rejecting an aborted request; a script with no step left), the run ends with `llm_error` instead of `aborted`.',
-    area: "agent: abort handling (loop/drive-turns.ts, loop/call-model.ts)",
   },
 } as const satisfies Record<string, KnownBug>;
 

@@ -183,8 +183,6 @@ export interface ScenarioOutcome {
   readonly modelCallsAfterAbort: number;
   /** Whether the abort happened before `run` settled. */
   readonly abortedBeforeEnd: boolean;
-  /** The type of the event whose listener aborted the run, when one did. */
-  readonly abortedInEvent?: string;
   /** The step as JSON right after `run` settled, and again after the tools' late work. */
   readonly stepJson?: { readonly atEnd: string; readonly afterLateWork: string };
   /** Abort listeners left on the run's signal once the case is over. */
@@ -215,7 +213,6 @@ export async function runScenario(scenario: Scenario): Promise<ScenarioOutcome> 
   let settled = false;
   let abortedBeforeEnd = false;
   let modelCallsAfterAbort = 0;
-  let abortedInEvent: string | undefined;
   const abort = () => {
     if (controller.signal.aborted) return;
     harness.aborted = true;
@@ -261,7 +258,6 @@ export async function runScenario(scenario: Scenario): Promise<ScenarioOutcome> 
   const onEvent = (event: AgentEvent) => {
     (settled ? lateEvents : events).push(event);
     if (scenario.abort?.kind === "at-event" && events.length === scenario.abort.event + 1) {
-      abortedInEvent = event.type;
       abort();
     }
   };
@@ -366,7 +362,6 @@ export async function runScenario(scenario: Scenario): Promise<ScenarioOutcome> 
     toolsAfterAbort: harness.startedAfterAbort,
     modelCallsAfterAbort,
     abortedBeforeEnd,
-    ...(abortedInEvent === undefined ? {} : { abortedInEvent }),
     ...(atEnd === undefined || afterLateWork === undefined ? {} : { stepJson: { atEnd, afterLateWork } }),
     abortListeners: abortListenerCount(controller.signal),
   };

@@ -79,17 +79,17 @@ export function callRecipe(options: ToolOptions): fc.Arbitrary<CallRecipe> {
     },
     {
       weight: 2,
-      arbitrary: fc.record({ kind: fc.constant("throw" as const), thrown: thrownRecipe("tool") }),
+      arbitrary: fc.record({ kind: fc.constant("throw" as const), thrown: thrownRecipe() }),
     },
     {
       weight: 2,
-      arbitrary: fc.record({ kind: fc.constant("reject" as const), thrown: thrownRecipe("tool") }),
+      arbitrary: fc.record({ kind: fc.constant("reject" as const), thrown: thrownRecipe() }),
     },
     {
       weight: 1,
       arbitrary: fc.record({
         kind: fc.constant("reject-later" as const),
-        thrown: thrownRecipe("tool"),
+        thrown: thrownRecipe(),
         afterMs: fc.integer({ min: 0, max: 40 }),
       }),
     },
