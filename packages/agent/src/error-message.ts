@@ -35,8 +35,34 @@ function readText(error: unknown): string {
     const name = field(error, "name");
     if (name !== undefined) return name;
   }
-  const json: unknown = JSON.stringify(error);
-  return typeof json === "string" ? json : String(error);
+  const json: unknown = JSON.stringify(error, budgetedReplacer());
+  return typeof json === "string" ? json : plainText(error);
+}
+
+/**
+ * Values JSON writes of a thrown value before the rest is cut to "...": a value with shared
+ * structure (`{a: v, b: v}` nested 40 times) is enormous written out, and only the first
+ * MAX_ERROR_CHARS characters are kept anyway. BigInts are written as their digits.
+ */
+const MAX_JSON_VALUES = 4 * MAX_ERROR_CHARS;
+
+function budgetedReplacer(): (key: string, value: unknown) => unknown {
+  let written = 0;
+  return (_key, value) => {
+    written += 1;
+    if (typeof value === "bigint") return value.toString();
+    if (written > MAX_JSON_VALUES && typeof value === "object" && value !== null) return "...";
+    return value;
+  };
+}
+
+/**
+ * `String` of a value, except an array: its text joins its items' texts, as deep and as large as
+ * the whole tree (shared structure again), so it is not tried.
+ */
+function plainText(value: unknown): string {
+  if (Array.isArray(value)) throw new TypeError("an array JSON cannot write");
+  return String(value);
 }
 
 export function errorMessage(error: unknown): string {
@@ -46,9 +72,9 @@ export function errorMessage(error: unknown): string {
     // A getter, `toJSON` or `instanceof` that throws, a cycle, a BigInt: try plain text.
   }
   try {
-    return bounded(String(error));
+    return bounded(plainText(error));
   } catch {
-    // No `toString` (a null-prototype object), a Symbol inside an array, nesting past the stack.
+    // No `toString` (a null-prototype object), an array (a cycle holding a Symbol), a revoked proxy.
   }
   return UNREADABLE;
 }

@@ -24,7 +24,6 @@ import {
 } from "../index.js";
 import { createScriptedModel } from "../testing/index.js";
 import { heartbeat } from "./fuzz-settings.js";
-import { avoiding, knownBugReplacer } from "./known-bugs.js";
 import { buildResponse, type TurnRecipe, turnRecipe } from "./model-turns.js";
 import { buildTool, createToolHarness, TOOL_NAMES, type ToolRecipe, toolRecipe } from "./tool-behaviour.js";
 
@@ -85,18 +84,14 @@ const SIGNATURES = ["() -> :int", "() -> {a :int}", "() -> :string", "() -> :any
 
 export function scenario(options: ScenarioOptions = {}): fc.Arbitrary<Scenario> {
   const favourCalls = options.favourCalls === true || options.secret === true;
-  // Natively called tools meet the known bug about results that throw when read.
-  const tame = (mode: Mode) =>
-    (mode === "text" || mode === "combined") && avoiding("native-result-hostile-object");
-  const tool = (mode: Mode, name: string): fc.Arbitrary<ToolRecipe> =>
+  const tool = (name: string): fc.Arbitrary<ToolRecipe> =>
     options.secret === true
-      ? fc.boolean().chain((secret) => toolRecipe(name, { secret, tame: tame(mode) }))
-      : toolRecipe(name, { plain: options.plainTools === true, tame: tame(mode) });
-  const tools = (mode: Mode) =>
-    fc
-      // When calls are favoured every name is a tool, so that native calls mostly reach one.
-      .subarray([...TOOL_NAMES], { minLength: favourCalls ? TOOL_NAMES.length : 0 })
-      .chain((names) => fc.tuple(...names.map((name) => tool(mode, name))));
+      ? fc.boolean().chain((secret) => toolRecipe(name, { secret }))
+      : toolRecipe(name, { plain: options.plainTools === true });
+  const tools = fc
+    // When calls are favoured every name is a tool, so that native calls mostly reach one.
+    .subarray([...TOOL_NAMES], { minLength: favourCalls ? TOOL_NAMES.length : 0 })
+    .chain((names) => fc.tuple(...names.map(tool)));
   const abort: fc.Arbitrary<AbortRecipe> = fc.oneof(
     fc.constant({ kind: "before-run" as const }),
     fc.record({ kind: fc.constant("at-event" as const), event: fc.nat(40) }),
@@ -111,7 +106,7 @@ export function scenario(options: ScenarioOptions = {}): fc.Arbitrary<Scenario> 
           mode: fc.constant(mode),
           signature: fc.constantFrom(...SIGNATURES),
           entry: fc.constantFrom("run" as const, "run" as const, "chat" as const, "chat-twice" as const),
-          tools: tools(mode),
+          tools,
           turns: fc.array(turnRecipe({ offContract: options.offContract === true, favourCalls }), {
             minLength: 1,
             maxLength: 6,
@@ -369,7 +364,7 @@ export async function runScenario(scenario: Scenario): Promise<ScenarioOutcome> 
 
 function jsonOrError(value: unknown): string {
   try {
-    return JSON.stringify(value, knownBugReplacer());
+    return JSON.stringify(value);
   } catch (error) {
     return `JSON.stringify threw: ${String(error)}`;
   }
