@@ -3,8 +3,8 @@
  * nested 40 times is 41 objects and 2^40 leaves. Walked as a tree (to hand it to a program, to
  * write it as JSON for the model, to measure it for the cache) it blocks the host's thread for
  * good, so the agent measures it first and answers the call with a tool error saying what to do.
- * A big leaf shared a few times (a sparse array of a million slots, 64 times) is refused the same
- * way, before the model is sent hundreds of megabytes.
+ * A big leaf shared a few times (a sparse array of a million slots 64 times, a string of two
+ * million characters 4,096 times) is refused the same way, before the model is sent gigabytes.
  */
 import { describe, expect, it } from "vitest";
 import { type AgentOptions, type AgentToolDefinition, createAgent, type Message, run } from "../index.js";
@@ -27,7 +27,7 @@ function sparseLeaf(): unknown[] {
   return leaf;
 }
 
-const TOO_LARGE = /too large.*more than 10000000 nodes.*shared/;
+const TOO_LARGE = /too large.*more than 10000000 nodes or 50000000 characters.*shared/;
 
 const shared = (
   value: () => unknown,
@@ -41,6 +41,7 @@ const shared = (
 const VALUES: Record<string, () => unknown> = {
   "40 levels of shared structure": () => doubled(40),
   "a sparse array of a million slots shared 64 times": () => doubled(6, sparseLeaf()),
+  "a string of two million characters on 4,096 paths": () => doubled(12, "x".repeat(2_000_000)),
 };
 
 describe("a tool result with shared structure", () => {

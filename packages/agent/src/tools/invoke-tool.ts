@@ -13,7 +13,7 @@
 import type { Tool } from "@ptc/tool";
 import { errorMessage } from "../error-message.js";
 import { newSpanId } from "../events/event-sink.js";
-import { exceedsTreeNodes, MAX_TREE_NODES } from "../json/tree-nodes.js";
+import { exceedsTree, MAX_TREE_CHARS, MAX_TREE_NODES } from "../json/tree-size.js";
 import type { LoopState, Run } from "../loop/run-types.js";
 import type { AbortWatch } from "../model/abort-watch.js";
 import type { ExposureLayer } from "../step/step-types.js";
@@ -98,17 +98,17 @@ type Outcome =
   | { readonly ok: false; readonly error: unknown; readonly message: string };
 
 /**
- * A result too large as a tree (shared structure: json/tree-nodes.ts) becomes the call's error
+ * A result too large as a tree (shared structure: json/tree-size.ts) becomes the call's error
  * here, before anything walks it: the conversion for a program, the JSON for the model, the
  * cache's byte count, an event listener's `JSON.stringify`.
  */
 function measured(tool: Tool, outcome: Outcome): Outcome {
-  if (!outcome.ok || !exceedsTreeNodes(outcome.value)) return outcome;
+  if (!outcome.ok || !exceedsTree(outcome.value)) return outcome;
   const message =
     `tool "${tool.name}" returned a value too large to hand on: more than ${MAX_TREE_NODES} nodes ` +
-    "written out in full (a value shared by several fields counts once per path, so an object " +
-    "whose two fields are the same object, nested n times, has 2^n leaves); call it for less " +
-    "data, or make the tool return only the parts needed";
+    `or ${MAX_TREE_CHARS} characters of text written out in full (a value shared by several ` +
+    "fields counts once per path, so an object whose two fields are the same object, nested n " +
+    "times, has 2^n leaves); call it for less data, or make the tool return only the parts needed";
   return { ok: false, error: new Error(message), message };
 }
 
