@@ -69,7 +69,7 @@ export function errorMessage(error: unknown): string {
   try {
     return bounded(readText(error));
   } catch {
-    // A getter, `toJSON` or `instanceof` that throws, a cycle, a BigInt: try plain text.
+    // A getter, `toJSON` or `instanceof` that throws, a cycle, nesting past the stack: try plain text.
   }
   try {
     return bounded(plainText(error));
