@@ -10,9 +10,12 @@ const plan = JSON.parse(
     stdio: ["ignore", "pipe", "inherit"],
   }),
 );
-const missed = plan.tasks.filter((task) => task.cache?.status !== "HIT").map((task) => task.taskId);
+// A package without a build script (apps/workerd) is listed with the command <NONEXISTENT>:
+// there is nothing to cache.
+const builds = plan.tasks.filter((task) => task.command !== "<NONEXISTENT>");
+const missed = builds.filter((task) => task.cache?.status !== "HIT").map((task) => task.taskId);
 if (missed.length > 0) {
   console.error(`not cached after a build: ${missed.join(", ")}`);
   process.exit(1);
 }
-console.log(`all ${plan.tasks.length} build tasks cached`);
+console.log(`all ${builds.length} build tasks cached`);

@@ -8,11 +8,7 @@
  * - the run leaves no listener on the host's signal.
  */
 import { BoundaryBroken } from "./boundary-checks.js";
-import { avoiding } from "./known-bugs.js";
 import type { Scenario, ScenarioOutcome } from "./scenario.js";
-
-/** Events whose listener can abort the run after the loop's last check before a model call. */
-const BEFORE_MODEL_CALL = new Set(["turn-start", "llm-call-start"]);
 
 /** "ok", or the failure's reason, of the run (or of the last chat exchange). */
 function endingOf(outcome: ScenarioOutcome): string | undefined {
@@ -25,9 +21,7 @@ export function expectAbortObeyed(recipe: Scenario, outcome: ScenarioOutcome): v
   if (outcome.toolsAfterAbort.length > 0) {
     throw new BoundaryBroken(`tools started after the abort: ${outcome.toolsAfterAbort.join(", ")}`);
   }
-  const knownSlip =
-    avoiding("abort-from-event-listener") && BEFORE_MODEL_CALL.has(outcome.abortedInEvent ?? "");
-  if (outcome.modelCallsAfterAbort > 0 && !knownSlip) {
+  if (outcome.modelCallsAfterAbort > 0) {
     throw new BoundaryBroken(`${outcome.modelCallsAfterAbort} model call(s) after the abort`);
   }
   // Where the run was surely still at work when the signal fired (before it started, or inside a

@@ -9,7 +9,6 @@
  * reproduction reads like.
  */
 import fc from "fast-check";
-import { avoiding } from "./known-bugs.js";
 
 /** Text no generator produces by chance: where it shows up, it came from a tool result. */
 export const SECRET = "SECRET-zq7x-4f1d";
@@ -65,58 +64,17 @@ export type ValueRecipe =
 export interface ValueOptions {
   /** Whether the recipe may hold the secret marker. */
   readonly secret: boolean;
-  /**
-   * Leave out values that throw when read or written as text (throwing getters and proxies,
-   * null-prototype objects, nesting deeper than the stack): used while the known bugs about them
-   * stand (known-bugs.ts).
-   */
-  readonly tame?: boolean;
 }
 
-/** Keys of generated objects; a tame object has no `toString` or `valueOf` of its own. */
-function keyOf(tame: boolean): fc.Arbitrary<string> {
-  const tricky = [
-    "__proto__",
-    "constructor",
-    "hasOwnProperty",
-    "then",
-    ...(tame ? [] : ["toString", "valueOf"]),
-  ];
+/** Keys of generated objects, some of them names objects inherit (`toString` may then throw). */
+const key: fc.Arbitrary<string> = (() => {
+  const tricky = ["__proto__", "constructor", "hasOwnProperty", "then", "toString", "valueOf"];
   return fc.oneof(
     { weight: 4, arbitrary: fc.constantFrom("id", "name", "rows", "total", "a-b", "a_b", "", "nil", "1") },
     { weight: 2, arbitrary: fc.constantFrom(...tricky) },
-    {
-      weight: 1,
-      arbitrary: fc
-        .string({ maxLength: 8 })
-        .filter((text) => !tame || (text !== "toString" && text !== "valueOf")),
-    },
+    { weight: 1, arbitrary: fc.string({ maxLength: 8 }) },
   );
-}
-
-/** Scalars whose text `String` makes without fail. */
-const textKey: fc.Arbitrary<ValueRecipe> = fc.oneof(
-  fc.record({ kind: fc.constant("string" as const), value: fc.string({ maxLength: 6 }) }),
-  fc.record({ kind: fc.constant("number" as const), value: fc.integer() }),
-  fc.record({ kind: fc.constant("boolean" as const), value: fc.boolean() }),
-  fc.constant({ kind: "null" as const }),
-);
-
-/**
- * Thrown values whose text `errorMessage` can make (JSON, or else `String`): scalars, a
- * top-level Symbol, plain data. The rest of `valueRecipe` is thrown while the known bugs about
- * hostile thrown values are included.
- */
-export const textableThrown: fc.Arbitrary<ValueRecipe> = fc.oneof(
-  textKey,
-  fc.constantFrom({ kind: "undefined" as const }, { kind: "symbol" as const }),
-  fc.record({
-    kind: fc.constant("bigint" as const),
-    value: fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }),
-  }),
-  fc.jsonValue({ maxDepth: 2 }).map((value) => ({ kind: "json" as const, value })),
-  fc.record({ kind: fc.constant("error" as const), message: fc.string({ maxLength: 12 }) }),
-);
+})();
 
 export function valueRecipe(options: ValueOptions): fc.Arbitrary<ValueRecipe> {
   const scalars: fc.Arbitrary<ValueRecipe>[] = [
@@ -157,21 +115,17 @@ export function valueRecipe(options: ValueOptions): fc.Arbitrary<ValueRecipe> {
     fc.record({ kind: fc.constant("error" as const), message: fc.string({ maxLength: 12 }) }),
   ];
   if (options.secret) scalars.push(fc.constant({ kind: "secret" as const }));
-  const tame = options.tame === true;
-  const key = keyOf(tame);
-  if (!tame) {
-    scalars.push(
-      fc.constantFrom(
-        { kind: "throwing-to-json" as const },
-        { kind: "revoked-proxy" as const },
-        { kind: "throwing-proxy" as const },
-      ),
-      fc.record({
-        kind: fc.constant("throwing-getter" as const),
-        thrown: fc.constantFrom("error" as const, "string" as const),
-      }),
-    );
-  }
+  scalars.push(
+    fc.constantFrom(
+      { kind: "throwing-to-json" as const },
+      { kind: "revoked-proxy" as const },
+      { kind: "throwing-proxy" as const },
+    ),
+    fc.record({
+      kind: fc.constant("throwing-getter" as const),
+      thrown: fc.constantFrom("error" as const, "string" as const),
+    }),
+  );
 
   return fc.letrec<{ value: ValueRecipe }>((tie) => ({
     value: fc.oneof(
@@ -201,7 +155,7 @@ export function valueRecipe(options: ValueOptions): fc.Arbitrary<ValueRecipe> {
         }),
       },
       {
-        weight: tame ? 0 : 1,
+        weight: 1,
         arbitrary: fc.record({
           kind: fc.constant("null-prototype" as const),
           entries: fc.array(fc.tuple(key, tie("value")), { maxLength: 3 }),
@@ -217,8 +171,7 @@ export function valueRecipe(options: ValueOptions): fc.Arbitrary<ValueRecipe> {
         weight: 1,
         arbitrary: fc.record({
           kind: fc.constant("map" as const),
-          // A tame map's keys are scalars that make text (an array holding a Symbol does not).
-          entries: fc.array(fc.tuple(tame ? textKey : tie("value"), tie("value")), { maxLength: 3 }),
+          entries: fc.array(fc.tuple(tie("value"), tie("value")), { maxLength: 3 }),
         }),
       },
       {
@@ -234,7 +187,7 @@ export function valueRecipe(options: ValueOptions): fc.Arbitrary<ValueRecipe> {
         weight: 1,
         arbitrary: fc.record({
           kind: fc.constant("deep" as const),
-          depth: tame ? fc.constant(100) : fc.constantFrom(100, 5_000, 100_000),
+          depth: fc.constantFrom(100, 5_000, 100_000),
           shape: fc.constantFrom("array" as const, "object" as const),
           value: tie("value"),
         }),
@@ -245,7 +198,7 @@ export function valueRecipe(options: ValueOptions): fc.Arbitrary<ValueRecipe> {
           kind: fc.constant("shared" as const),
           // 2^levels leaves: 3 levels are 8 copies of the leaf (which may be a million slots),
           // 40 never finish as a tree.
-          levels: avoiding("shared-structure-result") ? fc.constant(3) : fc.constantFrom(3, 12, 40),
+          levels: fc.constantFrom(3, 12, 40),
           value: tie("value"),
         }),
       },

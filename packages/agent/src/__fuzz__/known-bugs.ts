@@ -16,36 +16,7 @@ export interface KnownBug {
 }
 
 export const KNOWN_BUGS = {
-  "model-error-hostile-fields": {
-    repro:
-      'A model function throws an Error whose `message` (or `name`) getter throws, or a value neither JSON nor String can write (an array nested 5,000 deep, a revoked proxy, a null-prototype object, a cyclic array holding a Symbol): `run` rejects. `const e = new Error("x"); Object.defineProperty(e, "message", { get() { throw new Error("trap") } }); await run(createAgent({ prompt: "p" }), { llm: createScriptedModel([e]).llm })` rejects with "trap" (error-message.ts via loop/call-model.ts; `name`: model/model-retry.ts classifyModelError; a deep array: "Maximum call stack size exceeded" from error-message.ts\'s String fallback).',
-    area: "agent: model errors (error-message.ts, model/model-retry.ts)",
-  },
-  "tool-error-hostile-fields": {
-    repro:
-      'A native tool throws an Error whose `message` getter throws: the run ends with `internal_error` instead of answering the call with a tool error. `createAgent({ prompt: "p", output: "text", tools: { t: () => { throw e } } })` with the model calling `t` natively: `step.fail.reason === "internal_error"` ("message getter trap"). From a program (PTC-Lisp mode) the run goes on, but the call is missing from `step.toolCalls`.',
-    area: "agent: tool failures (tools/invoke-tool.ts, error-message.ts)",
-  },
-  "native-result-hostile-object": {
-    repro:
-      'A native tool (text or combined mode) returns an object with an enumerable getter that throws (`Object.defineProperty({}, "trap", { enumerable: true, get() { throw new Error("trap") } })`), or a Map whose key cannot be made a string (`new Map([[Object.create(null), 1]])`, `new Map([[[Symbol()], 1]])`): the run ends with `internal_error` instead of a tool error the model can read. From a program the same results are a tool error, as they should be (loop/program-value.ts rethrows what is not its own NotData).',
-    area: "agent: host values at the native boundary (loop/program-value.ts, loop/json-text.ts)",
-  },
-  "step-json-raw-results": {
-    repro:
-      'A tool\'s raw result is kept in the step (`step.toolCalls[].result`) and in a chat\'s `state` (the cache) without being made JSON data. A BigInt in any mode (`tools: { t: () => 1n }`), or a cyclic value from a cached native call in combined mode (`t: { execute: () => { const v = { id: 1 }; v.self = v; return v }, expose: "both", cache: true }`, called natively): `JSON.stringify(result.step)` throws ("Do not know how to serialize a BigInt", "Converting circular structure to JSON"), and so does `JSON.stringify(chatReply.state)`.',
-    area: "agent: JSON-safety of the step and of chat state",
-  },
-  "shared-structure-result": {
-    repro:
-      'A tool returns a value with shared structure: `let v = 1; for (let i = 0; i < 40; i++) v = { a: v, b: v }` (41 objects, 2^40 leaves). In every mode the run never ends and the host\'s thread is blocked: loop/program-value.ts walks the value as a tree, with no budget (20 levels take 0.3 s, 22 levels 1.3 s from a program and 3.2 s natively, where the model is also sent the whole tree as JSON). With a big leaf the heap goes too: over one sparse array of a million slots (`const leaf = new Array(1e6); leaf[1] = new Uint8Array(4)`), 6 levels (64 references) take 54 s and send the model a 320-million-character message natively in combined mode; 12 levels ran the fuzzing process out of its 4 GB heap. @ptc/lisp bounds the same walk inside a run (docs/sandbox.md, "Values with shared structure").',
-    area: "agent: host values at the boundary (loop/program-value.ts, loop/json-text.ts)",
-  },
-  "abort-from-event-listener": {
-    repro:
-      'The host aborts the run from its `onEvent` listener on `turn-start` or `llm-call-start`: the model is still called, with the aborted signal (the loop checks the signal before it emits these events, not after). `onEvent: (e) => { if (e.type === "turn-start") controller.abort() }`: the scripted model records one call. When that call fails (a provider rejecting an aborted request; a script with no step left), the run ends with `llm_error` instead of `aborted`.',
-    area: "agent: abort handling (loop/drive-turns.ts, loop/call-model.ts)",
-  },
+  // None stands. A fixed bug keeps its reproduction as a regression test (src/__tests__/robust-*).
 } as const satisfies Record<string, KnownBug>;
 
 export type KnownBugId = keyof typeof KNOWN_BUGS;
@@ -55,22 +26,4 @@ const includeKnown = process.env.FUZZ_KNOWN_BUGS === "1";
 /** Whether cases should steer clear of a known bug (the default, until its fix lands). */
 export function avoiding(id: KnownBugId): boolean {
   return !includeKnown && id in KNOWN_BUGS;
-}
-
-/**
- * The replacer the JSON checks use: none, or while "step-json-raw-results" is avoided one that
- * writes a BigInt as text and a value met again (a cycle, or shared structure) as a marker, so
- * that the checks still catch everything else JSON cannot hold (a throwing getter or `toJSON`).
- */
-export function knownBugReplacer(): ((key: string, value: unknown) => unknown) | undefined {
-  if (!avoiding("step-json-raw-results")) return undefined;
-  const seen = new WeakSet<object>();
-  return (_key, value) => {
-    if (typeof value === "bigint") return `${value}n`;
-    if (typeof value === "object" && value !== null) {
-      if (seen.has(value)) return "[met again]";
-      seen.add(value);
-    }
-    return value;
-  };
 }

@@ -302,7 +302,7 @@ export function turnRecipe(options: TurnOptions): fc.Arbitrary<TurnRecipe> {
     },
     {
       weight: 1,
-      arbitrary: fc.record({ kind: fc.constant("model-error" as const), thrown: thrownRecipe("model") }),
+      arbitrary: fc.record({ kind: fc.constant("model-error" as const), thrown: thrownRecipe() }),
     },
   ];
   if (options.offContract === true) {

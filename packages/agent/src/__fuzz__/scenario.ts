@@ -24,7 +24,6 @@ import {
 } from "../index.js";
 import { createScriptedModel } from "../testing/index.js";
 import { heartbeat } from "./fuzz-settings.js";
-import { avoiding, knownBugReplacer } from "./known-bugs.js";
 import { buildResponse, type TurnRecipe, turnRecipe } from "./model-turns.js";
 import { buildTool, createToolHarness, TOOL_NAMES, type ToolRecipe, toolRecipe } from "./tool-behaviour.js";
 
@@ -85,18 +84,14 @@ const SIGNATURES = ["() -> :int", "() -> {a :int}", "() -> :string", "() -> :any
 
 export function scenario(options: ScenarioOptions = {}): fc.Arbitrary<Scenario> {
   const favourCalls = options.favourCalls === true || options.secret === true;
-  // Natively called tools meet the known bug about results that throw when read.
-  const tame = (mode: Mode) =>
-    (mode === "text" || mode === "combined") && avoiding("native-result-hostile-object");
-  const tool = (mode: Mode, name: string): fc.Arbitrary<ToolRecipe> =>
+  const tool = (name: string): fc.Arbitrary<ToolRecipe> =>
     options.secret === true
-      ? fc.boolean().chain((secret) => toolRecipe(name, { secret, tame: tame(mode) }))
-      : toolRecipe(name, { plain: options.plainTools === true, tame: tame(mode) });
-  const tools = (mode: Mode) =>
-    fc
-      // When calls are favoured every name is a tool, so that native calls mostly reach one.
-      .subarray([...TOOL_NAMES], { minLength: favourCalls ? TOOL_NAMES.length : 0 })
-      .chain((names) => fc.tuple(...names.map((name) => tool(mode, name))));
+      ? fc.boolean().chain((secret) => toolRecipe(name, { secret }))
+      : toolRecipe(name, { plain: options.plainTools === true });
+  const tools = fc
+    // When calls are favoured every name is a tool, so that native calls mostly reach one.
+    .subarray([...TOOL_NAMES], { minLength: favourCalls ? TOOL_NAMES.length : 0 })
+    .chain((names) => fc.tuple(...names.map(tool)));
   const abort: fc.Arbitrary<AbortRecipe> = fc.oneof(
     fc.constant({ kind: "before-run" as const }),
     fc.record({ kind: fc.constant("at-event" as const), event: fc.nat(40) }),
@@ -111,7 +106,7 @@ export function scenario(options: ScenarioOptions = {}): fc.Arbitrary<Scenario> 
           mode: fc.constant(mode),
           signature: fc.constantFrom(...SIGNATURES),
           entry: fc.constantFrom("run" as const, "run" as const, "chat" as const, "chat-twice" as const),
-          tools: tools(mode),
+          tools,
           turns: fc.array(turnRecipe({ offContract: options.offContract === true, favourCalls }), {
             minLength: 1,
             maxLength: 6,
@@ -183,8 +178,6 @@ export interface ScenarioOutcome {
   readonly modelCallsAfterAbort: number;
   /** Whether the abort happened before `run` settled. */
   readonly abortedBeforeEnd: boolean;
-  /** The type of the event whose listener aborted the run, when one did. */
-  readonly abortedInEvent?: string;
   /** The step as JSON right after `run` settled, and again after the tools' late work. */
   readonly stepJson?: { readonly atEnd: string; readonly afterLateWork: string };
   /** Abort listeners left on the run's signal once the case is over. */
@@ -215,7 +208,6 @@ export async function runScenario(scenario: Scenario): Promise<ScenarioOutcome> 
   let settled = false;
   let abortedBeforeEnd = false;
   let modelCallsAfterAbort = 0;
-  let abortedInEvent: string | undefined;
   const abort = () => {
     if (controller.signal.aborted) return;
     harness.aborted = true;
@@ -261,7 +253,6 @@ export async function runScenario(scenario: Scenario): Promise<ScenarioOutcome> 
   const onEvent = (event: AgentEvent) => {
     (settled ? lateEvents : events).push(event);
     if (scenario.abort?.kind === "at-event" && events.length === scenario.abort.event + 1) {
-      abortedInEvent = event.type;
       abort();
     }
   };
@@ -366,7 +357,6 @@ export async function runScenario(scenario: Scenario): Promise<ScenarioOutcome> 
     toolsAfterAbort: harness.startedAfterAbort,
     modelCallsAfterAbort,
     abortedBeforeEnd,
-    ...(abortedInEvent === undefined ? {} : { abortedInEvent }),
     ...(atEnd === undefined || afterLateWork === undefined ? {} : { stepJson: { atEnd, afterLateWork } }),
     abortListeners: abortListenerCount(controller.signal),
   };
@@ -374,7 +364,7 @@ export async function runScenario(scenario: Scenario): Promise<ScenarioOutcome> 
 
 function jsonOrError(value: unknown): string {
   try {
-    return JSON.stringify(value, knownBugReplacer());
+    return JSON.stringify(value);
   } catch (error) {
     return `JSON.stringify threw: ${String(error)}`;
   }

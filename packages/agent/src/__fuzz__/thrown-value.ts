@@ -4,8 +4,7 @@
  * Generated as recipes, built per case (see hostile-value.ts for why).
  */
 import fc from "fast-check";
-import { buildValue, textableThrown, type ValueRecipe, valueRecipe } from "./hostile-value.js";
-import { avoiding } from "./known-bugs.js";
+import { buildValue, type ValueRecipe, valueRecipe } from "./hostile-value.js";
 
 export type ThrownRecipe =
   | { readonly kind: "error"; readonly message: string; readonly status?: number }
@@ -19,13 +18,8 @@ export type ThrownRecipe =
   /** Anything that is not an Error: a string, undefined, a Symbol, an object, a proxy... */
   | { readonly kind: "value"; readonly value: ValueRecipe };
 
-/** Who throws: a model's errors and a tool's are handled by different code. */
-export type Thrower = "model" | "tool";
-
-export function thrownRecipe(thrower: Thrower): fc.Arbitrary<ThrownRecipe> {
-  const hostileFields = !avoiding(
-    thrower === "model" ? "model-error-hostile-fields" : "tool-error-hostile-fields",
-  );
+/** What a model function or a tool throws: both are read by the same code (error-message.ts). */
+export function thrownRecipe(): fc.Arbitrary<ThrownRecipe> {
   return fc.oneof(
     {
       weight: 3,
@@ -39,8 +33,8 @@ export function thrownRecipe(thrower: Thrower): fc.Arbitrary<ThrownRecipe> {
       ),
     },
     { weight: 1, arbitrary: fc.constant({ kind: "error-empty-message" as const }) },
-    { weight: hostileFields ? 2 : 0, arbitrary: fc.constant({ kind: "error-throwing-message" as const }) },
-    { weight: hostileFields ? 1 : 0, arbitrary: fc.constant({ kind: "error-throwing-name" as const }) },
+    { weight: 2, arbitrary: fc.constant({ kind: "error-throwing-message" as const }) },
+    { weight: 1, arbitrary: fc.constant({ kind: "error-throwing-name" as const }) },
     { weight: 1, arbitrary: fc.constant({ kind: "error-cyclic-cause" as const }) },
     {
       weight: 1,
@@ -55,7 +49,7 @@ export function thrownRecipe(thrower: Thrower): fc.Arbitrary<ThrownRecipe> {
       weight: 3,
       arbitrary: fc.record({
         kind: fc.constant("value" as const),
-        value: hostileFields ? valueRecipe({ secret: false }) : textableThrown,
+        value: valueRecipe({ secret: false }),
       }),
     },
   );

@@ -46,8 +46,6 @@ export interface ToolOptions {
   readonly secret?: boolean;
   /** Calls return plain JSON data, so that what a case exercises is the model's side. */
   readonly plain?: boolean;
-  /** Results leave out values that throw when read (see hostile-value.ts). */
-  readonly tame?: boolean;
 }
 
 const plainValue: fc.Arbitrary<ValueRecipe> = fc
@@ -58,7 +56,7 @@ export function callRecipe(options: ToolOptions): fc.Arbitrary<CallRecipe> {
   if (options.plain === true) {
     return fc.record({ kind: fc.constant("return" as const), value: plainValue, async: fc.boolean() });
   }
-  const any = valueRecipe({ secret: options.secret === true, tame: options.tame === true });
+  const any = valueRecipe({ secret: options.secret === true });
   // A secret-holding tool nearly always has the marker somewhere in what it returns: beside the
   // rest, in a row, at the bottom of deep nesting, at the end of a huge string.
   const value =
@@ -79,17 +77,17 @@ export function callRecipe(options: ToolOptions): fc.Arbitrary<CallRecipe> {
     },
     {
       weight: 2,
-      arbitrary: fc.record({ kind: fc.constant("throw" as const), thrown: thrownRecipe("tool") }),
+      arbitrary: fc.record({ kind: fc.constant("throw" as const), thrown: thrownRecipe() }),
     },
     {
       weight: 2,
-      arbitrary: fc.record({ kind: fc.constant("reject" as const), thrown: thrownRecipe("tool") }),
+      arbitrary: fc.record({ kind: fc.constant("reject" as const), thrown: thrownRecipe() }),
     },
     {
       weight: 1,
       arbitrary: fc.record({
         kind: fc.constant("reject-later" as const),
-        thrown: thrownRecipe("tool"),
+        thrown: thrownRecipe(),
         afterMs: fc.integer({ min: 0, max: 40 }),
       }),
     },

@@ -23,6 +23,15 @@ class Interrupted {
   constructor(readonly kind: "aborted" | "mission_timeout") {}
 }
 
+/** `instanceof` on what a model function threw: a revoked Proxy throws even when asked that. */
+function interruption(error: unknown): Interrupted | undefined {
+  try {
+    return error instanceof Interrupted ? error : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Resolves with `promise`, or rejects with `Interrupted` when the run is aborted or out of time. */
 export function interruptible<T>(run: Run, promise: Promise<T>): Promise<T> {
   const racers: Promise<T>[] = [promise];
@@ -93,6 +102,8 @@ export async function callModel(
   };
 
   for (let attempt = 1; ; attempt++) {
+    // A listener of `turn-start` (or of the last attempt's events) may have aborted the run.
+    if (run.abort.aborted) return { ok: false, kind: "aborted" };
     const spanId = newSpanId();
     events.emit(spanId, parentSpanId, {
       type: "llm-call-start",
@@ -118,6 +129,11 @@ export async function callModel(
         durationMs: Date.now() - started,
         ...fields,
       });
+    // The listener of `llm-call-start` may abort too: the model must then not be called at all.
+    if (run.abort.aborted) {
+      end({ ok: false, error: "aborted" });
+      return { ok: false, kind: "aborted" };
+    }
     let failure: unknown;
     let raw: unknown;
     try {
@@ -126,13 +142,14 @@ export async function callModel(
         Promise.resolve().then(() => run.llm(fullRequest)),
       );
     } catch (error) {
-      if (error instanceof Interrupted) {
-        end({ ok: false, error: error.kind === "aborted" ? "aborted" : "mission timeout" });
-        return { ok: false, kind: error.kind };
+      const interrupted = interruption(error);
+      if (interrupted !== undefined) {
+        end({ ok: false, error: interrupted.kind === "aborted" ? "aborted" : "mission timeout" });
+        return { ok: false, kind: interrupted.kind };
       }
       failure = error;
     }
-    const normalized = failure === undefined ? normalizeResponse(raw) : undefined;
+    const normalized = failure === undefined ? readResponse(raw) : undefined;
     if (normalized?.ok === true) {
       events.record({ type: "response", agentId: run.agentId, response: raw });
       const { tokens } = normalized.response;
@@ -164,8 +181,18 @@ export async function callModel(
     try {
       await sleep(run, retryDelay(run.retry, attempt, failure));
     } catch (error) {
-      if (error instanceof Interrupted) return { ok: false, kind: error.kind };
+      const interrupted = interruption(error);
+      if (interrupted !== undefined) return { ok: false, kind: interrupted.kind };
       throw error;
     }
+  }
+}
+
+/** A response that cannot even be read (a revoked Proxy, a throwing getter) is a model error. */
+function readResponse(raw: unknown): ReturnType<typeof normalizeResponse> {
+  try {
+    return normalizeResponse(raw);
+  } catch (error) {
+    return { ok: false, error: `the model's response could not be read: ${errorMessage(error)}` };
   }
 }

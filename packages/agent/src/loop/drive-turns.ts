@@ -292,7 +292,7 @@ function emitTurnStart(run: Run, state: LoopState, mode: TurnMode, spanId: strin
  */
 function handlerFailure(error: unknown, turn: number): Ending {
   if (error instanceof LispError) return programFailure(error.reason, error.message);
-  if (error instanceof RangeError && /call stack/i.test(error.message)) {
+  if (error instanceof RangeError && /call stack/i.test(errorMessage(error))) {
     return failure(
       "recursion_limit_exceeded",
       "the program's value is nested too deeply to hand to the host; return a flatter value",
@@ -362,10 +362,18 @@ function endTurn(run: Run, state: LoopState, turn: EndedTurn): void {
 }
 
 export function abortEnding(run: Run): Ending {
-  const reason = run.signal?.reason;
-  const detail =
-    reason instanceof Error ? `: ${reason.message}` : typeof reason === "string" ? `: ${reason}` : "";
-  return failure("aborted", `The run was aborted${detail}`);
+  return failure("aborted", `The run was aborted${abortDetail(run.signal?.reason)}`);
+}
+
+/** The host chose the reason: an Error (its message) or a string says why; it is read defensively. */
+function abortDetail(reason: unknown): string {
+  if (typeof reason === "string") return `: ${errorMessage(reason)}`;
+  try {
+    if (!(reason instanceof Error)) return "";
+  } catch {
+    return ""; // a revoked Proxy
+  }
+  return `: ${errorMessage(reason)}`;
 }
 
 export function aborted(run: Run, state: LoopState, turns = state.turn - 1): RunResult {

@@ -340,7 +340,7 @@ async function callFromProgram(
       turn: options.turn,
       ...marked,
     });
-    throw !outcome.ok && outcome.error instanceof Error ? outcome.error : new Error(message);
+    throw !outcome.ok && isError(outcome.error) ? outcome.error : new Error(message);
   }
   const value = (converted as { value: unknown }).value;
   records.push({
@@ -355,4 +355,13 @@ async function callFromProgram(
   });
   if (key !== undefined) state.toolCache.set(key, value, tool.maxCachedBytes);
   return value;
+}
+
+/** `instanceof Error`, false for what cannot even be asked (a revoked proxy throws). */
+function isError(value: unknown): value is Error {
+  try {
+    return value instanceof Error;
+  } catch {
+    return false;
+  }
 }

@@ -10,6 +10,7 @@ import { renderProtocolError, unknownNativeToolMessage } from "@ptc/protocol";
 import { canonicalCacheKey, effectiveExpose, resolveToolName, type Tool } from "@ptc/tool";
 import { callNeedsApproval, hasApprovalPolicy, unpausableMessage } from "../approvals/approval-policy.js";
 import { type AnsweredCall, type HeldCall, rejectionText, type TurnPause } from "../approvals/paused-turn.js";
+import { errorMessage } from "../error-message.js";
 import { newSpanId } from "../events/event-sink.js";
 import { buildNativePreview } from "../native-preview/index.js";
 import type { ToolCallRecord } from "../step/step-types.js";
@@ -282,7 +283,7 @@ function preview(
 ): string {
   const built = buildNativePreview(tool, result, args, options);
   if (built.fallback !== undefined) {
-    const reason = built.error instanceof Error ? `: ${built.error.message}` : "";
+    const reason = built.error === undefined ? "" : `: ${errorMessage(built.error)}`;
     run.events.emit(newSpanId(), run.spanId, {
       type: "native-preview-fallback",
       toolName: tool.name,

@@ -23,8 +23,20 @@ export function resolveRetry(options: LlmRetryOptions | undefined): ResolvedRetr
   };
 }
 
-/** The kind of a model failure: `rate_limit`, `server_error`, `client_error`, `timeout`, ... or `unknown`. */
+/**
+ * The kind of a model failure: `rate_limit`, `server_error`, `client_error`, `timeout`, ... or
+ * `unknown`. A model function may throw anything, including an Error whose `status` or `name`
+ * getter throws or a revoked Proxy: what cannot be read is `unknown`, never a crash of the run.
+ */
 export function classifyModelError(error: unknown): string {
+  try {
+    return classify(error);
+  } catch {
+    return "unknown";
+  }
+}
+
+function classify(error: unknown): string {
   if (typeof error !== "object" || error === null) return "unknown";
   const { status, code, name } = error as { status?: unknown; code?: unknown; name?: unknown };
   if (typeof status === "number") {
@@ -46,6 +58,11 @@ export function retryDelay(retry: ResolvedRetry, attempt: number, error: unknown
       : retry.backoff === "constant"
         ? base
         : base * 2 ** (attempt - 1);
-  const asked = (error as { retryAfterMs?: unknown } | null)?.retryAfterMs;
+  let asked: unknown;
+  try {
+    asked = (error as { retryAfterMs?: unknown } | null)?.retryAfterMs;
+  } catch {
+    // A getter that throws asks for nothing: the backoff stands.
+  }
   return typeof asked === "number" && asked > backoff ? asked : backoff;
 }

@@ -13,6 +13,7 @@
 import type { Tool } from "@ptc/tool";
 import { errorMessage } from "../error-message.js";
 import { newSpanId } from "../events/event-sink.js";
+import { exceedsTree, MAX_TREE_CHARS, MAX_TREE_NODES } from "../json/tree-size.js";
 import type { ChildCall, LoopState, Run } from "../loop/run-types.js";
 import type { AbortWatch } from "../model/abort-watch.js";
 import type { ExposureLayer } from "../step/step-types.js";
@@ -76,7 +77,7 @@ export async function invokeTool(
     ...(events.payloads ? { args } : {}),
   });
   const started = now();
-  const outcome = await execute(run, state, { tool, args, spanId, stop: options.stop });
+  const outcome = measured(tool, await execute(run, state, { tool, args, spanId, stop: options.stop }));
   const durationMs = now() - started;
   events.emit(spanId, options.parentSpanId, {
     type: "tool-call-end",
@@ -95,6 +96,21 @@ export async function invokeTool(
 type Outcome =
   | { readonly ok: true; readonly value: unknown }
   | { readonly ok: false; readonly error: unknown; readonly message: string };
+
+/**
+ * A result too large as a tree (shared structure: json/tree-size.ts) becomes the call's error
+ * here, before anything walks it: the conversion for a program, the JSON for the model, the
+ * cache's byte count, an event listener's `JSON.stringify`.
+ */
+function measured(tool: Tool, outcome: Outcome): Outcome {
+  if (!outcome.ok || !exceedsTree(outcome.value)) return outcome;
+  const message =
+    `tool "${tool.name}" returned a value too large to hand on: more than ${MAX_TREE_NODES} nodes ` +
+    `or ${MAX_TREE_CHARS} characters of text written out in full (a value shared by several ` +
+    "fields counts once per path, so an object whose two fields are the same object, nested n " +
+    "times, has 2^n leaves); call it for less data, or make the tool return only the parts needed";
+  return { ok: false, error: new Error(message), message };
+}
 
 async function execute(
   run: Run,

@@ -22,7 +22,7 @@ import { analyzeConstructor, analyzeMethodCall, analyzeNamespacedCall } from "./
 import { simplifyComparator } from "./comparators.js";
 import { collectDefinedNames } from "./def-forms.js";
 import type { FormAnalyzer } from "./form-analyzer.js";
-import { CORE_PREFIX, MACROS } from "./macros.js";
+import { CORE_PREFIX, MACROS, restartGensyms } from "./macros.js";
 import { nearestName } from "./nearest-name.js";
 import { fusePipeline, LAZY_PIPELINE } from "./pipelines.js";
 import { FunctionScope, type Place, Scope } from "./scope.js";
@@ -431,6 +431,7 @@ class Analyzer implements FormAnalyzer {
  * Throws LispError on the first static problem.
  */
 export function analyzeProgram(forms: readonly Form[], environment: AnalyzerEnvironment): AnalyzedProgram {
+  restartGensyms();
   const defined = new Set<string>();
   collectDefinedNames(forms, defined);
   const analyzer = new Analyzer(environment, defined);

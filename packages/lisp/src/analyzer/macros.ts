@@ -38,6 +38,15 @@ function gensym(prefix: string): string {
   return `${prefix} ${++gensymCounter}`;
 }
 
+/**
+ * Numbers temporaries from 1 again, for the next program: such a name can surface in an error
+ * message (a `cond->` clause that threads into a bad form), and a program must give the same
+ * message every time it runs. Temporaries are local bindings, so one program's cannot meet another's.
+ */
+export function restartGensyms(): void {
+  gensymCounter = 0;
+}
+
 export type MacroExpander = (args: readonly Form[], form: CollectionForm) => Form;
 
 const arityError = (message: string, position: Position) => new LispError("invalid_arity", message, position);
