@@ -98,7 +98,7 @@ export type ProgramVerdict =
   /** A value to feed back: the loop goes on with what the program kept. */
   | { readonly kind: "continue"; readonly value: unknown; readonly programValue: unknown };
 
-/** `value` is the program's value as the host reads it; `memory` what the program left. */
+/** Judges a program's `result` and the `memory` it left, by the rules of its transport. */
 export function judgeProgram(
   run: Run,
   result: RunResult,

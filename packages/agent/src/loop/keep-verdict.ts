@@ -34,15 +34,15 @@ export function keepVerdict(state: LoopState, outcome: ProgramOutcome, verdict: 
       // Rolled back: the memory stays as it was before the program.
       if (verdict.strategy === "rollback") state.lastFail = null;
       return;
-    case "continue": {
-      const programValue = result.ok ? result.value : null;
+    case "continue":
       state.memory = outcome.memory;
       state.summaries = { ...state.summaries, ...outcome.summaries };
       // `*1 *2 *3` follow values; a returned one (combined mode goes on after it) was an answer.
       if (!(result.ok && result.returned)) state.history = outcome.history;
       state.lastFail = null;
-      if (!isNoValue(programValue)) state.lastSuccess = { value: verdict.value, memory: outcome.memory };
+      // A nil (or a `def`'s var) is no answer to fall back on when the turns run out.
+      if (!isNoValue(verdict.programValue))
+        state.lastSuccess = { value: verdict.value, memory: outcome.memory };
       return;
-    }
   }
 }
