@@ -41,6 +41,12 @@ const cases: readonly [string, ModeName, Partial<AgentOptions>, string | object]
     fencedProgram("(return 1)"),
   ],
   ["PTC-Lisp with a plan", "ptc_lisp", { tools, plan: ["fetch", "sum"] }, fencedProgram("(return 1)")],
+  [
+    "PTC-Lisp with a progress function",
+    "ptc_lisp",
+    { tools, progress: () => ["Step 1 of 2: fetch", null] },
+    fencedProgram("(return 1)"),
+  ],
   ["PTC-Lisp with retry turns", "ptc_lisp", { maxTurns: 1, retryTurns: 1 }, fencedProgram("(return 1)")],
   ["text", "text", { output: "text" }, "an answer"],
   [
