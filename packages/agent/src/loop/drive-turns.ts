@@ -97,6 +97,9 @@ export async function driveTurns(
     let messages: readonly Message[];
     let tokensBefore: { input: number; output: number };
     let called: { readonly response: NormalizedResponse; readonly streamed: boolean };
+    // Every way out of a turn that started closes it once, with what it ran (if anything).
+    const closeTurn = (program: string | null = null, success = false) =>
+      endTurn(run, state, { spanId, type, started: turnStarted, program, success, tokensBefore });
     if (resuming !== undefined) {
       // The model answered this turn before the pause: its tokens are counted, its budgets checked.
       ({ type, system, messages } = resuming);
@@ -133,27 +136,11 @@ export async function driveTurns(
             : answered.kind === "mission_timeout"
               ? failure("mission_timeout", "Mission timeout exceeded")
               : failure("llm_error", `LLM call failed: ${answered.message}`);
-        endTurn(run, state, {
-          spanId,
-          type,
-          started: turnStarted,
-          program: null,
-          success: false,
-          tokensBefore,
-        });
+        closeTurn();
         return finish(run, state, ending, { turns: state.turn - 1 });
       }
       // A budget stop still closes the turn it started, before the run ends.
-      const budgetStop = mode.afterResponse?.(state, () =>
-        endTurn(run, state, {
-          spanId,
-          type,
-          started: turnStarted,
-          program: null,
-          success: false,
-          tokensBefore,
-        }),
-      );
+      const budgetStop = mode.afterResponse?.(state, () => closeTurn());
       if (budgetStop !== undefined) return budgetStop;
       called = answered;
     }
@@ -166,14 +153,7 @@ export async function driveTurns(
     } catch (error) {
       if (error instanceof AgentError) throw error;
       if (error instanceof ReplayDivergedError) {
-        endTurn(run, state, {
-          spanId,
-          type,
-          started: turnStarted,
-          program: null,
-          success: false,
-          tokensBefore,
-        });
+        closeTurn();
         return finish(run, state, failure("replay_diverged", error.message), {
           turns: state.turn,
           extraToolCalls: error.records,
@@ -191,27 +171,13 @@ export async function driveTurns(
         success: false,
       };
       recordTurn(state, type, record, messages, system);
-      endTurn(run, state, {
-        spanId,
-        type,
-        started: turnStarted,
-        program: null,
-        success: false,
-        tokensBefore,
-      });
+      closeTurn();
       return finish(run, state, ending, { finalMessages: [{ role: "assistant", content: raw }] });
     }
     if (outcome.kind === "pause") {
       state.syntheticIds = syntheticIdsBefore;
       const waiting = requestApprovals(run, state, outcome.pause, spanId);
-      endTurn(run, state, {
-        spanId,
-        type,
-        started: turnStarted,
-        program: null,
-        success: false,
-        tokensBefore,
-      });
+      closeTurn();
       const at = {
         type,
         response: called.response,
@@ -222,14 +188,7 @@ export async function driveTurns(
       return pauseRun(run, state, outcome.pause, waiting, at);
     }
     recordTurn(state, type, outcome.record, messages, system);
-    endTurn(run, state, {
-      spanId,
-      type,
-      started: turnStarted,
-      program: outcome.record.program,
-      success: outcome.record.success,
-      tokensBefore,
-    });
+    closeTurn(outcome.record.program, outcome.record.success);
     // Cancelled while the turn ran: keep what it produced, then end.
     if (isAborted(run)) {
       if (outcome.kind === "continue") state.messages.push(...outcome.append);

@@ -5,9 +5,9 @@
  * request, a native tool's result or the value a `lisp_eval` program showed the model.
  */
 
-import { type Message, type ModelRequest, type ModelResponseObject, unwrapUntrusted } from "@ptc/agent";
+import type { Message, ModelRequest, ModelResponseObject } from "@ptc/agent";
 import { run as runProgram, toJson } from "@ptc/lisp";
-import { LISP_EVAL_TOOL_NAME } from "@ptc/protocol";
+import { LISP_EVAL_TOOL_NAME, unwrapUntrusted } from "@ptc/protocol";
 
 /** A reply that is one fenced program: "```clojure\n(count data/rows)\n```". */
 export function fencedProgram(program: string, options: { readonly language?: string } = {}): string {
