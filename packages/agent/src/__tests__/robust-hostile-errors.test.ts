@@ -7,9 +7,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { type AgentOptions, createAgent, type Message, run } from "../index.js";
-import { createScriptedModel, type ScriptedStep } from "../testing/index.js";
+import { createScriptedModel } from "../testing/index.js";
+import { programTransports } from "./support/program-transports.js";
 
-const fenced = (program: string) => `\`\`\`clojure\n${program}\n\`\`\``;
 const toolMessages = (messages: readonly Message[] | undefined) =>
   (messages ?? []).filter((message) => message.role === "tool");
 
@@ -118,16 +118,7 @@ describe("a tool called from a program throwing an Error whose message getter th
       },
     },
   };
-  const cases: Record<string, { options: Partial<AgentOptions>; steps: ScriptedStep[] }> = {
-    "content mode": { options: {}, steps: [fenced("(tool/t {})"), fenced("(return 1)")] },
-    "tool_call transport": {
-      options: { ptcTransport: "tool_call" },
-      steps: [
-        { toolCalls: [{ id: "a", name: "lisp_eval", args: { program: "(tool/t {})" } }] },
-        { toolCalls: [{ id: "b", name: "lisp_eval", args: { program: "(return 1)" } }] },
-      ],
-    },
-  };
+  const cases = programTransports();
   for (const [mode, { options, steps }] of Object.entries(cases)) {
     it(`is a tool error the program sees, recorded in step.toolCalls (${mode})`, async () => {
       const result = await run(createAgent({ prompt: "p", ...options, tools: throwing }), {

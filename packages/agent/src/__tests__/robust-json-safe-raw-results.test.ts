@@ -6,18 +6,10 @@
 import { describe, expect, it } from "vitest";
 import { type AgentOptions, chat, createAgent, run } from "../index.js";
 import { createScriptedModel, type ScriptedStep } from "../testing/index.js";
-
-const fenced = (program: string) => `\`\`\`clojure\n${program}\n\`\`\``;
+import { programTransports } from "./support/program-transports.js";
 
 const BIGINT_CASES: Record<string, { options: Partial<AgentOptions>; steps: ScriptedStep[] }> = {
-  "content mode": { options: {}, steps: [fenced("(tool/t {})"), fenced("(return 1)")] },
-  "tool_call transport": {
-    options: { ptcTransport: "tool_call" },
-    steps: [
-      { toolCalls: [{ id: "a", name: "lisp_eval", args: { program: "(tool/t {})" } }] },
-      { toolCalls: [{ id: "b", name: "lisp_eval", args: { program: "(return 1)" } }] },
-    ],
-  },
+  ...programTransports(),
   "text mode": {
     options: { output: "text" },
     steps: [{ toolCalls: [{ id: "a", name: "t", args: {} }] }, "done"],

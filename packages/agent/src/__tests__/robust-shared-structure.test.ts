@@ -7,10 +7,10 @@
  * million characters 4,096 times) is refused the same way, before the model is sent gigabytes.
  */
 import { describe, expect, it } from "vitest";
-import { type AgentOptions, type AgentToolDefinition, createAgent, type Message, run } from "../index.js";
-import { createScriptedModel, type ScriptedStep } from "../testing/index.js";
+import { type AgentToolDefinition, createAgent, type Message, run } from "../index.js";
+import { createScriptedModel } from "../testing/index.js";
+import { programTransports } from "./support/program-transports.js";
 
-const fenced = (program: string) => `\`\`\`clojure\n${program}\n\`\`\``;
 const toolMessages = (messages: readonly Message[] | undefined) =>
   (messages ?? []).filter((message) => message.role === "tool");
 
@@ -72,16 +72,7 @@ describe("a tool result with shared structure", () => {
     });
   }
 
-  const programCases: Record<string, { options: Partial<AgentOptions>; steps: ScriptedStep[] }> = {
-    "content mode": { options: {}, steps: [fenced("(tool/t {})"), fenced("(return 1)")] },
-    "tool_call transport": {
-      options: { ptcTransport: "tool_call" },
-      steps: [
-        { toolCalls: [{ id: "a", name: "lisp_eval", args: { program: "(tool/t {})" } }] },
-        { toolCalls: [{ id: "b", name: "lisp_eval", args: { program: "(return 1)" } }] },
-      ],
-    },
-  };
+  const programCases = programTransports();
   for (const [mode, { options, steps }] of Object.entries(programCases)) {
     it(`from a program, is a tool error the program sees (${mode})`, async () => {
       const model = createScriptedModel(steps);
