@@ -27,6 +27,13 @@ describe("treeSize", () => {
     expect(treeSize(doubled(12, "x".repeat(1000)), roomy).chars).toBe(4096 * 1000 + 2 * (2 ** 12 - 1));
   });
 
+  it("counts parts that hold no object (rows, lists of ids) in one pass, with the same figures", () => {
+    expect(treeSize([{ id: 1, name: "ab" }, [1, "xy", null]], roomy)).toEqual({ nodes: 8, chars: 10 });
+    const row = { a: "xy" };
+    expect(treeSize([row, row], roomy)).toEqual({ nodes: 5, chars: 6 });
+    expect(treeSize(new Array(3), roomy)).toEqual({ nodes: 4, chars: 0 });
+  });
+
   it("measures 40 levels of shared structure at once, and stops past a limit", () => {
     expect(exceedsTree(doubled(40))).toBe(true);
     expect(exceedsTree(doubled(20))).toBe(false);

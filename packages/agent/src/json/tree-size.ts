@@ -64,6 +64,8 @@ export function treeSize(root: unknown, limits: TreeLimits): TreeSize {
     const known = measured.get(value);
     if (known !== undefined) return known;
     if (open.has(value)) return LEAF;
+    const flat = flatSize(value, limits.nodes);
+    if (flat !== undefined) return flat;
     const read = childrenOf(value, limits.nodes);
     if (read === "unreadable") return LEAF;
     if (read === "too-many" || read.children.length >= limits.nodes) return "past";
@@ -99,6 +101,42 @@ export function treeSize(root: unknown, limits: TreeLimits): TreeSize {
 }
 
 const LEAF: TreeSize = { nodes: 1, chars: 0 };
+
+/**
+ * The size of an array or plain object that holds no object (a row of a table, a list of ids),
+ * counted in one pass without a frame: most of a large tool result is such parts, and measuring
+ * them as frames cost two to three times a `JSON.stringify` of the result. Undefined when it holds
+ * an object, or a read throws: the frame-by-frame measure then takes it (and reports the throw).
+ * Such a part is not remembered: it can only be reached again through a part that is.
+ */
+function flatSize(value: object, limit: number): TreeSize | undefined {
+  try {
+    // Inside the try: `instanceof` on a revoked proxy throws.
+    if (value instanceof Map || value instanceof Set) return undefined;
+    let nodes = 1;
+    let chars = 0;
+    if (Array.isArray(value)) {
+      if (value.length >= limit) return undefined;
+      for (let i = 0; i < value.length; i++) {
+        const item: unknown = value[i];
+        if (typeof item === "object" && item !== null) return undefined;
+        nodes++;
+        if (typeof item === "string") chars += item.length;
+      }
+      return { nodes, chars };
+    }
+    for (const key of Object.keys(value)) {
+      const field: unknown = (value as Record<string, unknown>)[key];
+      if (typeof field === "object" && field !== null) return undefined;
+      nodes++;
+      chars += key.length;
+      if (typeof field === "string") chars += field.length;
+    }
+    return { nodes, chars };
+  } catch {
+    return undefined;
+  }
+}
 
 type Children = { readonly children: readonly unknown[]; readonly keyChars: number };
 
