@@ -7,7 +7,7 @@
  * million characters 4,096 times) is refused the same way, before the model is sent gigabytes.
  */
 import { describe, expect, it } from "vitest";
-import { type AgentToolDefinition, createAgent, type Message, run } from "../index.js";
+import { AgentError, type AgentToolDefinition, chat, createAgent, type Message, run } from "../index.js";
 import { createScriptedModel } from "../testing/index.js";
 import { programTransports } from "./support/program-transports.js";
 
@@ -118,5 +118,54 @@ describe("a thrown value with shared structure", () => {
     });
     expect(failed.step.fail?.reason).toBe("llm_error");
     expect(failed.step.fail?.message.length).toBeLessThan(2100);
+  });
+});
+
+describe("host data with shared structure", () => {
+  const HOST_TOO_LARGE = /too large as a tree: more than 10000000 nodes or 50000000 characters/;
+  const cachedAgent = () =>
+    createAgent({
+      prompt: "p",
+      output: "text",
+      ptcTransport: "tool_call",
+      tools: { t: shared(() => [1], { expose: "both", cache: true }) },
+    });
+
+  for (const [label, value] of Object.entries(VALUES)) {
+    it(`${label} in a toolCache entry is refused before the model is called`, async () => {
+      const model = createScriptedModel(["done"]);
+      const attempt = run(cachedAgent(), { llm: model.llm, toolCache: { "t:{}": { result: value() } } });
+      await expect(attempt).rejects.toThrow(HOST_TOO_LARGE);
+      await expect(attempt).rejects.toMatchObject({
+        code: "PTC_AGENT_INVALID_RUN_OPTION",
+        details: { option: "toolCache", entry: 'toolCache entry "t:{}"' },
+      });
+      expect(model.calls).toHaveLength(0);
+    });
+  }
+
+  it("in initialMemory, and in a chat's state or memory, is refused the same way", async () => {
+    const model = createScriptedModel(["done"]);
+    await expect(
+      run(cachedAgent(), { llm: model.llm, initialMemory: { big: doubled(40) } }),
+    ).rejects.toBeInstanceOf(AgentError);
+    const agent = createAgent({ prompt: "p", tools: { t: shared(() => [1], { cache: true }) } });
+    await expect(
+      chat(agent, "hi", { llm: model.llm, state: { toolCache: { "t:{}": { result: doubled(40) } } } }),
+    ).rejects.toThrow(HOST_TOO_LARGE);
+    await expect(chat(agent, "hi", { llm: model.llm, memory: { big: doubled(40) } })).rejects.toThrow(
+      HOST_TOO_LARGE,
+    );
+    expect(model.calls).toHaveLength(0);
+  });
+
+  it("a previous step's cache and a chat reply's state are accepted as they are", async () => {
+    const model = createScriptedModel([{ toolCalls: [{ id: "a", name: "t", args: {} }] }, "first", "second"]);
+    const agent = cachedAgent();
+    const first = await run(agent, { llm: model.llm });
+    expect(first.step.toolCache?.size).toBe(1);
+    const second = await run(agent, { llm: model.llm, toolCache: first.step.toolCache });
+    expect(second.step.return).toBe("second");
+    expect(second.step.toolCache?.size).toBe(1);
   });
 });

@@ -6,6 +6,7 @@
 import { describe, isPlainObject } from "../agent/describe.js";
 import { AgentError } from "../errors.js";
 import { isProgramIsolation } from "../isolation/program-isolation.js";
+import { checkHostData } from "./check-host-data.js";
 import type { RunOptions } from "./run-options.js";
 
 function invalid(option: string, message: string): AgentError {
@@ -126,4 +127,5 @@ export function checkRunOptions(options: RunOptions): void {
   ) {
     throw invalid("llmRetry", `llmRetry.maxAttempts must be a positive integer, got ${describe(attempts)}`);
   }
+  checkHostData(options);
 }
