@@ -21,4 +21,10 @@ export interface ExecutionFeedback {
   readonly visibleTruncated: boolean;
   /** Anything was cut, memory previews included. */
   readonly truncated: boolean;
+  /**
+   * Framed blocks that `feedback` holds and no other field does (the agent's warnings): a
+   * rendered `lisp_eval` result keeps these in its `feedback`, and leaves out the blocks its own
+   * fields already carry.
+   */
+  readonly notes?: readonly string[];
 }

@@ -158,7 +158,8 @@ describe("buildExecutionFeedback with @ptc/lisp runs", () => {
       JSON.stringify({
         status: "ok",
         prints: [],
-        feedback: framed([";; rows = [1 2 3]", "memory"]),
+        // The binding reaches the model once, in memory.changed; feedback keeps the preamble.
+        feedback: UNTRUSTED_PREAMBLE,
         truncated: false,
         memory: {
           changed: { rows: wrapUntrusted("[1 2 3]", "memory") },
@@ -194,7 +195,7 @@ describe("renderSuccessFromStep", () => {
       status: "ok",
       result: wrapUntrusted("user=> 3", "result"),
       prints: [wrapUntrusted("hi", "println")],
-      feedback: framed(["hi", "println"]),
+      feedback: UNTRUSTED_PREAMBLE,
       truncated: false,
       validated: 3,
     });

@@ -47,10 +47,9 @@ describe("toolDescription", () => {
     expect(toolDescription("in_process_with_app_tools")).toContain(
       "Call app tools inside it as (tool/name {...})",
     );
-    expect(toolDescription("in_process_text_mode")).toContain("not in the same turn as lisp_eval");
-    expect(toolDescription("in_process_text_mode")).toContain(
-      "Program tools are called inside it as (tool/name {...})",
-    );
+    // Combined mode: how programs call tools is the reference card's to say; the schema says
+    // only what a turn may hold.
+    expect(toolDescription("in_process_text_mode")).toContain("Call no other tool in the same turn");
     expect(toolDescription("mcp_no_tools")).toContain("No app tools inside");
     expect(toolDescription("mcp_no_tools")).toContain("pass data in `context`");
     expect(toolDescription("mcp_no_tools")).toContain("Each call is independent");

@@ -19,8 +19,9 @@ export type ToolProfile = "in_process_with_app_tools" | "in_process_text_mode" |
 const DESCRIPTIONS: Readonly<Record<ToolProfile, string>> = {
   in_process_with_app_tools:
     "Run a PTC-Lisp program. Call app tools inside it as (tool/name {...}); only lisp_eval is native.",
-  in_process_text_mode:
-    "Run a PTC-Lisp program. Program tools are called inside it as (tool/name {...}), not in the same turn as lisp_eval.",
+  // The card in the system prompt already says how programs call tools; what only the schema can
+  // say is that lisp_eval goes alone (a turn mixing it with native calls is rejected).
+  in_process_text_mode: "Run a PTC-Lisp program. Call no other tool in the same turn.",
   mcp_no_tools:
     "Run a PTC-Lisp program for exact computation over data. No app tools inside; pass data in `context`. Each call is independent.",
 };

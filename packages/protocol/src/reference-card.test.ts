@@ -105,14 +105,22 @@ describe("renderPtcToolsSection", () => {
     native_only: { execute: noop, signature: ":int", expose: "native" },
     plain: noop,
     describe_only: { execute: noop, description: "Describe.", expose: "both" },
+    lookup: {
+      execute: noop,
+      signature: "(id :int) -> {name :string, tier :int}",
+      description: "Look a customer up.",
+      expose: "ptc_lisp",
+    },
+    any_result: { execute: noop, signature: "(q :string) -> :any", description: "Anything.", expose: "both" },
   });
 
-  it("lists program-callable tools by name, with signature and description when present", () => {
+  it("lists program-callable tools by name: a native one with its return type, a program-only one with signature and description", () => {
     expect(renderPtcToolsSection(tools)).toMatchInlineSnapshot(`
       "<ptc_tools>
-      Program tools, called as (tool/name {...}):
+      - tool/any_result
       - tool/describe_only
-      - tool/search_logs (query :string) -> [:any]
+      - tool/lookup (id :int) -> {name :string, tier :int} — Look a customer up.
+      - tool/search_logs -> [:any]
       - tool/zeta_report
       </ptc_tools>"
     `);
@@ -140,7 +148,7 @@ describe("combinedModeReferenceCard", () => {
       }),
     });
     expect(card).toBe(
-      `${example('(tool/search_logs {:query "..."})')}\n\n<ptc_tools>\nProgram tools, called as (tool/name {...}):\n- tool/search_logs (query :string) -> [:any]\n</ptc_tools>`,
+      `${example('(tool/search_logs {:query "..."})')}\n\n<ptc_tools>\n- tool/search_logs -> [:any]\n</ptc_tools>`,
     );
   });
 

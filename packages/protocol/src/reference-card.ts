@@ -17,6 +17,7 @@ import {
   filterByExpose,
   type PtcTransport,
   parseSignature,
+  renderType,
   type SignatureType,
   type Tool,
   toLispKey,
@@ -30,7 +31,7 @@ export const REFERENCE_CARD_MAX_BYTES = 2200;
 // without backticks (each backtick is a token of its own), one line per topic, one example.
 const CARD_TEXT = `lisp_eval runs a PTC-Lisp \`program\` (a safe Clojure subset): the last form's value is the result; (return v) ends early, (fail v) fails.
 Forms: def defn (let [x 1] ...) (fn [x] ...) #(... %) if when cond loop/recur map filter reduce group-by sort-by count get get-in; strings, regex, math, sets #{1 2}; str/join set/union json/parse-string json/generate-string Double/parseDouble LocalDate/parse. Inspect with keys, println, pr-str. Literals: nil true false. None of: let* lambda equal? length ns require import macros atoms futures try/catch, lazy seqs, files, network.
-Context data is data/orders, not (data/orders) or orders; read a JSON field with its keyword: (:status row). Call tools as (tool/name {:key value}).
+Context data is data/orders, not (data/orders) or orders. Read fields as (:status row), call tools as (tool/name {:key value}).
 Cache reuse: when a native tool result says full_result_cached: true, the same call with the same arguments in a program reads the cached full result; the tool does not run again.`;
 
 /** The example when no tool is program-callable: computation alone. */
@@ -148,10 +149,11 @@ function programCallable(
 
 /**
  * The tools a combined-mode program may call (effective expose `"ptc_lisp"` or `"both"`), one
- * line each, sorted by name; `""` when there are none. A line gives the name and the signature
- * (its return type is what a program needs to read the result). The description is left out
- * for a tool that is also native (`"both"`): the request's `tools` field already carries it, and
- * this text is sent with every request.
+ * line each, sorted by name; `""` when there are none. The card above already teaches the call
+ * shape, so the section has no header of its own. A program-only tool's line gives its signature
+ * and description. A tool that is also native (`"both"`) gives only what its native schema in the
+ * request's `tools` lacks: the return type, which a program needs to read the result. This text
+ * is sent with every request.
  */
 export function renderPtcToolsSection(
   tools: InventoryTools,
@@ -163,14 +165,29 @@ export function renderPtcToolsSection(
   const callable = programCallable(tools, mode);
   if (callable.length === 0) return "";
   const lines = callable.map((tool) => {
-    let line = `- tool/${tool.name}`;
-    if (tool.signature !== undefined && tool.signature !== "") line += ` ${tool.signature}`;
     const native = effectiveExpose(tool, mode) === "both";
-    if (!native && tool.description !== undefined && tool.description !== "")
-      line += ` — ${tool.description}`;
+    let line = `- tool/${tool.name}`;
+    if (native) {
+      const returns = returnsPart(tool.signature);
+      return returns === undefined ? line : `${line} ${returns}`;
+    }
+    if (tool.signature !== undefined && tool.signature !== "") line += ` ${tool.signature}`;
+    if (tool.description !== undefined && tool.description !== "") line += ` — ${tool.description}`;
     return line;
   });
-  return `<ptc_tools>\nProgram tools, called as (tool/name {...}):\n${lines.join("\n")}\n</ptc_tools>`;
+  return `<ptc_tools>\n${lines.join("\n")}\n</ptc_tools>`;
+}
+
+/**
+ * `-> <return type>` in the signature's own syntax; `undefined` without a signature or when it
+ * says no more than `:any`. An unparsable signature is shown whole: it is all there is.
+ */
+function returnsPart(signature: string | undefined): string | undefined {
+  if (signature === undefined || signature === "") return undefined;
+  const parsed = parseSignature(signature);
+  if (!parsed.ok) return signature;
+  const { returns } = parsed.signature;
+  return returns === "any" ? undefined : `-> ${renderType(returns)}`;
 }
 
 /**

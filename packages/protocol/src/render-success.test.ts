@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ExecutionFeedback } from "./execution-feedback-types.js";
 import { renderSuccess } from "./render-success.js";
-import { wrapUntrusted } from "./untrusted.js";
+import { UNTRUSTED_PREAMBLE, wrapUntrusted } from "./untrusted.js";
 
 function execution(overrides: Partial<ExecutionFeedback> = {}): ExecutionFeedback {
   return {
@@ -42,6 +42,20 @@ describe("renderSuccess", () => {
       "truncated",
       "memory",
     ]);
+  });
+
+  it("says each framed text once: feedback keeps the preamble and the notes no field carries", () => {
+    const notes = [wrapUntrusted("- data/ordrs is not in the context", "warnings")];
+    const shown = execution({
+      feedback: `${UNTRUSTED_PREAMBLE}\n\n${wrapUntrusted("user=> 3", "result")}\n\n${notes[0]}`,
+      notes,
+    });
+    expect(parse(renderSuccess({ value: 3 }, { execution: shown })).feedback).toBe(
+      `${UNTRUSTED_PREAMBLE}\n\n${notes[0]}`,
+    );
+    const plain = execution({ feedback: `${UNTRUSTED_PREAMBLE}\n\n${wrapUntrusted("user=> 3", "result")}` });
+    expect(parse(renderSuccess({ value: 3 }, { execution: plain })).feedback).toBe(UNTRUSTED_PREAMBLE);
+    expect(parse(renderSuccess({ value: 3 }, { execution: execution({ feedback: "" }) })).feedback).toBe("");
   });
 
   it("drops result when there is no preview: a nil value, or a def's var", () => {

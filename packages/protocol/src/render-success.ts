@@ -12,7 +12,7 @@
  * bare: status, flags and binding names (which the model wrote in its program).
  */
 import type { ExecutionFeedback } from "./execution-feedback-types.js";
-import { wrapUntrusted } from "./untrusted.js";
+import { UNTRUSTED_PREAMBLE, wrapUntrusted } from "./untrusted.js";
 
 export interface SuccessStep {
   /** The program's value; `null`/`undefined` when it had none. (The preview in `execution` decides what is shown.) */
@@ -27,6 +27,18 @@ export interface RenderSuccessOptions {
   readonly validated?: unknown;
 }
 
+/**
+ * The reference repeats the result, printed output and memory blocks in `feedback`. Here each of
+ * those fields is framed already, so `feedback` keeps the preamble that says how to read the
+ * frames, plus the notes no other field carries: a program's value reaches the model once
+ * (docs/differences.md).
+ */
+function jsonFeedback(execution: ExecutionFeedback): string {
+  const notes = execution.notes ?? [];
+  if (notes.length > 0) return `${UNTRUSTED_PREAMBLE}\n\n${notes.join("\n\n")}`;
+  return execution.feedback === "" ? "" : UNTRUSTED_PREAMBLE;
+}
+
 export function renderSuccess(_step: SuccessStep, options: RenderSuccessOptions): string {
   const { execution } = options;
   const includeMemory = options.includeMemory ?? true;
@@ -34,7 +46,7 @@ export function renderSuccess(_step: SuccessStep, options: RenderSuccessOptions)
   if (execution.result !== null) payload.result = wrapUntrusted(execution.result, "result");
   payload.prints =
     execution.prints.length === 0 ? [] : [wrapUntrusted(execution.prints.join("\n"), "println")];
-  payload.feedback = execution.feedback;
+  payload.feedback = jsonFeedback(execution);
   // Without memory in the payload, a clipped memory preview must not make visible output look cut.
   payload.truncated = includeMemory ? execution.truncated : execution.visibleTruncated;
   if (includeMemory) {

@@ -79,6 +79,15 @@ export function printBenchTable(output: Output, c: Colors, results: readonly Tas
       "ratio: combined-mode tokens as a share of text-mode tokens; saved: 1 − ratio (negative: combined mode cost more)",
     ),
   );
+  for (const result of results) {
+    const overhead = result.combined.overhead;
+    if (overhead === undefined || result.rows >= 1000) continue;
+    write(
+      c.dim(
+        `${result.task}: combined mode adds to every request the reference card (${formatNumber(overhead.card)} tokens), <ptc_tools> (${formatNumber(overhead.toolList)}) and lisp_eval's schema (${formatNumber(overhead.schema)})`,
+      ),
+    );
+  }
   write("");
   write(c.bold("Answers"));
   for (const result of results) {

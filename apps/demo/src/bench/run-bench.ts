@@ -7,6 +7,7 @@ import { createScriptedModel } from "@ptc/agent/testing";
 import { createRecordingModel } from "../run/recording-model.js";
 import { requestTokens } from "../tokens/count-tokens.js";
 import { BENCH_TASKS, type BenchTask } from "./bench-tasks.js";
+import { type CombinedOverhead, combinedOverhead } from "./request-overhead.js";
 
 export type BenchMode = "text" | "combined";
 
@@ -18,6 +19,8 @@ export interface ModeResult {
   readonly tokens: number;
   /** Tool calls answered from the run's cache. */
   readonly cacheHits: number;
+  /** Combined mode: what its first request carried that text mode's did not. */
+  readonly overhead?: CombinedOverhead;
 }
 
 export interface TaskResult {
@@ -51,6 +54,7 @@ async function runTask(task: BenchTask, mode: BenchMode): Promise<{ result: Mode
   const recording = createRecordingModel(scripted.llm);
   const { ok, step } = await run(agent, { llm: recording.llm });
   if (ok) scripted.assertConsumed();
+  const first = recording.exchanges[0];
   const rows = Math.max(
     0,
     ...step.toolCalls
@@ -65,6 +69,7 @@ async function runTask(task: BenchTask, mode: BenchMode): Promise<{ result: Mode
       requests: recording.exchanges.length,
       tokens: recording.exchanges.reduce((sum, exchange) => sum + requestTokens(exchange.request), 0),
       cacheHits: step.toolCalls.filter((call) => call.cached === true).length,
+      ...(mode === "combined" && first !== undefined ? { overhead: combinedOverhead(first.request) } : {}),
     },
   };
 }

@@ -23,6 +23,18 @@ test("combined mode sends at least 95% fewer context tokens on 1,000+ row result
   const small = results.find((result) => result.rows < 1000);
   // The honest cost of the reference card and the lisp_eval schema on a small result.
   expect(small?.combined.tokens).toBeGreaterThan(small?.text.tokens ?? 0);
+  // Both modes make the same requests there, so what combined mode adds to each one (card, tool
+  // list, schema) is the whole difference, give or take a token where two texts join.
+  const overhead = small?.combined.overhead;
+  expect(small?.combined.requests).toBe(small?.text.requests);
+  expect(overhead?.card).toBeLessThanOrEqual(300);
+  expect(overhead?.schema).toBeLessThanOrEqual(80);
+  const added = (overhead?.card ?? 0) + (overhead?.toolList ?? 0) + (overhead?.schema ?? 0);
+  const perRequest =
+    ((small?.combined.tokens ?? 0) - (small?.text.tokens ?? 0)) / (small?.text.requests ?? 1);
+  expect(Math.abs(perRequest - added)).toBeLessThanOrEqual(3);
+  // Issue 22 took this from 1.99x to 1.82x; a card or schema that grows shows here.
+  expect((small?.combined.tokens ?? 0) / (small?.text.tokens ?? 1)).toBeLessThanOrEqual(1.85);
   expect(results.find((result) => result.task === "revenue by tier (join)")?.combined.cacheHits).toBe(2);
 });
 

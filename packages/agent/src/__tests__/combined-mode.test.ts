@@ -12,8 +12,7 @@ const LISP_EVAL_SCHEMA = {
   type: "function",
   function: {
     name: "lisp_eval",
-    description:
-      "Run a PTC-Lisp program. Program tools are called inside it as (tool/name {...}), not in the same turn as lisp_eval.",
+    description: "Run a PTC-Lisp program. Call no other tool in the same turn.",
     parameters: {
       type: "object",
       properties: {
@@ -121,8 +120,9 @@ describe("combined-mode request", () => {
     expect(system).toContain("full_result_cached");
     const section = system.slice(system.indexOf("<ptc_tools>"));
     expect(section).toMatch(/^<ptc_tools>\n[\s\S]*\n<\/ptc_tools>$/);
-    // A tool that is also native has its description in the request's tools: not repeated here.
-    expect(section).toContain("- tool/both_tool (id :int) -> :string\n");
+    // A tool that is also native has its parameters and description in the request's tools:
+    // only its return type is added here.
+    expect(section).toContain("- tool/both_tool -> :string\n");
     expect(section).toContain("- tool/lisp_tool (id :int) -> :string — The lisp_tool tool.");
     expect(section).not.toContain("native_tool");
     expect(section).not.toContain("default_tool");

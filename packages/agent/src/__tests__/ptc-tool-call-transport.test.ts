@@ -54,12 +54,13 @@ describe("tool_call transport: the conversation a run builds, message by message
       toolCalls: [{ id: "c1", name: "lisp_eval", args: { program: "(+ 1 2)" } }],
     });
     expect(messages[2]).toMatchObject({ role: "tool", toolCallId: "c1" });
-    // On the wire every text of the program is framed (docs/protocol.md).
+    // On the wire every text of the program is framed (docs/protocol.md), once: `feedback` keeps
+    // the preamble and does not repeat the result (docs/differences.md).
     expect(JSON.parse(messages[2]?.content ?? "")).toEqual({
       status: "ok",
       result: wrap("user=> 3", "result"),
       prints: [],
-      feedback: `${PREAMBLE}\n\n${wrap("user=> 3", "result")}`,
+      feedback: PREAMBLE,
       truncated: false,
       memory: { changed: {}, stored_keys: [], truncated: false },
     });

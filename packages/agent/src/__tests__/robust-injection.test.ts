@@ -77,7 +77,7 @@ describe("a tool result trying to leave its envelope", () => {
     expectNothingEscapes(lastContent(model.calls[1]?.messages));
   });
 
-  it("tool_call transport: inside the lisp_eval result's feedback", async () => {
+  it("tool_call transport: inside the lisp_eval result's prints and result", async () => {
     const model = createScriptedModel([
       {
         toolCalls: [
@@ -96,7 +96,10 @@ describe("a tool result trying to leave its envelope", () => {
     expect(result.ok).toBe(true);
     const content = lastContent(model.calls[1]?.messages);
     const parsed = JSON.parse(content);
-    expectContained(parsed.feedback);
+    // Each field is framed on its own; `feedback` holds only the preamble (docs/differences.md).
+    expectContained(parsed.prints.join("\n"));
+    expectContained(parsed.result);
+    expect(parsed.feedback).not.toContain(MARKER);
   });
 
   it("tool_call transport: an error stays inside the tool message that answers the call", async () => {
@@ -129,7 +132,7 @@ describe("a tool result trying to leave its envelope", () => {
     expect(elsewhere.some((message) => message.content.includes(MARKER))).toBe(false);
   });
 
-  it("combined mode: inside the lisp_eval result's feedback", async () => {
+  it("combined mode: inside the lisp_eval result's prints", async () => {
     const model = createScriptedModel([
       { toolCalls: [{ id: "c1", name: "lisp_eval", args: { program: "(println (tool/fetch {}))" } }] },
       "done",
@@ -143,7 +146,8 @@ describe("a tool result trying to leave its envelope", () => {
     const result = await run(agent, { llm: model.llm });
     expect(result.step.return).toBe("done");
     const parsed = JSON.parse(lastContent(model.calls[1]?.messages));
-    expectContained(parsed.feedback);
+    expectContained(parsed.prints.join("\n"));
+    expect(parsed.feedback).not.toContain(MARKER);
   });
 
   it("a payload cut by the feedback limit cannot leave a half-open tag outside", async () => {

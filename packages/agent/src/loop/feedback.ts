@@ -90,7 +90,7 @@ export function executionFeedback(
   const block = wrapUntrusted(warnings.map((warning) => `- ${warning}`).join("\n"), "warnings");
   const feedback =
     execution.feedback === "" ? `${UNTRUSTED_PREAMBLE}\n\n${block}` : `${execution.feedback}\n\n${block}`;
-  return { ...execution, feedback };
+  return { ...execution, feedback, notes: [...(execution.notes ?? []), block] };
 }
 
 /** Success feedback of the content transport: execution feedback, budget line, progress. */

@@ -68,7 +68,7 @@ describe("combined mode over MCP", () => {
       const create = tools.find((tool) => tool.name === "memory__create_entities");
       expect(create?.inputSchema.required).toEqual(["entities"]);
       expect(tools.find((tool) => tool.name === "lisp_eval")?.description).toContain(
-        "not in the same turn as lisp_eval",
+        "Call no other tool in the same turn",
       );
 
       await client.callTool({
