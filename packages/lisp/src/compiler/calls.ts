@@ -77,11 +77,11 @@ export function compileCall(
     };
   }
   const all = [callee, ...args];
-  return (frame) =>
-    after(evaluateAll(all, frame, new Array(all.length), 0), (values) => {
-      const list = values as unknown[];
-      return invoke(list[0], list.slice(1), position);
-    });
+  const call = (values: unknown): unknown => {
+    const list = values as unknown[];
+    return invoke(list[0], list.slice(1), position);
+  };
+  return (frame) => after(evaluateAll(all, frame, new Array(all.length), 0), call);
 }
 
 /** How a call argument is read: locals and constants inline (see intrinsics.ts). */
