@@ -50,6 +50,17 @@ export function compileCall(
       }
       if (arg.kind === "code") return compileBuiltinCall(fn, [arg.code], position);
     }
+    if (argNodes.length === 2 && info.minArity <= 2 && info.maxArity >= 2) {
+      // `(get m (:id o))`, `(contains? s x)`: any two-argument builtin call reads its locals,
+      // constants and field reads inline, as the intrinsics do (same order, same call site).
+      return compileBinaryIntrinsic(
+        compile,
+        fn as (a: unknown, b: unknown) => unknown,
+        argNodes[0] as Node,
+        argNodes[1] as Node,
+        position,
+      );
+    }
     return compileBuiltinCall(
       fn,
       argNodes.map((arg) => compile(arg)),
