@@ -27,14 +27,55 @@ export function compileCall(
     const intrinsic = argNodes.length === 2 ? binaryIntrinsic(calleeNode.name) : undefined;
     if (intrinsic !== undefined)
       return compileBinaryIntrinsic(compile, intrinsic, argNodes[0] as Node, argNodes[1] as Node, position);
+    const fn = requireBuiltin(calleeNode.name, calleeNode.position);
+    const info = fn[FUNCTION_INFO];
+    if (argNodes.length === 1 && info.minArity <= 1 && info.maxArity >= 1) {
+      // `(inc i)`, `(count xs)`, `(str (:name o))`: the argument read inline, no closure for it.
+      const arg = operand(compile, argNodes[0] as Node);
+      if (arg.kind === "local") {
+        const slot = arg.slot;
+        return (frame) => {
+          callSite.current = position;
+          return fn(frame[slot]);
+        };
+      }
+      if (arg.kind === "field") {
+        const slot = arg.slot;
+        const keyword = arg.keyword;
+        return (frame) => {
+          const value = getField(frame[slot], keyword);
+          callSite.current = position;
+          return fn(value);
+        };
+      }
+      if (arg.kind === "code") return compileBuiltinCall(fn, [arg.code], position);
+    }
+    if (argNodes.length === 2 && info.minArity <= 2 && info.maxArity >= 2) {
+      // `(get m (:id o))`, `(contains? s x)`: any two-argument builtin call reads its locals,
+      // constants and field reads inline, as the intrinsics do (same order, same call site).
+      return compileBinaryIntrinsic(
+        compile,
+        fn as (a: unknown, b: unknown) => unknown,
+        argNodes[0] as Node,
+        argNodes[1] as Node,
+        position,
+      );
+    }
     return compileBuiltinCall(
-      requireBuiltin(calleeNode.name, calleeNode.position),
+      fn,
       argNodes.map((arg) => compile(arg)),
       position,
     );
   }
   const args = argNodes.map((arg) => compile(arg));
   if (calleeNode.kind === "const" && calleeNode.value instanceof Keyword && args.length === 1) {
+    const target = argNodes[0] as Node;
+    if (target.kind === "local") {
+      // `(:k x)` on a local: one closure, the slot read inline.
+      const keyword = calleeNode.value;
+      const slot = target.slot;
+      return (frame) => getField(frame[slot], keyword);
+    }
     return compileKeywordLookup(calleeNode.value, args[0] as Code);
   }
   const callee = compile(calleeNode);
@@ -77,18 +118,30 @@ export function compileCall(
     };
   }
   const all = [callee, ...args];
-  return (frame) =>
-    after(evaluateAll(all, frame, new Array(all.length), 0), (values) => {
-      const list = values as unknown[];
-      return invoke(list[0], list.slice(1), position);
-    });
+  const call = (values: unknown): unknown => {
+    const list = values as unknown[];
+    return invoke(list[0], list.slice(1), position);
+  };
+  return (frame) => after(evaluateAll(all, frame, new Array(all.length), 0), call);
 }
 
 /** How a call argument is read: locals and constants inline (see intrinsics.ts). */
 function operand(compile: (node: Node) => Code, node: Node): Operand {
   if (node.kind === "local") return { kind: "local", slot: node.slot };
   if (node.kind === "const") return { kind: "const", value: node.value };
+  const field = localField(node);
+  if (field !== undefined) return field;
   return { kind: "code", code: compile(node) };
+}
+
+/** `(:k x)` with `x` a local, as an operand read inline; else undefined. */
+function localField(node: Node): Extract<Operand, { kind: "field" }> | undefined {
+  if (node.kind !== "call" || node.args.length !== 1) return undefined;
+  const callee = node.callee;
+  const target = node.args[0] as Node;
+  if (callee.kind !== "const" || !(callee.value instanceof Keyword) || target.kind !== "local")
+    return undefined;
+  return { kind: "field", slot: target.slot, keyword: callee.value };
 }
 
 function compileBinaryIntrinsic(

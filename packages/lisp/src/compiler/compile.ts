@@ -20,12 +20,14 @@ import { FailSignal, RECUR, ReturnSignal } from "../runtime/signals.js";
 import { callTool } from "../runtime/tools.js";
 import { cellOf, varSpec } from "../runtime/var-cell.js";
 import { hashKey } from "../values/hash-key.js";
+import { Keyword } from "../values/keyword.js";
 import type { LispFunction } from "../values/lisp-function.js";
 import { LispMap, MapBuilder } from "../values/lisp-map.js";
 import { LispSet } from "../values/lisp-set.js";
 import { lookup } from "../values/map-access.js";
 import { pin } from "../values/pin.js";
 import { VarRef } from "../values/var-ref.js";
+import { FLAT_LIMIT } from "../values/versioned-table.js";
 import { compileCall } from "./calls.js";
 import { compileClosure } from "./closures.js";
 import { type Code, isTruthy } from "./code.js";
@@ -195,11 +197,11 @@ export class Compiler {
         return this.compileVector(node.items);
       case "set": {
         const items = node.items.map((item) => this.compile(item));
-        return (frame) =>
-          after(evaluateAll(items, frame, new Array(items.length), 0), (values) => {
-            active.allocate(setBytes(items.length));
-            return LispSet.from(values as unknown[]);
-          });
+        const build = (values: unknown): unknown => {
+          active.allocate(setBytes(items.length));
+          return LispSet.from(values as unknown[]);
+        };
+        return (frame) => after(evaluateAll(items, frame, new Array(items.length), 0), build);
       }
       case "map":
         return this.compileMap(node.entries);
@@ -427,6 +429,16 @@ export class Compiler {
   }
 
   private compileAndOr(items: readonly Code[], isAnd: boolean): Code {
+    if (items.length === 2) {
+      // `(and a b)` / `(or a b)`, the common shape: no loop, no index bookkeeping.
+      const [first, second] = items as [Code, Code];
+      return (frame) => {
+        const value = first(frame);
+        if (value instanceof Promise)
+          return after(value, (resolved) => (isTruthy(resolved) === isAnd ? second(frame) : resolved));
+        return (value !== null && value !== false && value !== undefined) === isAnd ? second(frame) : value;
+      };
+    }
     const run = (frame: unknown[], start: number): unknown => {
       for (let i = start; i < items.length; i++) {
         const value = (items[i] as Code)(frame);
@@ -446,12 +458,16 @@ export class Compiler {
     const clauses = node.clauses.map((clause) => this.compile(clause));
     const fallback = node.fallback === undefined ? undefined : this.compile(node.fallback);
     const table = node.table;
-    return (frame) =>
-      after(value(frame), (resolved) => {
-        const index = table.get(hashKey(resolved));
-        if (index !== undefined) return (clauses[index] as Code)(frame);
-        return fallback === undefined ? null : fallback(frame);
-      });
+    const choose = (frame: unknown[], resolved: unknown): unknown => {
+      const index = table.get(hashKey(resolved));
+      if (index !== undefined) return (clauses[index] as Code)(frame);
+      return fallback === undefined ? null : fallback(frame);
+    };
+    return (frame) => {
+      const resolved = value(frame);
+      if (resolved instanceof Promise) return after(resolved, (ready) => choose(frame, ready));
+      return choose(frame, resolved);
+    };
   }
 
   private compileTask(id: Code, body: Code): Code {
@@ -492,6 +508,23 @@ export class Compiler {
           });
         }
         frame[slot] = value === undefined ? null : value;
+        return body(frame);
+      };
+    }
+    if (bindings.length === 1) {
+      // One destructuring binding: what the analyzer wraps around a fn body whose parameter is a
+      // pattern (`(fn [{:keys [id amount]}] ...)`), run once per call.
+      const bind = binders[0] as Binder;
+      const init = inits[0] as Code;
+      return (frame) => {
+        const value = init(frame);
+        if (value instanceof Promise) {
+          return after(value, (resolved) => {
+            bind(frame, resolved);
+            return body(frame);
+          });
+        }
+        bind(frame, value);
         return body(frame);
       };
     }
@@ -651,11 +684,22 @@ export class Compiler {
         return RECUR;
       };
     }
-    return (frame) =>
-      after(evaluateAll(args, frame, new Array(args.length), 0), (values) => {
-        for (let i = 0; i < slots.length; i++) frame[slots[i] as number] = (values as unknown[])[i];
-        return RECUR;
-      });
+    // Values are assigned only once all are evaluated: an argument may read a slot another assigns.
+    return (frame) => {
+      const values = new Array<unknown>(args.length);
+      for (let i = 0; i < args.length; i++) {
+        const value = (args[i] as Code)(frame);
+        if (value instanceof Promise) {
+          return after(resume(args, frame, values, i, value), (all) => {
+            for (let j = 0; j < slots.length; j++) frame[slots[j] as number] = (all as unknown[])[j];
+            return RECUR;
+          });
+        }
+        values[i] = value;
+      }
+      for (let i = 0; i < slots.length; i++) frame[slots[i] as number] = values[i];
+      return RECUR;
+    };
   }
 
   // ---------------------------------------------------------------- functions
@@ -671,12 +715,24 @@ export class Compiler {
       return () => value;
     }
     const items = nodes.map((node) => this.compile(node));
-    const size = vectorBytes(items.length);
-    return (frame) =>
-      after(evaluateAll(items, frame, new Array(items.length), 0), (values) => {
-        active.allocate(size);
-        return values;
-      });
+    const count = items.length;
+    const size = vectorBytes(count);
+    const charged = (values: unknown): unknown => {
+      active.allocate(size);
+      return values;
+    };
+    // Items evaluated straight into the vector; only an item that waits on a tool takes the
+    // asynchronous path (no continuation allocated per vector otherwise).
+    return (frame) => {
+      const values = new Array<unknown>(count);
+      for (let i = 0; i < count; i++) {
+        const value = (items[i] as Code)(frame);
+        if (value instanceof Promise) return after(resume(items, frame, values, i, value), charged);
+        values[i] = value;
+      }
+      active.allocate(size);
+      return values;
+    };
   }
 
   private compileMap(entries: ReadonlyArray<readonly [Node, Node]>): Code {
@@ -685,19 +741,82 @@ export class Compiler {
     const all = [...keys, ...values];
     const count = entries.length;
     const size = mapBytes(count);
-    return (frame) =>
-      after(evaluateAll(all, frame, new Array(all.length), 0), (resolved) => {
+    const constantKeys = distinctKeywordKeys(entries);
+    if (constantKeys !== undefined) {
+      // `{:id id :total (* a q)}`, the commonest map literal: its keys are distinct keywords, each
+      // its own hash key, so the map's flat storage is [key, value, ...] filled in place, as
+      // MapBuilder would fill it, without evaluating keys or checking duplicates per row.
+      const build = (resolved: unknown): unknown => {
         const list = resolved as unknown[];
-        active.allocate(size);
-        const builder = new MapBuilder();
+        const pairs = new Array<unknown>(2 * count);
         for (let i = 0; i < count; i++) {
-          if (!builder.has(list[i])) builder.set(list[i], list[count + i]);
+          const value = list[i];
+          pairs[2 * i] = constantKeys[i];
+          pairs[2 * i + 1] = value === undefined ? null : value;
         }
-        return builder.build();
-      });
+        active.allocate(size);
+        return LispMap.small(pairs);
+      };
+      return (frame) => {
+        const pairs = new Array<unknown>(2 * count);
+        for (let i = 0; i < count; i++) {
+          const value = (values[i] as Code)(frame);
+          if (value instanceof Promise) {
+            const done = new Array<unknown>(count);
+            for (let j = 0; j < i; j++) done[j] = pairs[2 * j + 1];
+            return after(resume(values, frame, done, i, value), build);
+          }
+          pairs[2 * i] = constantKeys[i];
+          pairs[2 * i + 1] = value === undefined ? null : value;
+        }
+        active.allocate(size);
+        return LispMap.small(pairs);
+      };
+    }
+    if (count === 1) {
+      // `{(:status o) (:amount o)}`: one entry, no builder (and no duplicate key to drop).
+      const key = keys[0] as Code;
+      const value = values[0] as Code;
+      const single = (resolved: unknown): unknown => {
+        active.allocate(size);
+        return LispMap.single((resolved as unknown[])[0], (resolved as unknown[])[1]);
+      };
+      return (frame) => {
+        const k = key(frame);
+        if (k instanceof Promise) return after(resume(all, frame, [], 0, k), single);
+        const v = value(frame);
+        if (v instanceof Promise) return after(resume(all, frame, [k], 1, v), single);
+        active.allocate(size);
+        return LispMap.single(k, v);
+      };
+    }
+    const build = (resolved: unknown): unknown => {
+      const list = resolved as unknown[];
+      active.allocate(size);
+      const builder = new MapBuilder();
+      for (let i = 0; i < count; i++) {
+        if (!builder.has(list[i])) builder.set(list[i], list[count + i]);
+      }
+      return builder.build();
+    };
+    return (frame) => after(evaluateAll(all, frame, new Array(all.length), 0), build);
   }
 
   // ---------------------------------------------------------------- for / doseq
+}
+
+/**
+ * The keys of a map literal when they are all constant keywords, distinct and few enough for a
+ * map's flat storage (versioned-table.ts); else undefined.
+ */
+function distinctKeywordKeys(entries: ReadonlyArray<readonly [Node, Node]>): Keyword[] | undefined {
+  if (entries.length === 0 || entries.length > FLAT_LIMIT) return undefined;
+  const keys: Keyword[] = [];
+  for (const [key] of entries) {
+    if (key.kind !== "const" || !(key.value instanceof Keyword) || keys.includes(key.value)) return undefined;
+    keys.push(key.value);
+  }
+  return keys;
 }
 
 /** Builtins that loop over their last argument calling their first, with the first's arity. */

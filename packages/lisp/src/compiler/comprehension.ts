@@ -57,9 +57,7 @@ export function compileComprehension(
     }
   });
   const body = compile(bodyNode);
-  const STOP = Symbol("stop");
 
-  // Runs steps[index..] for the current bindings; returns STOP when a :while fails.
   // The generated version (null: the generator has none), made the first time it pays.
   let large: Code | null | undefined;
   const runLarge = (frame: unknown[], items: readonly unknown[]): unknown => {
@@ -73,75 +71,134 @@ export function compileComprehension(
   /** Set when the whole `for` ran as generated code: its value. */
   let promoted: { value: unknown } | undefined;
 
-  const run = (frame: unknown[], index: number, out: unknown[]): unknown => {
-    if (index === steps.length) {
-      return after(body(frame), (value) => {
-        if (collect) out.push(value);
+  // The clauses become a chain of closures, innermost (the body) first: each runs its clause for
+  // the current bindings and calls the next. Nothing is allocated per element unless a clause
+  // waits on a tool; then that clause goes on through `after`.
+  let next: Rest = (frame, out) => {
+    const value = body(frame);
+    if (value instanceof Promise) {
+      return after(value, (resolved) => {
+        if (collect) out.push(resolved);
         return undefined;
       });
     }
-    const step = steps[index] as Step;
+    if (collect) out.push(value);
+    return undefined;
+  };
+  for (let index = steps.length - 1; index >= 0; index--) {
+    next = clauseCode(steps[index] as Step, next, index === 0 && promoteLarge !== undefined);
+  }
+  const first = next;
+
+  function clauseCode(step: Step, rest: Rest, mayPromote: boolean): Rest {
     switch (step.kind) {
-      case "when":
-        return after(step.test(frame), (value) => (isTruthy(value) ? run(frame, index + 1, out) : undefined));
-      case "while":
-        return after(step.test(frame), (value) => (isTruthy(value) ? run(frame, index + 1, out) : STOP));
-      case "let": {
-        const bindFrom = (i: number): unknown => {
-          if (i === step.inits.length) return run(frame, index + 1, out);
-          return after((step.inits[i] as Code)(frame), (value) => {
-            (step.binders[i] as Binder)(frame, value);
-            return bindFrom(i + 1);
-          });
+      case "when": {
+        const test = step.test;
+        return (frame, out) => {
+          const value = test(frame);
+          if (value instanceof Promise)
+            return after(value, (resolved) => (isTruthy(resolved) ? rest(frame, out) : undefined));
+          return value !== null && value !== false && value !== undefined ? rest(frame, out) : undefined;
         };
-        return bindFrom(0);
       }
-      case "bind":
-        return after(step.init(frame), (collection) => {
+      case "while": {
+        const test = step.test;
+        return (frame, out) => {
+          const value = test(frame);
+          if (value instanceof Promise)
+            return after(value, (resolved) => (isTruthy(resolved) ? rest(frame, out) : STOP));
+          return value !== null && value !== false && value !== undefined ? rest(frame, out) : STOP;
+        };
+      }
+      case "let": {
+        const { inits, binders } = step;
+        const bindFrom = (frame: unknown[], out: unknown[], start: number): unknown => {
+          for (let i = start; i < inits.length; i++) {
+            const value = (inits[i] as Code)(frame);
+            if (value instanceof Promise) {
+              return after(value, (resolved) => {
+                (binders[i] as Binder)(frame, resolved);
+                return bindFrom(frame, out, i + 1);
+              });
+            }
+            (binders[i] as Binder)(frame, value);
+          }
+          return rest(frame, out);
+        };
+        return (frame, out) => bindFrom(frame, out, 0);
+      }
+      case "bind": {
+        const { init, bind, name, position } = step;
+        const each = (
+          frame: unknown[],
+          out: unknown[],
+          items: readonly unknown[],
+          start: number,
+        ): unknown => {
+          const context = active;
+          for (let i = start; i < items.length; i++) {
+            // A step of work per element visited (see the top of this file).
+            if (--context.fuel <= 0) context.refuel();
+            bind(frame, items[i]);
+            const result = rest(frame, out);
+            if (result === undefined) continue;
+            if (result instanceof Promise) {
+              return after(result, (resolved) =>
+                resolved === STOP ? undefined : each(frame, out, items, i + 1),
+              );
+            }
+            if (result === STOP) return undefined;
+          }
+          return undefined;
+        };
+        const over = (frame: unknown[], out: unknown[], collection: unknown): unknown => {
           const items = itemsOf(collection);
           if (items === undefined) {
             throw new LispError(
               "type_error",
-              `for binding '${step.name}' expected a collection, got: ${print(collection, { maxChars: 60 })} (${typeName(collection)})`,
-              step.position,
+              `for binding '${name}' expected a collection, got: ${print(collection, { maxChars: 60 })} (${typeName(collection)})`,
+              position,
             );
           }
-          if (index === 0 && promoteLarge !== undefined && items.length >= promotionPolicy.threshold) {
+          if (mayPromote && items.length >= promotionPolicy.threshold) {
             const value = runLarge(frame, items);
             if (value !== undefined) {
               promoted = { value };
               return undefined;
             }
           }
-          const each = (i: number): unknown => {
-            const context = active;
-            for (; i < items.length; i++) {
-              // A step of work per element visited (see the top of this file).
-              if (--context.fuel <= 0) context.refuel();
-              step.bind(frame, items[i]);
-              const result = run(frame, index + 1, out);
-              if (result instanceof Promise) {
-                return after(result, (resolved) => (resolved === STOP ? undefined : each(i + 1)));
-              }
-              if (result === STOP) return undefined;
-            }
-            return undefined;
-          };
-          return each(0);
-        });
+          return each(frame, out, items, 0);
+        };
+        return (frame, out) => {
+          const collection = init(frame);
+          if (collection instanceof Promise)
+            return after(collection, (resolved) => over(frame, out, resolved));
+          return over(frame, out, collection);
+        };
+      }
     }
+  }
+
+  const finish = (out: unknown[]): unknown => {
+    if (promoted !== undefined) {
+      const { value } = promoted;
+      promoted = undefined;
+      return value;
+    }
+    if (!collect) return null;
+    active.allocate(vectorBytes(out.length));
+    return out;
   };
   return (frame) => {
     const out: unknown[] = [];
-    return after(run(frame, 0, out), () => {
-      if (promoted !== undefined) {
-        const { value } = promoted;
-        promoted = undefined;
-        return value;
-      }
-      if (!collect) return null;
-      active.allocate(vectorBytes(out.length));
-      return out;
-    });
+    const result = first(frame, out);
+    if (result instanceof Promise) return after(result, () => finish(out));
+    return finish(out);
   };
 }
+
+/** Runs the clauses from one onward for the current bindings: undefined, STOP or a promise. */
+type Rest = (frame: unknown[], out: unknown[]) => unknown;
+
+/** What a failed :while returns: the enclosing binding stops iterating. */
+const STOP = Symbol("stop");

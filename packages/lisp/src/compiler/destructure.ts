@@ -6,6 +6,7 @@ import type { Pattern } from "../analyzer/ast.js";
 import { LispError } from "../errors.js";
 import { print } from "../format/print.js";
 import { typeName } from "../runtime/describe.js";
+import { Keyword } from "../values/keyword.js";
 import { LispMap } from "../values/lisp-map.js";
 import { LispSet } from "../values/lisp-set.js";
 import { lookup, mapEntries } from "../values/map-access.js";
@@ -53,6 +54,17 @@ export function compilePattern(
       const items = pattern.items.map((item) => compilePattern(item, compileDefault));
       const rest = pattern.rest === undefined ? undefined : compilePattern(pattern.rest, compileDefault);
       const position = pattern.position;
+      const slots = pattern.items.map((item) => (item.kind === "bind" ? item.slot : -1));
+      if (rest === undefined && slots.every((slot) => slot >= 0)) {
+        // `[a b]` over a vector: every item straight into its slot, no binder call per item.
+        return (frame, value) => {
+          const source = sequentialItems(value, position);
+          for (let i = 0; i < slots.length; i++) {
+            const item = i < source.length ? source[i] : null;
+            frame[slots[i] as number] = item === undefined ? null : item;
+          }
+        };
+      }
       return (frame, value) => {
         const source = sequentialItems(value, position);
         for (let i = 0; i < items.length; i++)
@@ -63,27 +75,50 @@ export function compilePattern(
     case "map": {
       const entries = pattern.entries.map((entry) => ({
         key: entry.key,
+        // A keyword Object.prototype has no property of: on a plain object `value[name]` can only
+        // find an own property, so the read needs no own-property check (keyword.ts).
+        name: entry.key instanceof Keyword && entry.key.direct ? entry.key.name : undefined,
         bind: compilePattern(entry.pattern, compileDefault),
+        // A plain name (`:keys`): the value goes straight into its slot.
+        slot: entry.pattern.kind === "bind" ? entry.pattern.slot : -1,
         fallback: entry.fallback === undefined ? undefined : compileDefault(entry.fallback),
       }));
+      const count = entries.length;
       const whole = pattern.whole === undefined ? undefined : compilePattern(pattern.whole, compileDefault);
       const position = pattern.position;
       return (frame, value) => {
         const isNil = value === null || value === undefined;
-        if (!isNil && !(value instanceof LispMap) && !isPlainObject(value)) {
+        // Host rows (`{:keys [id amount]}` over tool results) are the common case: plain objects.
+        const plain =
+          !isNil &&
+          (value as { constructor?: unknown }).constructor === Object &&
+          getPrototypeOf(value) === ObjectPrototype;
+        if (!isNil && !plain && !(value instanceof LispMap) && !isPlainObject(value)) {
           throw new LispError(
             "destructure_error",
             `cannot destructure ${describe(value)} with a map pattern; map patterns need a map (or nil)`,
             position,
           );
         }
-        for (const entry of entries) {
-          let found = isNil ? undefined : lookup(value as never, entry.key);
+        for (let i = 0; i < count; i++) {
+          const entry = entries[i] as (typeof entries)[number];
+          let found: unknown;
+          if (plain && entry.name !== undefined) {
+            found = (value as Record<string, unknown>)[entry.name];
+            // Absent under its own name: the flexible lookup tries the name's twins (map-access.ts).
+            if (found === undefined) found = lookup(value as never, entry.key);
+          } else if (!isNil) {
+            found = lookup(value as never, entry.key);
+          }
           if (found === undefined && entry.fallback !== undefined) found = entry.fallback(frame);
-          entry.bind(frame, found);
+          if (entry.slot >= 0) frame[entry.slot] = found === undefined ? null : found;
+          else entry.bind(frame, found);
         }
         if (whole !== undefined) whole(frame, value);
       };
     }
   }
 }
+
+const getPrototypeOf = Object.getPrototypeOf;
+const ObjectPrototype = Object.prototype;

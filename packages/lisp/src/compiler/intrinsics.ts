@@ -10,6 +10,8 @@ import type { Position } from "../reader/form.js";
 import { callSite } from "../runtime/call-site.js";
 import { add, compareNumbers, divide, multiply, subtract } from "../runtime/numeric.js";
 import { equals } from "../values/equality.js";
+import type { Keyword } from "../values/keyword.js";
+import { getField } from "../values/map-access.js";
 import { WholeFloat } from "../values/numbers.js";
 import { compareTerms } from "../values/term-order.js";
 
@@ -64,6 +66,8 @@ export type { Unary };
 export type Operand =
   | { readonly kind: "local"; readonly slot: number }
   | { readonly kind: "const"; readonly value: unknown }
+  /** `(:k x)` with `x` a local: the commonest operand of a predicate (`(> (:amount o) 100)`). */
+  | { readonly kind: "field"; readonly slot: number; readonly keyword: Keyword }
   | { readonly kind: "code"; readonly code: (frame: unknown[]) => unknown };
 
 /**
@@ -95,6 +99,44 @@ export function binaryNode(
     const value = left.value;
     const slot = right.slot;
     return (frame) => guard(value, frame[slot]);
+  }
+  // Field reads inline: no closure call for the operand, and getField is a direct call.
+  if (left.kind === "field" && right.kind === "const") {
+    const slot = left.slot;
+    const keyword = left.keyword;
+    const value = right.value;
+    return (frame) => guard(getField(frame[slot], keyword), value);
+  }
+  if (left.kind === "const" && right.kind === "field") {
+    const value = left.value;
+    const slot = right.slot;
+    const keyword = right.keyword;
+    return (frame) => guard(value, getField(frame[slot], keyword));
+  }
+  if (left.kind === "field" && right.kind === "field") {
+    const a = left.slot;
+    const ka = left.keyword;
+    const b = right.slot;
+    const kb = right.keyword;
+    return (frame) => {
+      const first = getField(frame[a], ka);
+      return guard(first, getField(frame[b], kb));
+    };
+  }
+  if (left.kind === "field" && right.kind === "local") {
+    const a = left.slot;
+    const keyword = left.keyword;
+    const b = right.slot;
+    return (frame) => guard(getField(frame[a], keyword), frame[b]);
+  }
+  if (left.kind === "local" && right.kind === "field") {
+    const a = left.slot;
+    const b = right.slot;
+    const keyword = right.keyword;
+    return (frame) => {
+      const first = frame[a];
+      return guard(first, getField(frame[b], keyword));
+    };
   }
   if (left.kind === "code" && right.kind === "const") {
     const code = left.code;
@@ -140,6 +182,11 @@ export function operandCode(operand: Operand): (frame: unknown[]) => unknown {
     case "const": {
       const value = operand.value;
       return () => value;
+    }
+    case "field": {
+      const slot = operand.slot;
+      const keyword = operand.keyword;
+      return (frame) => getField(frame[slot], keyword);
     }
     case "code":
       return operand.code;
