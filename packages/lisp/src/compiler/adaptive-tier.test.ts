@@ -216,6 +216,28 @@ describe.runIf(codeGenerationWorks)("a text run again is compiled to generated c
   });
 });
 
+describe.runIf(codeGenerationWorks)("a promoted function calls itself without its entry", () => {
+  test("a defn calling itself through its var enters its own generated body", async () => {
+    const source = unique("(defn fib [n] (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2))))) (fib 20)");
+    const { result, stats } = await adaptive(source);
+    expect(result.ok && result.value).toBe(6765);
+    expect(stats).toMatchObject({ promotions: 1, effectFallbacks: 0 });
+    // fib 20 makes 21,891 calls, 20,891 of them past the threshold. Only the general closures
+    // still on the stack when the form was promoted come in through the generated entry (at most
+    // two per level of recursion); every other call is the body calling itself.
+    expect(stats.functionEntries).toBeGreaterThan(0);
+    expect(stats.functionEntries).toBeLessThan(50);
+  });
+
+  test("a named fn calling itself by its name enters its own generated body", async () => {
+    promotionPolicy.threshold = 0;
+    const source = unique("((fn fact [n] (if (< n 2) 1 (* n (fact (dec n))))) 20)");
+    const { result, stats } = await adaptive(source);
+    expect(result.ok && result.value).toBe(2432902008176640000n);
+    expect(stats.functionEntries).toBe(1);
+  });
+});
+
 describe("all three engines agree, promotion at once", () => {
   const programs = [
     "(defn fib [n] (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2))))) (fib 15)",
@@ -231,6 +253,14 @@ describe("all three engines agree, promotion at once", () => {
     '(mapv (fn [x] (str/upper-case x)) ["a" "b"])',
     "(sort-by (fn [r] (- (:amount r))) (take 5 data/rows))",
     "(for [x [1 2 3] :let [f (fn [y] (* x y))]] (f 10))",
+    // A var that no longer holds the function whose body calls it: the call goes to the new value.
+    "(defn g [n] (if (< n 1) :done (g (dec n)))) (def h g) (defn g [n] [:new n]) [(h 3) (g 1)]",
+    // Self calls entered directly still count depth, and stop at the limit as the closures do.
+    "(defn down [n] (if (= n 0) 0 (+ 1 (down (dec n))))) (down 5000)",
+    "(defn down [n] (if (= n 0) 0 (+ 1 (down (dec n))))) (down 900)",
+    "(defn walk [n acc] (if (= n 0) acc (walk (dec n) (conj acc n)))) (walk 5 [])",
+    "(defn odd-ones [xs] (if (empty? xs) 0 (+ (if (odd? (first xs)) 1 0) (odd-ones (rest xs))))) (odd-ones [1 2 3 4 5])",
+    "(defn bad [n] (if (= n 0) (/ 1 n) (bad (dec n)))) (bad 3)",
   ];
   test.each(programs)("%s", async (program) => {
     promotionPolicy.threshold = 0;
