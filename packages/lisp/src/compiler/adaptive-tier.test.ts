@@ -105,11 +105,14 @@ describe.runIf(codeGenerationWorks)("a hot function moves to generated code", ()
     expect(small.stats.promotions).toBe(0);
   });
 
-  test("map, filter, remove and reduce with a literal fn over a large collection run as one loop", async () => {
+  test("map, filter, remove, some, every? and reduce with a literal fn over a large collection run as one loop", async () => {
     for (const source of [
       "(count (filter (fn [r] (> (:amount r) 500)) data/rows))",
       "(reduce (fn [acc {:keys [amount tag]}] (+ acc (* amount tag))) 0 data/rows)",
       "(let [k 2] (mapv (fn [r] (* k (:id r))) (remove #(= (:tag %) 1) data/rows)))",
+      "(some #(when (and (= (:tag %) 2) (> (:amount %) 990)) (:id %)) data/rows)",
+      "(some #(= (:tag %) 7) data/rows)",
+      "(every? (fn [r] (< (:amount r) 1000)) data/rows)",
     ]) {
       const text = unique(source);
       const { result, stats } = await adaptive(text, { context: { rows } });
@@ -119,6 +122,8 @@ describe.runIf(codeGenerationWorks)("a hot function moves to generated code", ()
       expect(stats.promotions, source).toBeGreaterThanOrEqual(1);
       expect(stats.fastRuns, source).toBeGreaterThanOrEqual(1);
       expect(stats.effectFallbacks, source).toBe(0);
+      // No generated function was called per item: the fn's body is inside the loop.
+      expect(stats.functionEntries, source).toBe(0);
     }
     // A small collection stays on the general evaluator.
     const small = await adaptive(

@@ -706,6 +706,8 @@ const LOOPING_CALLS: ReadonlyMap<string, { readonly args: number; readonly arity
   ["mapv", { args: 2, arity: 1 }],
   ["filter", { args: 2, arity: 1 }],
   ["remove", { args: 2, arity: 1 }],
+  ["some", { args: 2, arity: 1 }],
+  ["every?", { args: 2, arity: 1 }],
   ["reduce", { args: 3, arity: 2 }],
 ]);
 
