@@ -4,9 +4,10 @@
  * generated code. These tests prove each move happens (the counters of fast-tier.ts), and that the
  * values, output and errors are those of the other two engines.
  */
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { format, type RunOptions, type RunResult, run } from "../index.js";
 import { codeGenerationWorks } from "../test-support.js";
+import { codegenRuntime } from "./codegen-runtime.js";
 import { fastTierStats, resetFastTierStats } from "./fast-tier.js";
 import { promotionPolicy } from "./promotion.js";
 
@@ -218,6 +219,43 @@ describe.runIf(codeGenerationWorks)("a text run again is compiled to generated c
     expect(second.result.ok && format(second.result.value)).toBe(
       first.result.ok && format(first.result.value),
     );
+  });
+});
+
+describe.runIf(codeGenerationWorks)("a call over a large looping call runs whole as generated code", () => {
+  test("apply merge-with over a map of one-entry maps merges pairs in one loop", async () => {
+    const folds = vi.spyOn(codegenRuntime, "mergeWithPairs");
+    try {
+      for (const source of [
+        "(apply merge-with + (map (fn [r] {(:tag r) (:amount r)}) data/rows))",
+        "(apply merge-with max (map (fn [r] {(:tag r) (:id r)}) data/rows))",
+      ]) {
+        folds.mockClear();
+        const text = unique(source);
+        const { result, stats } = await adaptive(text, { context: { rows } });
+        const general = await run(text, { context: { rows }, engine: "general" });
+        expect(outcome(result), source).toEqual(outcome(general));
+        expect(stats, source).toMatchObject({ promotions: 1, effectFallbacks: 0 });
+        expect(folds, source).toHaveBeenCalledTimes(1);
+      }
+      // Small collections, and a collection that is no vector, stay on the general evaluator.
+      folds.mockClear();
+      for (const source of [
+        "(apply merge-with + (map (fn [r] {(:tag r) (:amount r)}) (take 10 data/rows)))",
+        "(apply merge-with + (map (fn [[k v]] {k v}) {:a 1 :b 2}))",
+        "(apply merge-with + (map (fn [r] {(:tag r) (:amount r)}) 5))",
+      ]) {
+        const text = unique(source);
+        const { result, stats } = await adaptive(text, { context: { rows } });
+        expect(outcome(result), source).toEqual(
+          outcome(await run(text, { context: { rows }, engine: "general" })),
+        );
+        expect(stats.promotions, source).toBe(0);
+      }
+      expect(folds).not.toHaveBeenCalled();
+    } finally {
+      folds.mockRestore();
+    }
   });
 });
 
