@@ -15,7 +15,6 @@ import {
   cachedProgram,
   programKey,
   rememberProgram,
-  sawBefore,
 } from "./compiler/program-cache.js";
 import { forgetPurity } from "./compiler/purity.js";
 import { environmentVariable } from "./environment.js";
@@ -417,10 +416,14 @@ function prepare(
   const userNames = namespace.names();
   const key = programKey(source, optionsKey(tier, limits, toolNames, userNames));
   const cached = key === undefined ? undefined : cachedProgram(key);
-  if (cached !== undefined) return cached;
-  // A text's first run is compiled and dropped; from its second run on it is kept compiled,
-  // and on the adaptive tier compiled with every pure part as generated code.
-  const repeated = key !== undefined && sawBefore(key);
+  if (cached !== undefined) {
+    // A text run before (adaptive tier): this time every pure part runs as generated code.
+    if (cached.upgrade !== undefined) {
+      cached.code = cached.upgrade();
+      cached.upgrade = undefined;
+    }
+    return cached;
+  }
   const { forms, strayClosers } = readProgram(source, { maxNesting: limits.maxNesting });
   const symbols = countSymbols(forms, limits.maxSymbols);
   if (symbols > limits.maxSymbols) {
@@ -440,12 +443,13 @@ function prepare(
     compileRegex: (pattern) => Regex.compile(pattern),
   });
   const compiled: CompiledProgram = {
-    code: compileBody(repeated && tier === "adaptive" ? "fast" : tier, analyzed.body),
+    code: compileBody(tier, analyzed.body),
     frameSize: analyzed.frameSize,
     dataKeys: [...analyzed.dataKeys].sort(),
     warnings: strayCloserWarnings(strayClosers),
+    upgrade: tier === "adaptive" && key !== undefined ? () => compileBody("fast", analyzed.body) : undefined,
   };
-  if (repeated && key !== undefined) rememberProgram(key, compiled);
+  if (key !== undefined) rememberProgram(key, compiled);
   return compiled;
 }
 

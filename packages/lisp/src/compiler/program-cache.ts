@@ -3,12 +3,6 @@
  * program to many batches, a retry, a benchmark) skips reading, analysis and compilation, and
  * keeps the machine code V8 optimized for it.
  *
- * A program is kept compiled only from its second run on. An agent's programs almost all run
- * once, and keeping each one's node tree and closures until 256 newer programs push it out made
- * every one of them live long enough to be copied by the young-generation collector and then
- * marked in the old one: over 20,000 fresh ten-line programs that was a third of the time. The
- * first run leaves only its text (`sawBefore`), which costs the collector nothing to keep.
- *
  * Compiled code depends on the text and on what analysis saw: the engine, the tool names, the
  * reader limits and the names a session had defined; the key holds all of them. It does not
  * depend on the namespace itself: vars find their cell in the running program's namespace
@@ -17,12 +11,18 @@
 import type { Code } from "./code.js";
 
 export interface CompiledProgram {
-  readonly code: Code;
+  /** Replaced once by `upgrade`'s code when the same text runs again. */
+  code: Code;
   readonly frameSize: number;
   /** `data/` keys the program reads, sorted (run warns about those the context lacks). */
   readonly dataKeys: readonly string[];
   /** What reading and analysis noticed but let pass (an extra closing bracket, say). */
   readonly warnings: readonly string[];
+  /**
+   * Adaptive tier: compiles the program again with every pure part as generated JavaScript, for
+   * the next run of the same text (a text that runs twice is likely to run again). Cleared once used.
+   */
+  upgrade: (() => Code) | undefined;
 }
 
 const MAX_PROGRAMS = 256;
@@ -77,27 +77,4 @@ export function rememberProgram(key: ProgramKey, program: CompiledProgram): void
   }
   if (!variants.has(key.options)) count++;
   variants.set(key.options, program);
-}
-
-const MAX_TEXTS_SEEN = 1024;
-
-/** Texts run once and not kept compiled, with the options key they ran under, oldest first. */
-const seen = new Map<string, string>();
-
-/**
- * Whether `key`'s text ran before under the same options (and was not kept compiled then);
- * otherwise notes that it ran now. A text seen again is forgotten here: it is about to be kept
- * compiled.
- */
-export function sawBefore(key: ProgramKey): boolean {
-  const options = seen.get(key.source);
-  if (options === key.options) {
-    seen.delete(key.source);
-    return true;
-  }
-  if (options === undefined && seen.size >= MAX_TEXTS_SEEN) {
-    seen.delete(seen.keys().next().value as string);
-  }
-  seen.set(key.source, key.options);
-  return false;
 }
