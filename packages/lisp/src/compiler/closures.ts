@@ -84,6 +84,13 @@ export function compileClosure(
     return maker(outer) as LispFunction;
   };
 
+  /** The generated twin of `closure` once its fn form is hot, also left on the closure itself. */
+  const adopt = (closure: LispFunction, env: readonly unknown[]): LispFunction | undefined => {
+    const made = promoted(env);
+    if (made !== undefined) (closure as unknown as Record<symbol, LispFunction>)[GENERATED_TWIN] = made;
+    return made;
+  };
+
   /** Runs the body with the frame filled, looping on recur, counting depth. */
   const enter = (frame: unknown[]): unknown => {
     // Pure mode (generated code, a lazy pipeline) may not run this closure if it could have
@@ -130,17 +137,12 @@ export function compileClosure(
     // The generated twin of this closure, once its fn form is hot (adaptive tier only). It is also
     // left on the closure, where the twin's own calls through a var or a local find it.
     let twin: LispFunction | undefined;
-    const adopt = (): LispFunction | undefined => {
-      const made = promoted(env);
-      if (made !== undefined) (closure as unknown as Record<symbol, LispFunction>)[GENERATED_TWIN] = made;
-      return made;
-    };
     if (!variadic && fixed === 0) {
       closure = brandFunction(function zero(this: unknown): unknown {
         // biome-ignore lint/complexity/noArguments: the only way to see extra arguments without a rest array
         if (arguments.length !== 0) throw arityError(arguments.length);
         if (promote !== undefined) {
-          twin ??= adopt();
+          twin ??= adopt(closure, env);
           if (twin !== undefined) return twin();
         }
         const frame = prepare();
@@ -153,7 +155,7 @@ export function compileClosure(
         // biome-ignore lint/complexity/noArguments: the only way to see extra arguments without a rest array
         if (arguments.length !== 1) throw arityError(arguments.length);
         if (promote !== undefined) {
-          twin ??= adopt();
+          twin ??= adopt(closure, env);
           if (twin !== undefined) return twin(a);
         }
         const frame = prepare();
@@ -168,7 +170,7 @@ export function compileClosure(
         // biome-ignore lint/complexity/noArguments: the only way to see extra arguments without a rest array
         if (arguments.length !== 2) throw arityError(arguments.length);
         if (promote !== undefined) {
-          twin ??= adopt();
+          twin ??= adopt(closure, env);
           if (twin !== undefined) return twin(a, b);
         }
         const frame = prepare();
@@ -181,7 +183,7 @@ export function compileClosure(
       closure = brandFunction(function many(this: unknown, ...args: unknown[]): unknown {
         if (variadic ? args.length < fixed : args.length !== fixed) throw arityError(args.length);
         if (promote !== undefined) {
-          twin ??= adopt();
+          twin ??= adopt(closure, env);
           if (twin !== undefined) return twin(...args);
         }
         const frame = prepare();
