@@ -4,9 +4,10 @@
  * generated code. These tests prove each move happens (the counters of fast-tier.ts), and that the
  * values, output and errors are those of the other two engines.
  */
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { format, type RunOptions, type RunResult, run } from "../index.js";
 import { codeGenerationWorks } from "../test-support.js";
+import { codegenRuntime } from "./codegen-runtime.js";
 import { fastTierStats, resetFastTierStats } from "./fast-tier.js";
 import { promotionPolicy } from "./promotion.js";
 
@@ -105,11 +106,14 @@ describe.runIf(codeGenerationWorks)("a hot function moves to generated code", ()
     expect(small.stats.promotions).toBe(0);
   });
 
-  test("map, filter, remove and reduce with a literal fn over a large collection run as one loop", async () => {
+  test("map, filter, remove, some, every? and reduce with a literal fn over a large collection run as one loop", async () => {
     for (const source of [
       "(count (filter (fn [r] (> (:amount r) 500)) data/rows))",
       "(reduce (fn [acc {:keys [amount tag]}] (+ acc (* amount tag))) 0 data/rows)",
       "(let [k 2] (mapv (fn [r] (* k (:id r))) (remove #(= (:tag %) 1) data/rows)))",
+      "(some #(when (and (= (:tag %) 2) (> (:amount %) 990)) (:id %)) data/rows)",
+      "(some #(= (:tag %) 7) data/rows)",
+      "(every? (fn [r] (< (:amount r) 1000)) data/rows)",
     ]) {
       const text = unique(source);
       const { result, stats } = await adaptive(text, { context: { rows } });
@@ -119,6 +123,8 @@ describe.runIf(codeGenerationWorks)("a hot function moves to generated code", ()
       expect(stats.promotions, source).toBeGreaterThanOrEqual(1);
       expect(stats.fastRuns, source).toBeGreaterThanOrEqual(1);
       expect(stats.effectFallbacks, source).toBe(0);
+      // No generated function was called per item: the fn's body is inside the loop.
+      expect(stats.functionEntries, source).toBe(0);
     }
     // A small collection stays on the general evaluator.
     const small = await adaptive(
@@ -216,6 +222,65 @@ describe.runIf(codeGenerationWorks)("a text run again is compiled to generated c
   });
 });
 
+describe.runIf(codeGenerationWorks)("a call over a large looping call runs whole as generated code", () => {
+  test("apply merge-with over a map of one-entry maps merges pairs in one loop", async () => {
+    const folds = vi.spyOn(codegenRuntime, "mergeWithPairs");
+    try {
+      for (const source of [
+        "(apply merge-with + (map (fn [r] {(:tag r) (:amount r)}) data/rows))",
+        "(apply merge-with max (map (fn [r] {(:tag r) (:id r)}) data/rows))",
+      ]) {
+        folds.mockClear();
+        const text = unique(source);
+        const { result, stats } = await adaptive(text, { context: { rows } });
+        const general = await run(text, { context: { rows }, engine: "general" });
+        expect(outcome(result), source).toEqual(outcome(general));
+        expect(stats, source).toMatchObject({ promotions: 1, effectFallbacks: 0 });
+        expect(folds, source).toHaveBeenCalledTimes(1);
+      }
+      // Small collections, and a collection that is no vector, stay on the general evaluator.
+      folds.mockClear();
+      for (const source of [
+        "(apply merge-with + (map (fn [r] {(:tag r) (:amount r)}) (take 10 data/rows)))",
+        "(apply merge-with + (map (fn [[k v]] {k v}) {:a 1 :b 2}))",
+        "(apply merge-with + (map (fn [r] {(:tag r) (:amount r)}) 5))",
+      ]) {
+        const text = unique(source);
+        const { result, stats } = await adaptive(text, { context: { rows } });
+        expect(outcome(result), source).toEqual(
+          outcome(await run(text, { context: { rows }, engine: "general" })),
+        );
+        expect(stats.promotions, source).toBe(0);
+      }
+      expect(folds).not.toHaveBeenCalled();
+    } finally {
+      folds.mockRestore();
+    }
+  });
+});
+
+describe.runIf(codeGenerationWorks)("a promoted function calls itself without its entry", () => {
+  test("a defn calling itself through its var enters its own generated body", async () => {
+    const source = unique("(defn fib [n] (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2))))) (fib 20)");
+    const { result, stats } = await adaptive(source);
+    expect(result.ok && result.value).toBe(6765);
+    expect(stats).toMatchObject({ promotions: 1, effectFallbacks: 0 });
+    // fib 20 makes 21,891 calls, 20,891 of them past the threshold. Only the general closures
+    // still on the stack when the form was promoted come in through the generated entry (at most
+    // two per level of recursion); every other call is the body calling itself.
+    expect(stats.functionEntries).toBeGreaterThan(0);
+    expect(stats.functionEntries).toBeLessThan(50);
+  });
+
+  test("a named fn calling itself by its name enters its own generated body", async () => {
+    promotionPolicy.threshold = 0;
+    const source = unique("((fn fact [n] (if (< n 2) 1 (* n (fact (dec n))))) 20)");
+    const { result, stats } = await adaptive(source);
+    expect(result.ok && result.value).toBe(2432902008176640000n);
+    expect(stats.functionEntries).toBe(1);
+  });
+});
+
 describe("all three engines agree, promotion at once", () => {
   const programs = [
     "(defn fib [n] (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2))))) (fib 15)",
@@ -231,6 +296,14 @@ describe("all three engines agree, promotion at once", () => {
     '(mapv (fn [x] (str/upper-case x)) ["a" "b"])',
     "(sort-by (fn [r] (- (:amount r))) (take 5 data/rows))",
     "(for [x [1 2 3] :let [f (fn [y] (* x y))]] (f 10))",
+    // A var that no longer holds the function whose body calls it: the call goes to the new value.
+    "(defn g [n] (if (< n 1) :done (g (dec n)))) (def h g) (defn g [n] [:new n]) [(h 3) (g 1)]",
+    // Self calls entered directly still count depth, and stop at the limit as the closures do.
+    "(defn down [n] (if (= n 0) 0 (+ 1 (down (dec n))))) (down 5000)",
+    "(defn down [n] (if (= n 0) 0 (+ 1 (down (dec n))))) (down 900)",
+    "(defn walk [n acc] (if (= n 0) acc (walk (dec n) (conj acc n)))) (walk 5 [])",
+    "(defn odd-ones [xs] (if (empty? xs) 0 (+ (if (odd? (first xs)) 1 0) (odd-ones (rest xs))))) (odd-ones [1 2 3 4 5])",
+    "(defn bad [n] (if (= n 0) (/ 1 n) (bad (dec n)))) (bad 3)",
   ];
   test.each(programs)("%s", async (program) => {
     promotionPolicy.threshold = 0;

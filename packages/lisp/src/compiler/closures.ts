@@ -9,7 +9,7 @@ import { after } from "../runtime/async.js";
 import { active } from "../runtime/context.js";
 import { assertEffectsAllowed } from "../runtime/pure-mode.js";
 import { RECUR } from "../runtime/signals.js";
-import { brandFunction, type LispFunction } from "../values/lisp-function.js";
+import { brandFunction, GENERATED_TWIN, type LispFunction } from "../values/lisp-function.js";
 import { MapBuilder } from "../values/lisp-map.js";
 import { isMap } from "../values/map-access.js";
 import { ownedAccumulator } from "./accumulator-use.js";
@@ -84,6 +84,13 @@ export function compileClosure(
     return maker(outer) as LispFunction;
   };
 
+  /** The generated twin of `closure` once its fn form is hot, also left on the closure itself. */
+  const adopt = (closure: LispFunction, env: readonly unknown[]): LispFunction | undefined => {
+    const made = promoted(env);
+    if (made !== undefined) (closure as unknown as Record<symbol, LispFunction>)[GENERATED_TWIN] = made;
+    return made;
+  };
+
   /** Runs the body with the frame filled, looping on recur, counting depth. */
   const enter = (frame: unknown[]): unknown => {
     // Pure mode (generated code, a lazy pipeline) may not run this closure if it could have
@@ -127,14 +134,15 @@ export function compileClosure(
       return frame;
     };
     let closure: LispFunction;
-    // The generated twin of this closure, once its fn form is hot (adaptive tier only).
+    // The generated twin of this closure, once its fn form is hot (adaptive tier only). It is also
+    // left on the closure, where the twin's own calls through a var or a local find it.
     let twin: LispFunction | undefined;
     if (!variadic && fixed === 0) {
       closure = brandFunction(function zero(this: unknown): unknown {
         // biome-ignore lint/complexity/noArguments: the only way to see extra arguments without a rest array
         if (arguments.length !== 0) throw arityError(arguments.length);
         if (promote !== undefined) {
-          twin ??= promoted(env);
+          twin ??= adopt(closure, env);
           if (twin !== undefined) return twin();
         }
         const frame = prepare();
@@ -147,7 +155,7 @@ export function compileClosure(
         // biome-ignore lint/complexity/noArguments: the only way to see extra arguments without a rest array
         if (arguments.length !== 1) throw arityError(arguments.length);
         if (promote !== undefined) {
-          twin ??= promoted(env);
+          twin ??= adopt(closure, env);
           if (twin !== undefined) return twin(a);
         }
         const frame = prepare();
@@ -162,7 +170,7 @@ export function compileClosure(
         // biome-ignore lint/complexity/noArguments: the only way to see extra arguments without a rest array
         if (arguments.length !== 2) throw arityError(arguments.length);
         if (promote !== undefined) {
-          twin ??= promoted(env);
+          twin ??= adopt(closure, env);
           if (twin !== undefined) return twin(a, b);
         }
         const frame = prepare();
@@ -175,7 +183,7 @@ export function compileClosure(
       closure = brandFunction(function many(this: unknown, ...args: unknown[]): unknown {
         if (variadic ? args.length < fixed : args.length !== fixed) throw arityError(args.length);
         if (promote !== undefined) {
-          twin ??= promoted(env);
+          twin ??= adopt(closure, env);
           if (twin !== undefined) return twin(...args);
         }
         const frame = prepare();

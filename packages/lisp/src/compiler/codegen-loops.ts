@@ -1,6 +1,6 @@
 /**
  * Loops the fast tier writes in place of builtin calls (codegen.ts calls in here): a literal
- * callback of `map`, `mapv`, `filter`, `remove` and `reduce` inlined into one loop (pipelines of
+ * callback of `map`, `mapv`, `filter`, `remove`, `some`, `every?` and `reduce` inlined into one loop (pipelines of
  * several stages are fused in fused-pipelines.ts). The happy path only: anything unusual raises
  * an error, and the unit runs again on the general evaluator, which calls the builtins themselves.
  */
@@ -74,6 +74,13 @@ export function inlineHigherOrder(g: LoopEmitter, name: string, args: readonly N
       return name === "map" || name === "mapv"
         ? inlineMap(g, body, items)
         : inlineSelect(g, body, items, name === "filter");
+    }
+    case "some":
+    case "every?": {
+      const body = args.length === 2 ? inlineCallback(g, args[0] as Node) : undefined;
+      if (body === undefined) return undefined;
+      const items = g.bind(`$.collection(${g.value(args[1] as Node)})`);
+      return inlineScan(g, body, items, name === "some");
     }
     case "reduce": {
       if (args.length !== 2 && args.length !== 3) return undefined;
@@ -180,6 +187,30 @@ function inlineMap(g: LoopEmitter, callback: (item: string) => string, items: st
   eachItem(g, items, (item, _raw, i) => {
     const value = callback(item);
     g.emit(`${out}[${i}] = ${value} === undefined ? null : ${value};`);
+  });
+  return out;
+}
+
+/**
+ * `(some pred coll)`: the first truthy result of the predicate, or nil; `(every? pred coll)`:
+ * false at the first falsy result, else true. The loop stops there, as the builtins' scan does,
+ * and charges what it charges (the whole collection's work up front).
+ */
+function inlineScan(
+  g: LoopEmitter,
+  callback: (item: string) => string,
+  items: string,
+  some: boolean,
+): string {
+  const out = g.temp("found");
+  g.emit(`${g.contextName}.work(${items}.length);`);
+  g.emit(`let ${out} = ${some ? "null" : "true"};`);
+  g.markDefined(out);
+  // The body's own blocks are labelled blocks, never loops, so a plain break leaves this loop.
+  eachItem(g, items, (item) => {
+    const value = callback(item);
+    if (some) g.emit(`if (${g.truthy(value)}) { ${out} = ${value}; break; }`);
+    else g.emit(`if (!${g.truthy(value)}) { ${out} = false; break; }`);
   });
   return out;
 }

@@ -36,6 +36,7 @@ import {
   brandFunction,
   FUNCTION_INFO,
   type FunctionInfo,
+  GENERATED_TWIN,
   type LispFunction,
 } from "../values/lisp-function.js";
 import { LispMap, MapBuilder } from "../values/lisp-map.js";
@@ -82,6 +83,8 @@ export const codegenRuntime = {
   P: pureMode,
   NOT_PURE,
   INFO: FUNCTION_INFO,
+  TWIN: GENERATED_TWIN,
+  stats: fastTierStats,
   add,
   subtract,
   multiply,

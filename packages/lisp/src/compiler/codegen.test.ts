@@ -156,7 +156,7 @@ describe("generated source", () => {
     expect(generated).toMatch(/\$\.vec\(/);
   });
 
-  test("a literal callback of map, filter, remove or reduce is inlined into one loop", async () => {
+  test("a literal callback of map, filter, remove, some, every? or reduce is inlined into one loop", async () => {
     for (const source of [
       "(let [xs [1 2 3]] (map (fn [x] (* x x)) xs))",
       "(let [xs [1 2 3]] (filter #(odd? %) xs))",
@@ -165,6 +165,11 @@ describe("generated source", () => {
       "(let [xs [{:a 1} 2 nil [3]]] (map :a xs))",
       "(let [xs [{:a 1} {:a false} {:b 2}]] (filter :a xs))",
       "(let [xs [{:a 1 :b 2} 3 nil]] (map (juxt :a :b) xs))",
+      "(let [xs [{:a 1} {:a 2 :id 7} {:a 2 :id 8}]] (some #(when (= (:a %) 2) (:id %)) xs))",
+      "(let [xs [1 3 5]] [(some even? xs) (some (fn [x] (when (> x 2) (* x 10))) xs)])",
+      "(let [xs [{:a false} {:a nil}]] (some :a xs))",
+      "(let [xs [1 3 4 5]] [(every? #(odd? %) xs) (every? (fn [x] (< x 9)) xs) (every? :a [])])",
+      "(let [xs [1 2 3]] (some (fn [x] (loop [i 0] (if (< i x) (recur (inc i)) (when (= i 2) i)))) xs))",
     ]) {
       const generated = generate(source);
       expect(generated, source).toMatch(/for \(let i\d+ = 0;/);
@@ -217,6 +222,11 @@ describe("generated source", () => {
       '(map (fn [x] (inc x)) [1 "a"])',
       "(reduce (fn [acc x] (if (> acc 3) (return acc) (+ acc x))) 0 [1 2 3 4 5])",
       "(let [k 2] (mapv (fn [x] (* k x)) #{1 2 3}))",
+      '(some (fn [c] (when (= c "b") c)) "abc")',
+      "(some (fn [[k v]] (when (= v 2) k)) {:a 1 :b 2})",
+      "(some (fn [x] (inc x)) 5)",
+      '(every? (fn [x] (> x 0)) [1 "a"])',
+      "(some (fn [x] (when (> x 1) (return :early))) [1 2 3])",
     ]) {
       await bothEngines(source);
     }

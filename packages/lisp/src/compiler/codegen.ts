@@ -67,6 +67,16 @@ class Scope {
   ) {}
 }
 
+/** A generated function, for calls of itself from its own body (Generator.enclosingFn). */
+interface SelfEntry {
+  /** The JS name of the branded function value. */
+  readonly value: string;
+  /** The JS name of its body: `(ctx, ...params)`, counting depth and fuel, no try/catch. */
+  readonly body: string;
+  readonly context: string;
+  readonly arity: number;
+}
+
 /** Writes the JavaScript of a pure node (a unit); codegen-units.ts turns it into running code. */
 export class Generator implements LoopEmitter {
   private readonly constants: unknown[] = [];
@@ -86,6 +96,13 @@ export class Generator implements LoopEmitter {
   /** Per result variable of a block: whether every value delivered to it so far was defined. */
   private readonly deliveredDefined = new Map<string, boolean>();
   contextName = "ctx";
+  /**
+   * The generated function whose body is being written: a call in it that turns out, at run
+   * time, to call that same function (a self-recursive `defn` through its var, a named `fn`
+   * through its own name) enters its body directly, past the entry's pure-mode switch and
+   * fallback handler, which the outermost call already holds.
+   */
+  private enclosingFn: SelfEntry | undefined;
 
   constructor(
     private readonly environment: CodegenEnvironment,
@@ -489,6 +506,17 @@ export class Generator implements LoopEmitter {
     const fn = this.value(callee);
     const args = node.args.map((arg) => this.value(arg));
     this.site(node.position);
+    const self = this.enclosingFn;
+    if (
+      self !== undefined &&
+      self.arity === args.length &&
+      (callee.kind === "var" || callee.kind === "local")
+    ) {
+      // The function being written, found as itself or as the general closure it is the twin of.
+      const same = `${fn} === ${self.value} || (typeof ${fn} === "function" && ${fn}[$.TWIN] === ${self.value})`;
+      const generic = `typeof ${fn} === "function" && ${fn}[INFO]?.builtin === false ? ${fn}(${args.join(", ")}) : $.callN(${fn}, [${args.join(", ")}])`;
+      return this.bind(`${same} ? ${self.body}(${[self.context, ...args].join(", ")}) : ${generic}`);
+    }
     // A PTC-Lisp closure is called directly; anything else (keywords, maps, builtins) through call1/2.
     const closure = `typeof ${fn} === "function" && ${fn}[INFO]?.builtin === false`;
     if (args.length === 1) return this.bind(`${closure} ? ${fn}(${args[0]}) : call1(${fn}, ${args[0]})`);
@@ -850,9 +878,12 @@ export class Generator implements LoopEmitter {
 
     const savedScope = this.scope;
     const savedContext = this.contextName;
+    const savedEnclosing = this.enclosingFn;
     this.scope = scope;
     this.contextName = this.temp("ctx");
     const context = this.contextName;
+    const bodyName = `${functionName}_body`;
+    this.enclosingFn = variadic ? undefined : { value: functionName, body: bodyName, context, arity: fixed };
     const result = this.temp("res");
     const label = this.temp("L");
     const raw = node.target.rawSlots.map(() => this.temp("r"));
@@ -869,6 +900,7 @@ export class Generator implements LoopEmitter {
     });
     this.scope = savedScope;
     this.contextName = savedContext;
+    this.enclosingFn = savedEnclosing;
 
     const restParam = variadic ? (fixed > 0 ? ", ...rest" : "...rest") : "";
     const arityTest = variadic ? `arguments.length < ${fixed}` : `arguments.length !== ${fixed}`;
@@ -878,26 +910,36 @@ export class Generator implements LoopEmitter {
       ...params.map((param, index) => `let ${raw[index]} = ${param} === undefined ? null : ${param};`),
     ];
     if (variadic) rawInit.push(`let ${raw[fixed]} = ${restValue};`);
+    const paramList = [...params, ...(variadic ? ["rest"] : [])].join(", ");
+    // The body: depth, fuel and the loop of `recur`, entered by the function below and directly
+    // by the body's own calls of the same function (enclosingFn), which need no entry of their own.
+    this.emit(
+      `const ${bodyName} = function (${[context, paramList].filter((part) => part !== "").join(", ")}) {`,
+    );
+    this.emit(
+      `if (++${context}.depth > ${context}.limits.maxDepth) throw $.depth(${context}, ${this.position(node.position)});`,
+    );
+    this.emit(`if (--${context}.fuel <= 0) ${context}.refuel();`);
+    this.emit(`let ${result};`);
+    this.lines.push(...rawInit, `${label}: while (true) {`, ...body, `break ${label};`, "}");
+    this.emit(`${context}.depth--;`);
+    this.emit(`return ${result};`);
+    this.emit("};");
     const source = [
       `$.fn(function ${functionName}(${params.join(", ")}${restParam}) {`,
       `if (${arityTest}) throw $.arity(${infoConstant}, arguments.length);`,
       `const ${context} = $.ctx();`,
+      "$.stats.functionEntries++;",
       // Saved, not decremented, on the way out of a throw: closures of the general evaluator
       // unwound by the same throw leave the count raised (closures.ts).
       `const depth = ${context}.depth;`,
       // The meters at entry, put back before the call runs again on the general evaluator.
       `const mark_i = ${context}.iterations, mark_m = ${context}.memory, mark_c = ${context}.copied, mark_a = ${context}.loopCheckAt;`,
-      `if (++${context}.depth > ${context}.limits.maxDepth) throw $.depth(${context}, ${this.position(node.position)});`,
-      `if (--${context}.fuel <= 0) ${context}.refuel();`,
       "const wasPure = P.on;",
       "P.on = true;",
       `let ${result};`,
       "try {",
-      ...rawInit,
-      `${label}: while (true) {`,
-      ...body,
-      `break ${label};`,
-      "}",
+      `${result} = ${bodyName}(${[context, ...params, ...(variadic ? ["rest"] : [])].join(", ")});`,
       "} catch (error) {",
       "P.on = wasPure;",
       `${context}.depth = depth;`,
@@ -906,10 +948,10 @@ export class Generator implements LoopEmitter {
       `return $.deopt(${this.constant(slow)}, [${capturedNames.join(", ")}], [${[...params, ...(variadic ? ["...rest"] : [])].join(", ")}]);`,
       "}",
       "P.on = wasPure;",
-      `${context}.depth--;`,
       `return ${result};`,
       `}, ${infoConstant})`,
     ];
-    return this.bind(source.join("\n"));
+    this.emit(`const ${functionName} = ${source.join("\n")};`);
+    return functionName;
   }
 }

@@ -41,7 +41,7 @@ import { fastTierStats, GenerationGap, generationPolicy } from "./fast-tier.js";
 import { fusesIntoOneLoop } from "./fused-pipelines.js";
 import { promotionPolicy } from "./promotion.js";
 import { isPure, isTrivial, recursOutward } from "./purity.js";
-import { largeCallNode, largeForNode, resumedLoopNode } from "./resume-nodes.js";
+import { innerCollectionAt, largeCallNode, largeForNode, resumedLoopNode } from "./resume-nodes.js";
 
 /**
  * How pure code runs. "general": closures only. "fast": every pure subtree compiled to JavaScript
@@ -166,6 +166,7 @@ export class Compiler {
         if (this.adaptive(node)) {
           if (loopsOverItsLastArgument(node)) return this.compileLargeCall(node, (_, index) => index === 0);
           if (fusesIntoOneLoop(node)) return this.compileLargeCall(node, keptInPipeline);
+          if (callsOverALoop(node)) return this.compileCallOverLoop(node);
         }
         return compileCall(
           (child) => this.compile(child),
@@ -324,6 +325,35 @@ export class Compiler {
    * builtins: nothing to evaluate) and reads the others from slots past the end of a copy of the
    * frame (resume-nodes.ts).
    */
+  /**
+   * `(apply merge-with + (map (fn [o] {(:status o) (:amount o)}) rows))` under the adaptive tier
+   * (callsOverALoop): over a large collection the whole call runs as generated code, where the
+   * generator may write it as one loop (specialized-calls.ts); promoting the inner call alone
+   * would leave the outer one to run here over the vector it built. The collection is evaluated
+   * once, here, and read by either version from a slot past the end of a copy of the frame.
+   */
+  private compileCallOverLoop(node: Extract<Node, { kind: "call" }>): Code {
+    const inner = node.args[node.args.length - 1] as Extract<Node, { kind: "call" }>;
+    const collection = this.compile(inner.args[inner.args.length - 1] as Node);
+    let unit: Code | null | undefined;
+    let general: Code | undefined;
+    const call = (frame: unknown[], items: unknown): unknown => {
+      const extended = frame.slice();
+      extended.push(items);
+      if (Array.isArray(items) && items.length >= promotionPolicy.threshold) {
+        unit ??= this.promote(innerCollectionAt(node, frame.length)) ?? null;
+        if (unit !== null) return unit(extended);
+      }
+      general ??= this.general(() => this.compileNode(innerCollectionAt(node, frame.length)));
+      return general(extended);
+    };
+    return (frame) => {
+      const items = collection(frame);
+      if (items instanceof Promise) return after(items, (resolved) => call(frame, resolved));
+      return call(frame, items);
+    };
+  }
+
   private compileLargeCall(
     node: Extract<Node, { kind: "call" }>,
     kept: (arg: Node, index: number) => boolean,
@@ -825,12 +855,28 @@ const LOOPING_CALLS: ReadonlyMap<string, { readonly args: number; readonly arity
   ["mapv", { args: 2, arity: 1 }],
   ["filter", { args: 2, arity: 1 }],
   ["remove", { args: 2, arity: 1 }],
+  ["some", { args: 2, arity: 1 }],
+  ["every?", { args: 2, arity: 1 }],
   ["reduce", { args: 3, arity: 2 }],
 ]);
 
 /** Arguments of a fused pipeline's call that its generated code takes as written. */
 function keptInPipeline(arg: Node, index: number): boolean {
   return index === 0 || arg.kind === "const" || arg.kind === "builtin" || arg.kind === "fn";
+}
+
+/**
+ * A builtin call whose last argument is a looping call of one collection (`(map f coll)`, not
+ * reduce's three arguments) and whose other arguments are written as constants, builtins or fns,
+ * which evaluate to the same whether before or after the collection.
+ */
+function callsOverALoop(node: Extract<Node, { kind: "call" }>): boolean {
+  if (node.callee.kind !== "builtin" || node.args.length < 2) return false;
+  const last = node.args[node.args.length - 1] as Node;
+  if (last.kind !== "call" || last.args.length !== 2 || !loopsOverItsLastArgument(last)) return false;
+  return node.args
+    .slice(0, -1)
+    .every((arg) => arg.kind === "const" || arg.kind === "builtin" || arg.kind === "fn");
 }
 
 /** A call generated code would turn into one loop: a looping builtin with a literal function. */

@@ -25,6 +25,11 @@ export interface FastTierStats {
   effectFallbacks: number;
   /** Errors raised in generated code, run again on the general evaluator to get their position. */
   errorReruns: number;
+  /**
+   * Calls that came in through a generated function's entry. A call of the function from its own
+   * body (a self-recursive `defn`) enters the body directly and is not counted.
+   */
+  functionEntries: number;
   /** Hot functions of the adaptive tier compiled to JavaScript while their program ran. */
   promotions: number;
   /** Calls of `new Function` made only to find out whether it is allowed (code-generation.ts). */
@@ -39,6 +44,7 @@ export const fastTierStats: FastTierStats = {
   fastRuns: 0,
   effectFallbacks: 0,
   errorReruns: 0,
+  functionEntries: 0,
   promotions: 0,
   probes: 0,
   fieldReaders: 0,
@@ -52,6 +58,7 @@ export function resetFastTierStats(): FastTierStats {
   fastTierStats.fastRuns = 0;
   fastTierStats.effectFallbacks = 0;
   fastTierStats.errorReruns = 0;
+  fastTierStats.functionEntries = 0;
   fastTierStats.promotions = 0;
   fastTierStats.probes = 0;
   fastTierStats.fieldReaders = 0;

@@ -52,3 +52,17 @@ export function largeCallNode(
   );
   return { ...node, args };
 }
+
+/**
+ * `node`, a call whose last argument is a call over a collection (compile.ts, callsOverALoop),
+ * with that collection read from local `slot` instead: it was evaluated already.
+ */
+export function innerCollectionAt(node: Extract<Node, { kind: "call" }>, slot: number): Node {
+  const inner = node.args[node.args.length - 1] as Extract<Node, { kind: "call" }>;
+  const collection = inner.args[inner.args.length - 1] as Node;
+  const read: Node = { kind: "local", slot, name: "argument", position: collection.position };
+  return {
+    ...node,
+    args: [...node.args.slice(0, -1), { ...inner, args: [...inner.args.slice(0, -1), read] }],
+  };
+}

@@ -5,6 +5,13 @@
  */
 export const FUNCTION_INFO: unique symbol = Symbol("ptc-lisp.function");
 
+/**
+ * On a closure of the general evaluator whose fn form the adaptive tier promoted: the generated
+ * function it hands its calls to (compiler/closures.ts). Generated code that finds its own
+ * function here calls its body directly (a self-recursive `defn` called through its var).
+ */
+export const GENERATED_TWIN: unique symbol = Symbol("ptc-lisp.generated-twin");
+
 export interface FunctionInfo {
   /** `defn`/named `fn` name, or the builtin's name. */
   readonly name: string | undefined;
