@@ -38,9 +38,12 @@ describe("stableJson", () => {
 
   it("writes exactly what fast-json-stable-stringify writes", () => {
     fc.assert(
-      fc.property(fc.anything({ withBigInt: false, withBoxedValues: true, withNullPrototype: true }), (value) => {
-        expect(stableJson(value)).toBe(referenceStringify(value));
-      }),
+      fc.property(
+        fc.anything({ withBigInt: false, withBoxedValues: true, withNullPrototype: true }),
+        (value) => {
+          expect(stableJson(value)).toBe(referenceStringify(value));
+        },
+      ),
     );
   });
 
