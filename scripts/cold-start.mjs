@@ -4,7 +4,10 @@
 // @ptc/lisp and runs `(+ 1 2)`, and one that also imports the built @ptc/agent. Prints the median
 // wall time of each and the differences (docs/benchmarks.md, "Cold start"). Build first
 // (`pnpm build`).
-//   node scripts/cold-start.mjs [--runs 40]
+//   node scripts/cold-start.mjs [--runs 40] [--instructions]
+// `--instructions` counts each process's machine instructions under valgrind (callgrind, every
+// thread) instead of timing it: about fifty times slower, but a loaded machine barely moves the
+// count (±1%, mostly V8's random hash seed), so two builds compare where wall times cannot.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -12,7 +15,8 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 
 const args = process.argv.slice(2);
-const runs = Number(args[args.indexOf("--runs") + 1] || 40);
+const runs = Number(args.includes("--runs") ? args[args.indexOf("--runs") + 1] : 40);
+const instructions = args.includes("--instructions");
 const root = new URL("..", import.meta.url);
 const lisp = pathToFileURL(new URL("packages/lisp/dist/index.js", root).pathname).href;
 const agent = pathToFileURL(new URL("packages/agent/dist/index.js", root).pathname).href;
@@ -33,6 +37,17 @@ const times = Object.fromEntries(Object.keys(probes).map((name) => [name, []]));
 try {
   for (let i = 0; i < runs; i++) {
     for (const [name, file] of Object.entries(files)) {
+      if (instructions) {
+        const child = spawnSync(
+          "valgrind",
+          ["--tool=callgrind", "--callgrind-out-file=/dev/null", process.execPath, file],
+          { encoding: "utf8" },
+        );
+        const count = /Collected : (\d+)/.exec(child.stderr ?? "");
+        if (child.status !== 0 || count === null) throw new Error(`${name} failed under valgrind`);
+        times[name].push(Number(count[1]) / 1e6);
+        continue;
+      }
       const start = process.hrtime.bigint();
       const child = spawnSync(process.execPath, [file], { stdio: "inherit" });
       if (child.status !== 0) throw new Error(`${name} failed`);
@@ -50,10 +65,11 @@ console.log(
     .map((l) => l.toFixed(2))
     .join(" ")}, ${runs} runs each`,
 );
+const unit = instructions ? "M instructions" : "ms";
 for (const [name, values] of Object.entries(times))
   console.log(
-    `${name.padEnd(22)} median ${median(values).toFixed(1)} ms, min ${Math.min(...values).toFixed(1)} ms`,
+    `${name.padEnd(22)} median ${median(values).toFixed(1)} ${unit}, min ${Math.min(...values).toFixed(1)} ${unit}`,
   );
 console.log(
-  `@ptc/lisp and (+ 1 2) add ${(withLisp - empty).toFixed(1)} ms; @ptc/agent adds ${(withAgent - withLisp).toFixed(1)} ms more`,
+  `@ptc/lisp and (+ 1 2) add ${(withLisp - empty).toFixed(1)} ${unit}; @ptc/agent adds ${(withAgent - withLisp).toFixed(1)} ${unit} more`,
 );

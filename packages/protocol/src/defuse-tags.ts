@@ -41,7 +41,17 @@ const LOOK_ALIKES: ReadonlyMap<string, string> = new Map(
 
 /** Every character that can start a tag: `<`, its compatibility forms and its look-alikes (all one UTF-16 unit). */
 const TAG_STARTS = /[<\uFF1C\uFE64\u226E\u02C2\u1438\u2039\u2329\u3008\u27E8\u276E\u29FC]/g;
-const INVISIBLE = /^[\p{Cf}\p{Default_Ignorable_Code_Point}\p{M}]$/u;
+/**
+ * Format, default-ignorable and combining characters. Made on first use: for a `\p{...}` class in a
+ * regex literal, V8 builds the Unicode set from ICU's tables while it parses the module, so every
+ * cold start would pay for it.
+ */
+let invisible: RegExp | undefined;
+function invisibleCharacter(): RegExp {
+  // biome-ignore lint/complexity/useRegexLiterals: a literal's Unicode set is built when the module is parsed
+  invisible ??= new RegExp(String.raw`^[\p{Cf}\p{Default_Ignorable_Code_Point}\p{M}]$`, "u");
+  return invisible;
+}
 /** Between `<` and the name. */
 const LEAD = /^[\s/\\]$/;
 /** Between the name's letters. */
@@ -97,7 +107,7 @@ function fold(codePoint: number): string {
   if (direct !== undefined) return direct;
   let out = "";
   for (const part of char.normalize("NFKD").toLowerCase().normalize("NFKD")) {
-    if (!INVISIBLE.test(part)) out += LOOK_ALIKES.get(part) ?? part;
+    if (!invisibleCharacter().test(part)) out += LOOK_ALIKES.get(part) ?? part;
   }
   return out;
 }

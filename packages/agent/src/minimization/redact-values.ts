@@ -104,12 +104,24 @@ function skipCollection(message: string, start: number): number {
   return message.length;
 }
 
+/**
+ * A character that can end a word or a path. Made on first use: for a `\p{...}` class in a regex
+ * literal, V8 builds the Unicode set from ICU's tables while it parses the module, so every cold
+ * start would pay for it.
+ */
+let wordCharacter: RegExp | undefined;
+function wordCharacterPattern(): RegExp {
+  // biome-ignore lint/complexity/useRegexLiterals: a literal's Unicode set is built when the module is parsed
+  wordCharacter ??= new RegExp(String.raw`[\p{L}\p{N}_/:]`, "u");
+  return wordCharacter;
+}
+
 /** `:name` as a printed keyword, not the colon of `reason: text` or of `12:30`. */
 function isKeywordStart(message: string, index: number): boolean {
   const before = message[index - 1];
   const after = message[index + 1];
   if (after === undefined || /[\s,)\]}"':]/.test(after)) return false;
-  return before === undefined || !/[\p{L}\p{N}_/:]/u.test(before);
+  return before === undefined || !wordCharacterPattern().test(before);
 }
 
 function skipToken(message: string, start: number): number {

@@ -24,34 +24,49 @@ function lines(text: unknown): string[] {
   return text.split(/\r?\n/);
 }
 
-const grep = createTool("grep", {
-  signature: "(pattern :string, text :string) -> [:string]",
-  description: "Lines of text matching a regular expression.",
-  execute: ({ pattern, text }) => {
-    const regex = compile(pattern);
-    return lines(text).filter((line) => regex.test(line));
-  },
-});
+/**
+ * The grep pair, made on first use and then shared by every agent: createTool parses their
+ * signatures, work that importing @ptc/agent should not pay (cold start, docs/benchmarks.md).
+ */
+let grepTools: readonly [Tool, Tool] | undefined;
 
-const grepN = createTool("grep-n", {
-  signature: "(pattern :string, text :string, context :int?) -> [{line :int, text :string, match :bool}]",
-  description: "Matching lines with their 1-based line numbers, plus `context` lines around each match.",
-  execute: ({ pattern, text, context }) => {
-    const regex = compile(pattern);
-    const all = lines(text);
-    const around = typeof context === "number" && context > 0 ? Math.floor(context) : 0;
-    const shown = new Map<number, boolean>();
-    all.forEach((line, index) => {
-      if (!regex.test(line)) return;
-      for (let i = Math.max(0, index - around); i <= Math.min(all.length - 1, index + around); i++) {
-        shown.set(i, shown.get(i) === true || i === index);
-      }
-    });
-    return [...shown.entries()]
-      .sort(([a], [b]) => a - b)
-      .map(([index, match]) => ({ line: index + 1, text: all[index] as string, match }));
-  },
-});
+function grepFamily(): readonly [Tool, Tool] {
+  grepTools ??= [makeGrep(), makeGrepN()];
+  return grepTools;
+}
+
+function makeGrep(): Tool {
+  return createTool("grep", {
+    signature: "(pattern :string, text :string) -> [:string]",
+    description: "Lines of text matching a regular expression.",
+    execute: ({ pattern, text }) => {
+      const regex = compile(pattern);
+      return lines(text).filter((line) => regex.test(line));
+    },
+  });
+}
+
+function makeGrepN(): Tool {
+  return createTool("grep-n", {
+    signature: "(pattern :string, text :string, context :int?) -> [{line :int, text :string, match :bool}]",
+    description: "Matching lines with their 1-based line numbers, plus `context` lines around each match.",
+    execute: ({ pattern, text, context }) => {
+      const regex = compile(pattern);
+      const all = lines(text);
+      const around = typeof context === "number" && context > 0 ? Math.floor(context) : 0;
+      const shown = new Map<number, boolean>();
+      all.forEach((line, index) => {
+        if (!regex.test(line)) return;
+        for (let i = Math.max(0, index - around); i <= Math.min(all.length - 1, index + around); i++) {
+          shown.set(i, shown.get(i) === true || i === index);
+        }
+      });
+      return [...shown.entries()]
+        .sort(([a], [b]) => a - b)
+        .map(([index, match]) => ({ line: index + 1, text: all[index] as string, match }));
+    },
+  });
+}
 
 function llmQueryTool(): Tool {
   const tool = createTool("llm-query", {
@@ -74,8 +89,7 @@ export function effectiveTools(agent: Agent): Map<string, Tool> {
   };
   if (agent.llmQuery) add(llmQueryTool());
   if (agent.builtinTools.includes("grep")) {
-    add(grep);
-    add(grepN);
+    for (const tool of grepFamily()) add(tool);
   }
   return tools;
 }

@@ -42,10 +42,19 @@ function asciiSimple(text: string): boolean {
  * SpacingMark characters, joiners, emoji modifiers and tags, regional indicators, Hangul jamo and
  * syllables, Prepend characters, and CR (of CRLF). Text with none of them has one grapheme per
  * code point.
+ *
+ * Made on first use: for a `\p{...}` class in a regex literal, V8 builds the Unicode set from
+ * ICU's tables while it parses the module, so every cold start would pay for it.
  */
-const JOINING =
-  // biome-ignore lint/suspicious/noMisleadingCharacterClass: it matches single code points on purpose (one is enough)
-  /[\u200d\p{M}\r\u200c\uff9e\uff9f\u1100-\u11ff\ua960-\ua97f\uac00-\ud7a3\ud7b0-\ud7ff\u0600-\u0605\u06dd\u070f\u0890\u0891\u08e2\u0d4e\u{1f3fb}-\u{1f3ff}\u{e0020}-\u{e007f}\u{1f1e6}-\u{1f1ff}\u{110bd}\u{110cd}\u{111c2}\u{111c3}\u{1193f}\u{11941}\u{11a3a}\u{11a84}-\u{11a89}\u{11d46}\u{11f02}]/u;
+let joining: RegExp | undefined;
+function joiningCharacter(): RegExp {
+  // biome-ignore lint/complexity/useRegexLiterals: a literal's Unicode set is built when the module is parsed
+  joining ??= new RegExp(
+    String.raw`[\u200d\p{M}\r\u200c\uff9e\uff9f\u1100-\u11ff\ua960-\ua97f\uac00-\ud7a3\ud7b0-\ud7ff\u0600-\u0605\u06dd\u070f\u0890\u0891\u08e2\u0d4e\u{1f3fb}-\u{1f3ff}\u{e0020}-\u{e007f}\u{1f1e6}-\u{1f1ff}\u{110bd}\u{110cd}\u{111c2}\u{111c3}\u{1193f}\u{11941}\u{11a3a}\u{11a84}-\u{11a89}\u{11d46}\u{11f02}]`,
+    "u",
+  );
+  return joining;
+}
 
 /** True when the code units at `i` and `i + 1` are a surrogate pair (one code point). */
 function isHighSurrogate(text: string, i: number): boolean {
@@ -70,7 +79,7 @@ const MAX_CLUSTER = 4096;
  */
 export function graphemeBoundaries(text: string): number[] {
   const out: number[] = [];
-  const segmenter = JOINING.test(text) ? graphemeSegmenter() : undefined;
+  const segmenter = joiningCharacter().test(text) ? graphemeSegmenter() : undefined;
   if (segmenter === undefined) {
     chargeWalk(text.length);
     for (let i = 0; i < text.length; i++) {
@@ -123,7 +132,8 @@ export function graphemes(text: string): string[] {
 
 export function graphemeCount(text: string): number {
   if (asciiSimple(text)) return text.length;
-  if (JOINING.test(text) && graphemeSegmenter() !== undefined) return graphemeBoundaries(text).length - 1;
+  if (joiningCharacter().test(text) && graphemeSegmenter() !== undefined)
+    return graphemeBoundaries(text).length - 1;
   chargeWalk(text.length);
   let count = 0;
   for (let i = 0; i < text.length; i++) {
