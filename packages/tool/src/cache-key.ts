@@ -4,18 +4,18 @@
  * so string and keyword keys converge, `a-b` and `a_b` converge, key order never matters, and
  * integer-valued numbers collapse (`-0` to `0`; JS already has `1.0 === 1`).
  *
- * The key is JSON text with sorted keys (stable-json.ts) over a tagged normal form. Values that JSON cannot tell
+ * The key is fast-json-stable-stringify over a tagged normal form. Values that JSON cannot tell
  * apart (a Map, a Set and `{}`; NaN, Infinity and null; undefined and absence) are wrapped in
  * single-key "tag" objects first. Tag keys contain a hyphen and normalized object keys never do,
  * so no argument object can impersonate a tag.
  *
  * It never mutates its input and never calls a tool.
  */
+import stableStringify from "fast-json-stable-stringify";
 import { describeValue, isPlainObject } from "./describe-value.js";
 import { ToolError } from "./errors.js";
 import { normalizeKey } from "./key-normalizer.js";
 import { setOwn } from "./own-property.js";
-import { stableJson } from "./stable-json.js";
 
 /** The key for a call of `toolName` with `args`. Equal keys mean "the same call". */
 export function canonicalCacheKey(toolName: string, args: unknown): string {
@@ -30,8 +30,7 @@ export function canonicalCacheKey(toolName: string, args: unknown): string {
   const canonical = isPlainObject(args)
     ? canonicalize(args, new Set())
     : tag("non_map", canonicalize(args, new Set()));
-  // An array always has a JSON text.
-  return stableJson([toolName, canonical]) as string;
+  return stableStringify([toolName, canonical]);
 }
 
 /**
@@ -126,7 +125,7 @@ function canonicalizeObject(object: object, ancestors: Set<object>): unknown {
 
 function sortByKeyText<T>(items: readonly T[], keyOf: (item: T) => unknown): T[] {
   return items
-    .map((item) => [stableJson(keyOf(item)) ?? "", item] as const)
+    .map((item) => [stableStringify(keyOf(item)), item] as const)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([, item]) => item);
 }
