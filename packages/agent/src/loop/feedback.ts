@@ -14,6 +14,7 @@ import {
 import { renderType, type Signature, toLispKey, type ValidationIssue } from "@ptc/tool";
 import { renderProgress } from "../prompt/progress.js";
 import { turnInfo } from "../prompt/turn-info.js";
+import type { ProgramOutcome } from "./execute-program.js";
 import type { LoopState, Run } from "./run-types.js";
 
 export function budgetLine(run: Run, state: LoopState): string {
@@ -91,6 +92,28 @@ export function executionFeedback(
   const feedback =
     execution.feedback === "" ? `${UNTRUSTED_PREAMBLE}\n\n${block}` : `${execution.feedback}\n\n${block}`;
   return { ...execution, feedback, notes: [...(execution.notes ?? []), block] };
+}
+
+/**
+ * The execution feedback of a program that ran: its value (by default the run's own), its output
+ * and warnings, and its memory against the memory from before it, so call it before the verdict
+ * is kept.
+ */
+export function programFeedback(
+  run: Run,
+  state: LoopState,
+  outcome: ProgramOutcome,
+  shown: { readonly value?: unknown; readonly shapeOnly?: ReadonlySet<string> | undefined } = {},
+): ExecutionFeedback {
+  const { result } = outcome;
+  return executionFeedback(run, {
+    value: "value" in shown ? shown.value : result.ok ? result.value : null,
+    prints: result.prints,
+    memory: outcome.memory,
+    previousMemory: state.memory,
+    warnings: result.ok ? result.warnings : [],
+    shapeOnly: shown.shapeOnly,
+  });
 }
 
 /** Success feedback of the content transport: execution feedback, budget line, progress. */

@@ -14,7 +14,7 @@ import type { Message } from "../model/model-types.js";
 import type { ToolCallRecord } from "../step/step-types.js";
 import type { TurnContext, TurnOutcome, TurnRecord } from "./drive-turns.js";
 import { executeProgram, type ProgramOutcome } from "./execute-program.js";
-import { executionFeedback } from "./feedback.js";
+import { programFeedback } from "./feedback.js";
 import { failure } from "./finish.js";
 import { judgeProgram, type ProgramVerdict, rulesOf } from "./judge-program.js";
 import { keepVerdict } from "./keep-verdict.js";
@@ -105,12 +105,7 @@ export async function lispEvalTurn(
     shownError: verdict.kind === "error" ? shownError(state, origins, verdict) : undefined,
     // Against the memory from before the program: built before the verdict is kept.
     execution: () =>
-      executionFeedback(run, {
-        value: result.ok ? result.value : null,
-        prints: result.prints,
-        memory: outcome.memory,
-        previousMemory: state.memory,
-        warnings: result.ok ? result.warnings : [],
+      programFeedback(run, state, outcome, {
         shapeOnly: state.provenance?.shapeOnly(Object.keys(outcome.memory)),
       }),
   });

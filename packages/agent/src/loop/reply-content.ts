@@ -7,7 +7,7 @@
 import type { Message } from "../model/model-types.js";
 import type { TurnOutcome } from "./drive-turns.js";
 import type { ProgramOutcome } from "./execute-program.js";
-import { errorFeedback, executionFeedback, successFeedback } from "./feedback.js";
+import { errorFeedback, programFeedback, successFeedback } from "./feedback.js";
 import { type Ending, failure } from "./finish.js";
 import type { ProgramVerdict } from "./judge-program.js";
 import { memoryLimitFailure, rollbackMessage } from "./memory-limit-texts.js";
@@ -62,13 +62,7 @@ export function replyContent(
         ? stop(failure("memory_limit_exceeded", memoryLimitFailure(verdict.size, verdict.limit)), raw)
         : feedback(rollbackMessage(verdict.size, verdict.limit));
     case "continue": {
-      const execution = executionFeedback(run, {
-        value: verdict.programValue,
-        prints: result.prints,
-        memory: outcome.memory,
-        previousMemory: state.memory,
-        warnings: result.ok ? result.warnings : [],
-      });
+      const execution = programFeedback(run, state, outcome, { value: verdict.programValue });
       const summaries = { ...state.summaries, ...outcome.summaries };
       return feedback(successFeedback(run, state, execution, summaries, outcome.toolCalls));
     }

@@ -10,7 +10,7 @@ import type { Message } from "../model/model-types.js";
 import { hasFencedProgram } from "../parsing/extract-code.js";
 import type { TurnOutcome, TurnRecord } from "./drive-turns.js";
 import type { ProgramOutcome } from "./execute-program.js";
-import { errorFeedback, executionFeedback } from "./feedback.js";
+import { errorFeedback, programFeedback } from "./feedback.js";
 import { type Ending, failure } from "./finish.js";
 import type { ProgramVerdict } from "./judge-program.js";
 import { lispEvalMessage } from "./lisp-eval-message.js";
@@ -34,14 +34,7 @@ export function replyToolCall(
   verdict: ProgramVerdict,
 ): TurnOutcome {
   const { result } = outcome;
-  const execution = () =>
-    executionFeedback(run, {
-      value: result.ok ? result.value : null,
-      prints: result.prints,
-      memory: outcome.memory,
-      previousMemory: state.memory,
-      warnings: result.ok ? result.warnings : [],
-    });
+  const execution = () => programFeedback(run, state, outcome);
   const messages: Message[] = [
     read.assistant,
     { role: "tool", toolCallId: read.call.id, content: lispEvalMessage(verdict, { execution }) },

@@ -92,24 +92,11 @@ export function compileComprehension(
 
   function clauseCode(step: Step, rest: Rest, mayPromote: boolean): Rest {
     switch (step.kind) {
-      case "when": {
-        const test = step.test;
-        return (frame, out) => {
-          const value = test(frame);
-          if (value instanceof Promise)
-            return after(value, (resolved) => (isTruthy(resolved) ? rest(frame, out) : undefined));
-          return value !== null && value !== false && value !== undefined ? rest(frame, out) : undefined;
-        };
-      }
-      case "while": {
-        const test = step.test;
-        return (frame, out) => {
-          const value = test(frame);
-          if (value instanceof Promise)
-            return after(value, (resolved) => (isTruthy(resolved) ? rest(frame, out) : STOP));
-          return value !== null && value !== false && value !== undefined ? rest(frame, out) : STOP;
-        };
-      }
+      // A falsy :when skips this element; a falsy :while stops the clause's binding.
+      case "when":
+        return guarded(step.test, rest, undefined);
+      case "while":
+        return guarded(step.test, rest, STOP);
       case "let": {
         const { inits, binders } = step;
         const bindFrom = (frame: unknown[], out: unknown[], start: number): unknown => {
@@ -202,3 +189,13 @@ type Rest = (frame: unknown[], out: unknown[]) => unknown;
 
 /** What a failed :while returns: the enclosing binding stops iterating. */
 const STOP = Symbol("stop");
+
+/** Runs `rest` when `test` holds for the frame, else answers `otherwise`. */
+function guarded(test: Code, rest: Rest, otherwise: typeof STOP | undefined): Rest {
+  return (frame, out) => {
+    const value = test(frame);
+    if (value instanceof Promise)
+      return after(value, (resolved) => (isTruthy(resolved) ? rest(frame, out) : otherwise));
+    return value !== null && value !== false && value !== undefined ? rest(frame, out) : otherwise;
+  };
+}
