@@ -43,7 +43,7 @@ export function binaryCall(g: NumberEmitter, name: string, left: Node, right: No
   // What a comparison's slow path hands to the runtime: never undefined.
   const na = comparison ? g.normalized(a) : a;
   const nb = comparison ? g.normalized(b) : b;
-  const numbers = `typeof ${a} === "number" && typeof ${b} === "number"`;
+  const numbers = bothNumbers(a, b);
   switch (name) {
     case "+":
       return arithmetic(g, "+", "add", a, b);
@@ -109,26 +109,61 @@ export function arithmetic(
 ): string {
   const result = g.temp();
   g.emit(`let ${result};`);
-  g.emit(`if (typeof ${a} === "number" && typeof ${b} === "number") {`);
+  g.emit(`if (${bothNumbers(a, b)}) {`);
   g.emit(`${result} = ${a} ${operator} ${b};`);
   if (g.isIntegral(a) && g.isIntegral(b)) {
     // Two integers: only an unsafe result needs the full operation (which makes a bigint), and
     // a product can be -0 in JS, which Lisp integers do not have. The result is a whole number,
-    // so a bound on its magnitude says what Number.isSafeInteger would, and V8 compiles the
-    // bound to two instructions where it calls a builtin for Number.isSafeInteger (about 12%
-    // of a loop/recur over 10,000 steps, measured).
-    g.emit(`if (!(Math.abs(${result}) <= 9007199254740991)) ${result} = ${full}(${a}, ${b});`);
+    // so a bound on its magnitude says what Number.isSafeInteger would, with two comparisons
+    // that cost no call even in V8's interpreter and baseline code, where a fresh program runs
+    // until V8 optimizes it (and where Math.abs or Number.isSafeInteger is a call).
+    g.emit(`if (!(${safeBound(result)})) ${result} = ${full}(${a}, ${b});`);
     if (operator === "*") g.emit(`else if (${result} === 0) ${result} = 0;`);
     g.emit(`} else ${result} = ${full}(${a}, ${b});`);
     g.markIntegral(result);
     g.markDefined(result);
     return result;
   }
+  // The full test (a whole result that is a float's or unsafe) calls Number.isInteger up to three
+  // times, a call each in the interpreter and baseline code that run a fresh program. Small
+  // integers in and out (`(x | 0) === x`: no call, and the common case) pass it by definition, so
+  // they are checked first and the full test runs only for the rest.
+  const small = [result, a, b]
+    .filter((operand) => !isSmallIntegerLiteral(operand))
+    .map((operand) => `(${operand} | 0) !== ${operand}`)
+    .join(" || ");
+  const integers = [a, b]
+    .filter((operand) => !g.isIntegral(operand))
+    .map((operand) => ` && Number.isInteger(${operand})`)
+    .join("");
   g.emit(
-    `if (Number.isInteger(${result}) && !(Math.abs(${result}) <= 9007199254740991 && Number.isInteger(${a}) && Number.isInteger(${b}))) ${result} = ${full}(${a}, ${b});`,
+    `if ((${small}) && Number.isInteger(${result}) && !(${safeBound(result)}${integers})) ${result} = ${full}(${a}, ${b});`,
   );
   if (operator === "*") g.emit(`else if (${result} === 0) ${result} = 0;`);
   g.emit(`} else ${result} = ${full}(${a}, ${b});`);
   g.markDefined(result);
   return result;
+}
+
+/** Whether `expression` is an integer literal as the generator writes one (a safe integer). */
+function isIntegerLiteral(expression: string): boolean {
+  return /^-?\d+$/.test(expression);
+}
+
+/** An integer literal that `| 0` keeps as it is (a 32-bit integer). */
+function isSmallIntegerLiteral(expression: string): boolean {
+  return isIntegerLiteral(expression) && (Number(expression) | 0) === Number(expression);
+}
+
+/** The test that both operands are JS numbers, leaving out literals (numbers by construction). */
+function bothNumbers(a: string, b: string): string {
+  const tests = [a, b]
+    .filter((operand) => !isIntegerLiteral(operand))
+    .map((operand) => `typeof ${operand} === "number"`);
+  return tests.length === 0 ? "true" : tests.join(" && ");
+}
+
+/** `Math.abs(x) <= 2^53 - 1` without the call (false for NaN, as Math.abs's form is). */
+function safeBound(expression: string): string {
+  return `${expression} <= 9007199254740991 && ${expression} >= -9007199254740991`;
 }
