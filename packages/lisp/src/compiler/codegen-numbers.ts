@@ -14,6 +14,8 @@ export interface NumberEmitter extends LoopEmitter {
   isIntegral(expression: string): boolean;
   /** Records that a name (assigned only integers) holds integers. */
   markIntegral(name: string): void;
+  /** Records that a name holds only true or false. */
+  markBoolean(name: string): void;
 }
 
 /**
@@ -64,13 +66,13 @@ export function binaryCall(g: NumberEmitter, name: string, left: Node, right: No
       return result;
     }
     case "<":
-      return g.bind(`(${numbers} ? ${a} < ${b} : $.lt(${na}, ${nb}))`);
+      return boolean(g, `(${numbers} ? ${a} < ${b} : $.lt(${na}, ${nb}))`);
     case ">":
-      return g.bind(`(${numbers} ? ${a} > ${b} : $.gt(${na}, ${nb}))`);
+      return boolean(g, `(${numbers} ? ${a} > ${b} : $.gt(${na}, ${nb}))`);
     case "<=":
-      return g.bind(`(${numbers} ? ${a} <= ${b} : $.le(${na}, ${nb}))`);
+      return boolean(g, `(${numbers} ? ${a} <= ${b} : $.le(${na}, ${nb}))`);
     case ">=":
-      return g.bind(`(${numbers} ? ${a} >= ${b} : $.ge(${na}, ${nb}))`);
+      return boolean(g, `(${numbers} ? ${a} >= ${b} : $.ge(${na}, ${nb}))`);
     case "=": {
       // Against a literal string, keyword, boolean or nil, = is identity (strings compare by
       // value in JS, keywords are interned); against a literal integer, only a boxed number
@@ -93,6 +95,13 @@ export function binaryCall(g: NumberEmitter, name: string, left: Node, right: No
     default:
       return undefined;
   }
+}
+
+/** A comparison's value (both branches give a JS boolean: $.lt and its kin return one), bound. */
+function boolean(g: NumberEmitter, expression: string): string {
+  const name = g.bind(expression);
+  g.markBoolean(name);
+  return name;
 }
 
 /**

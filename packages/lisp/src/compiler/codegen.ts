@@ -101,6 +101,8 @@ export class Generator implements LoopEmitter {
    * variable that may hold null as well as a number is one V8 keeps boxed, a number per step.
    */
   private readonly defined = new Set<string>();
+  /** Names that hold only true or false (see markBoolean). */
+  private readonly booleans = new Set<string>();
   /** Per result variable of a block: whether every value delivered to it so far was defined. */
   private readonly deliveredDefined = new Map<string, boolean>();
   contextName = "ctx";
@@ -226,7 +228,13 @@ export class Generator implements LoopEmitter {
     this.integral.add(name);
   }
 
+  /** Records that a name holds a JS boolean (a comparison's result): its truth needs one test. */
+  markBoolean(name: string): void {
+    this.booleans.add(name);
+  }
+
   truthy(expression: string): string {
+    if (this.booleans.has(expression)) return expression;
     return `(${expression} !== null && ${expression} !== false && ${expression} !== undefined)`;
   }
 
@@ -931,6 +939,9 @@ export class Generator implements LoopEmitter {
     const result = this.temp("res");
     const label = this.temp("L");
     const raw = node.target.rawSlots.map(() => this.temp("r"));
+    // A fixed parameter's raw slot is nil for undefined at entry, and `recur` stores normalized
+    // values: never undefined, so binding it needs no test of its own.
+    for (const name of raw.slice(0, fixed)) this.defined.add(name);
     const body = this.block(() => {
       this.loops.set(node.target, { label, raw, context, position: node.position });
       // Plain parameters are bound here on every pass; destructuring parameters are bound by the
