@@ -134,24 +134,33 @@ export function arithmetic(
     return result;
   }
   // The full test (a whole result that is a float's or unsafe) calls Number.isInteger up to three
-  // times, a call each in the interpreter and baseline code that run a fresh program. Small
-  // integers in and out (`(x | 0) === x`: no call, and the common case) pass it by definition, so
-  // they are checked first and the full test runs only for the rest.
-  const small = [result, a, b]
+  // times, a call each in the interpreter and baseline code that run a fresh program. Operands
+  // that are 32-bit integers (`(x | 0) === x`: no call, and the common case) make it needless: their
+  // sum or difference is a safe integer, and their product a whole number that only the bound on
+  // its magnitude needs to check. Other operands take the full test.
+  const small = unique([a, b])
     .filter((operand) => !isSmallIntegerLiteral(operand))
-    .map((operand) => `(${operand} | 0) !== ${operand}`)
-    .join(" || ");
-  const integers = [a, b]
+    .map((operand) => `(${operand} | 0) === ${operand}`)
+    .join(" && ");
+  const integers = unique([a, b])
     .filter((operand) => !g.isIntegral(operand))
     .map((operand) => ` && Number.isInteger(${operand})`)
     .join("");
-  g.emit(
-    `if ((${small}) && Number.isInteger(${result}) && !(${safeBound(result)}${integers})) ${result} = ${full}(${a}, ${b});`,
-  );
-  if (operator === "*") g.emit(`else if (${result} === 0) ${result} = 0;`);
+  const fullTest = `Number.isInteger(${result}) && !(${safeBound(result)}${integers})`;
+  if (operator === "*") {
+    g.emit(`if (${small} ? !(${safeBound(result)}) : ${fullTest}) ${result} = ${full}(${a}, ${b});`);
+    g.emit(`else if (${result} === 0) ${result} = 0;`);
+  } else {
+    g.emit(`if (!(${small}) && ${fullTest}) ${result} = ${full}(${a}, ${b});`);
+  }
   g.emit(`} else ${result} = ${full}(${a}, ${b});`);
   g.markDefined(result);
   return result;
+}
+
+/** The operands once each: `(* x x)` tests x once. */
+function unique(operands: readonly string[]): string[] {
+  return [...new Set(operands)];
 }
 
 /** Whether `expression` is an integer literal as the generator writes one (a safe integer). */
@@ -166,7 +175,7 @@ function isSmallIntegerLiteral(expression: string): boolean {
 
 /** The test that both operands are JS numbers, leaving out literals (numbers by construction). */
 function bothNumbers(a: string, b: string): string {
-  const tests = [a, b]
+  const tests = unique([a, b])
     .filter((operand) => !isIntegerLiteral(operand))
     .map((operand) => `typeof ${operand} === "number"`);
   return tests.length === 0 ? "true" : tests.join(" && ");
