@@ -393,6 +393,13 @@ describe("one rule for every write to a map: a key replaces its flexible twin", 
 
   test("maps built from pairs keep one key per name", async () => {
     expect(await evaluate('(into {} [[:a 1] ["a" 2]])')).toBe("{:a 2}");
+    // String keys first, then their twins (builderPut writes strings without a search until a
+    // key that is an object comes in).
+    expect(await evaluate('(into {} [["a" 1] ["b" 2] [:a 3] ["b_c" 4] [:b-c 5] ["b" 6]])')).toBe(
+      '{"a" 3 "b" 6 "b_c" 5}',
+    );
+    expect(await evaluate('(into {} [["a_b" 1] ["a-b" 2] ["a" 3] ["a" 4]])')).toBe('{"a" 4 "a_b" 2}');
+    expect(await evaluate('(into {} [[[1] 1] ["a" 2] [:a 3]])')).toBe('{[1] 1 "a" 3}');
     expect(await evaluate('(zipmap [:a "a"] [1 2])')).toBe("{:a 2}");
     expect(await evaluate('(hash-map :a 1 "a" 2)')).toBe("{:a 2}");
     expect(await evaluate('(select-keys {"a" 1} [:a "a"])')).toBe("{:a 1}");

@@ -208,6 +208,12 @@ describe("parsing numbers and booleans", () => {
     expect(await evaluate('[(parse-long "42") (parse-long "-17") (parse-long "+5") (parse-int "0")]')).toBe(
       "[42 -17 5 0]",
     );
+    // Up to 15 digits are summed by hand (str-numbers.ts); longer ones take the general parse.
+    expect(
+      await evaluate(
+        '[(parse-long "-0") (parse-long "+0") (parse-long "007") (parse-long "999999999999999") (parse-long "-999999999999999") (parse-long "9999999999999999") (parse-long "-") (parse-long "+")]',
+      ),
+    ).toBe("[0 0 7 999999999999999 -999999999999999 9999999999999999 nil nil]");
     expect(await evaluate('(parse-long "123456789012345678901234567890")')).toBe(
       "123456789012345678901234567890",
     );

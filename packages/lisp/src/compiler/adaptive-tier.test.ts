@@ -272,6 +272,36 @@ describe.runIf(codeGenerationWorks)("a promoted function calls itself without it
     expect(stats.functionEntries).toBeLessThan(50);
   });
 
+  test("a defn's body reads its var once per entry, not once per call of itself", async () => {
+    // Inside a pmap branch every var read of generated code goes through $.readVar (the branch
+    // may have defs of its own), which makes the reads countable.
+    const readVar = vi.spyOn(codegenRuntime, "readVar");
+    try {
+      const source = unique(
+        "(defn fib [n] (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2))))) (pmap fib [15 10])",
+      );
+      resetFastTierStats();
+      const result = await run(source, { engine: "fast" });
+      expect(result.ok && format(result.value)).toBe("[610 55]");
+      expect(fastTierStats.functionEntries).toBe(2);
+      // fib 15 and fib 10 call fib 2,040 times: the first call of each entry finds fib in its
+      // var, the flag stands for the read after that.
+      expect(readVar.mock.calls.length).toBeGreaterThan(0);
+      expect(readVar.mock.calls.length).toBeLessThanOrEqual(2);
+    } finally {
+      readVar.mockRestore();
+    }
+  });
+
+  test("a var redefined between two entries is read again", async () => {
+    promotionPolicy.threshold = 0;
+    const source = unique(
+      "(defn g [n] (if (< n 1) :done (g (dec n)))) (def h g) (def before (h 3)) (defn g [n] [:new n]) [before (h 3)]",
+    );
+    const { result } = await adaptive(source);
+    expect(result.ok && format(result.value)).toBe("[:done [:new 2]]");
+  });
+
   test("a named fn calling itself by its name enters its own generated body", async () => {
     promotionPolicy.threshold = 0;
     const source = unique("((fn fact [n] (if (< n 2) 1 (* n (fact (dec n))))) 20)");
@@ -298,6 +328,8 @@ describe("all three engines agree, promotion at once", () => {
     "(for [x [1 2 3] :let [f (fn [y] (* x y))]] (f 10))",
     // A var that no longer holds the function whose body calls it: the call goes to the new value.
     "(defn g [n] (if (< n 1) :done (g (dec n)))) (def h g) (defn g [n] [:new n]) [(h 3) (g 1)]",
+    // The same after a first call that found g in its var (the flag of codegen.ts, callThroughVar).
+    "(defn g [n] (if (< n 1) :done (g (dec n)))) (def h g) (def a (h 3)) (defn g [n] [:new n]) [a (h 3) (g 1)]",
     // Self calls entered directly still count depth, and stop at the limit as the closures do.
     "(defn down [n] (if (= n 0) 0 (+ 1 (down (dec n))))) (down 5000)",
     "(defn down [n] (if (= n 0) 0 (+ 1 (down (dec n))))) (down 900)",

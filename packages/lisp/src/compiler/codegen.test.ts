@@ -60,6 +60,9 @@ describe("both evaluators agree", () => {
     '(into {} (map (juxt :id :name) [{:id 1 :name "a"} {:id 2 :name "b"}]))',
     "(* 99999999999 99999999999)",
     "[(+ 0.5 0.5) (- 3 1.5) (* 2 2.0) (/ 1 3) (+ 1 2)]",
+    // Arithmetic on values of unknown kind checks for small integers first (codegen-numbers.ts):
+    // floats with whole results, results past 32 bits and past 2^53, and -0 take the full test.
+    "(mapv (fn [x] [(+ x 1) (- x 0.5) (* x 3) (+ x x) (- 1 x) (* x 0) (< x 2) (* x x)]) [0 1 -1 2.5 0.5 1.5 2147483647 -2147483648 4294967296 4503599627370496 9007199254740991 -0.0 2.0])",
     "(let [x 1] (let [y (+ x 1)] (let [x (* y 10)] [x y])))",
     "((fn fact [n] (if (< n 2) 1 (* n (fact (dec n))))) 20)",
     // = against literals, and missing fields of plain objects, take shortcuts in generated code.

@@ -228,9 +228,12 @@ export class MapBuilder {
   private slots: Map<unknown, unknown> | undefined;
   /** Whether a string key was ever set: until then a keyword key has no string twin here. */
   hasStringKeys = false;
+  /** Whether a key that is an object (a keyword, maybe) was ever set: until then a string key has no keyword twin here. */
+  hasObjectKeys = false;
 
   set(key: unknown, value: unknown): void {
     if (typeof key === "string") this.hasStringKeys = true;
+    else if (typeof key === "object") this.hasObjectKeys = true;
     const hash = hashKey(key);
     const stored = value === undefined ? null : value;
     const slot = hash === key ? stored : new KeyedEntry(key, stored);

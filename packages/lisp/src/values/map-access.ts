@@ -147,8 +147,14 @@ export function builderWriteKey(builder: MapBuilder, key: unknown): unknown {
 
 /** Adds an entry to a map being built, by the same rule (see writeKeyIn). */
 export function builderPut(builder: MapBuilder, key: unknown, value: unknown): void {
-  // The common case, keyword keys without hyphens and no string keys yet, has no twin to find.
-  if (key instanceof Keyword && !builder.hasStringKeys && !key.name.includes("-")) builder.set(key, value);
+  // The common cases have no twin to find: keyword keys without hyphens and no string keys yet,
+  // and string keys without hyphens (`(into {} (map (fn [[_ k v]] [k v]) (re-seq ...)))`) and
+  // no keyword keys yet.
+  if (typeof key === "string") {
+    if (!builder.hasObjectKeys && !key.includes("-")) builder.set(key, value);
+    else builder.set(writeKeyIn(builder, builderHas, key), value);
+  } else if (key instanceof Keyword && !builder.hasStringKeys && !key.name.includes("-"))
+    builder.set(key, value);
   else builder.set(writeKeyIn(builder, builderHas, key), value);
 }
 

@@ -16,14 +16,18 @@ export function parseLong(value: unknown): number | bigint | null {
   if (length > 0 && length <= 15) {
     // What INTEGER tests, by hand: programs parse a number out of every line of a log, and a
     // regex test per call was a third of the time of `(map parse-long ...)`.
+    // The digits are summed as they are checked: at most 15 of them stay below 2^53, so the sum
+    // is exact, and it saves converting the string again with Number (a runtime call in V8).
     const first = value.charCodeAt(0);
     let i = first === 43 || first === 45 ? 1 : 0;
     if (i === length) return null;
+    let n = 0;
     for (; i < length; i++) {
       const code = value.charCodeAt(i);
       if (code < 48 || code > 57) return null;
+      n = n * 10 + (code - 48);
     }
-    return Number(value) || 0; // `|| 0` turns "-0" into 0
+    return first === 45 && n !== 0 ? -n : n; // "-0" is 0
   }
   if (!INTEGER.test(value)) return null;
   return parseDecimalInteger(value);
