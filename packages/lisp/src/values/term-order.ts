@@ -149,6 +149,10 @@ export function tupleOrder(keys: readonly unknown[]): ((a: unknown, b: unknown) 
     for (let j = 0; j < width; j++) {
       const p = x[j] as number | string;
       const q = y[j] as number | string;
+      // Most positions of a multi-key sort hold equal values (the same region, the same status):
+      // identity answers those at once, where < and > would each compare two equal texts char by
+      // char. NaN is never identical to itself, and neither < nor > holds for it: on to the next.
+      if (p === q) continue;
       if (p < q) return -1;
       if (p > q) return 1;
     }
