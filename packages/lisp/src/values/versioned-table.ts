@@ -340,7 +340,10 @@ export abstract class TableVersion<V> {
       }
       const inBase = this.baseGet(hashKey);
       if (inBase !== undefined && inBase === value) return this;
-      return this.withPairs(inBase !== undefined ? this.size : this.size + 1, pairsWith(flat, hashKey, value));
+      return this.withPairs(
+        inBase !== undefined ? this.size : this.size + 1,
+        pairsWith(flat, hashKey, value),
+      );
     }
     if (this.store.pinned) return this.tableDetached().tableSet(hashKey, value);
     this.reroot();
