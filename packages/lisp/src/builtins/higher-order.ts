@@ -469,13 +469,14 @@ function sortBy(...args: unknown[]): unknown[] {
   if (direction === "asc" || direction === "desc") {
     // Keys made by (juxt :a :b) compare position by position, each position of one kind.
     if (!numeric && tuples === undefined && keyOf !== undefined) tuples = tupleIndexOrder(keys);
-    if (tuples !== undefined) keys = [];
+    const byColumns = tuples;
+    if (byColumns !== undefined) keys = [];
     if (direction === "asc") {
       if (numeric) sortInSlices(order, (x, y) => (keys[x] as number) - (keys[y] as number));
-      else if (tuples !== undefined) sortInSlices(order, tuples);
+      else if (byColumns !== undefined) sortInSlices(order, byColumns);
       else sortInSlices(order, (x, y) => compareTerms(keys[x], keys[y]));
     } else if (numeric) sortInSlices(order, (x, y) => (keys[y] as number) - (keys[x] as number));
-    else if (tuples !== undefined) sortInSlices(order, (x, y) => tuples(y, x));
+    else if (byColumns !== undefined) sortInSlices(order, (x, y) => byColumns(y, x));
     else sortInSlices(order, (x, y) => compareTerms(keys[y], keys[x]));
   } else {
     sortInSlices(order, (x, y) => compare(keys[x], keys[y]));

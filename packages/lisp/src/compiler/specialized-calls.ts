@@ -173,8 +173,14 @@ function updatePath(
       if (depth === keys.length - 1) {
         if (literalPath) g.emit(`$.chargeVector(${keys.length});`);
         let value = f.apply(g, current, extras);
+        // Below an owned accumulator, maps this reduce's update-in made change in place.
+        const nested = g.nestedUpdates?.calls.has(args) ? g.nestedUpdates.made : undefined;
         for (let i = depth; i >= 0; i--)
-          value = g.bind(`$.assocCharged(${containers[i]}, ${slots[i]}, ${value})`);
+          value = g.bind(
+            i > 0 && nested !== undefined
+              ? `$.assocNested(${containers[i]}, ${slots[i]}, ${value}, ${nested}, ${containers[0]})`
+              : `$.assocCharged(${containers[i]}, ${slots[i]}, ${value})`,
+          );
         g.emit(`${result} = ${value};`);
       } else level(depth + 1, current);
     });

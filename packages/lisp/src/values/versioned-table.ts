@@ -325,6 +325,21 @@ export abstract class TableVersion<V> {
     return this;
   }
 
+  /**
+   * tableSet on a version that only its holder can reach (a map a reduce's own update-in made below
+   * the accumulator, maps.ts assocNested): in place, as on the owned accumulator.
+   */
+  protected tableSetUnshared(hashKey: unknown, value: V): this {
+    if (this.next !== null || (this.flat === undefined && this.store.pinned))
+      return this.tableSet(hashKey, value);
+    return this.setInPlace(hashKey, value);
+  }
+
+  /** Whether this version keeps its entries in a small array of its own (copied by every derivation). */
+  protected tableOwnsPairs(): boolean {
+    return this.flat !== undefined;
+  }
+
   /** The version with `hashKey` set to `value`. */
   protected tableSet(hashKey: unknown, value: V): this {
     if (this.owned()) return this.setInPlace(hashKey, value);
