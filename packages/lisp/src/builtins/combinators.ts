@@ -19,6 +19,7 @@ import { isMap, mapEntries } from "../values/map-access.js";
 import { overItems } from "./arithmetic.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
 import { callbackOf, describeValue, drive, truthy, vectorBytes } from "./support/hof-common.js";
+import { KEY_COLUMNS, type KeyColumns } from "./support/key-columns.js";
 
 /**
  * The info record of the functions one combinator makes. Records are immutable, so every function
@@ -224,7 +225,7 @@ function juxt(...fns: unknown[]): unknown {
   const unary = fns.map((f) => callbackOf(f, 1, "juxt"));
   const general = fns.map((f) => callableOf(f, "juxt"));
   const n = fns.length;
-  return made(MADE.juxt, (...args: unknown[]): MaybePromise<unknown[]> => {
+  const fn = made(MADE.juxt, (...args: unknown[]): MaybePromise<unknown[]> => {
     const calls = args.length === 1 ? unary : general;
     active.allocate(vectorBytes(n));
     const out = new Array<unknown>(n);
@@ -235,6 +236,26 @@ function juxt(...fns: unknown[]): unknown {
     }
     return out;
   });
+  // The same as a call with one argument, its values written to columns (support/key-columns.ts).
+  const columns: KeyColumns = {
+    width: n,
+    write(item, columns, index) {
+      active.allocate(vectorBytes(n));
+      for (let i = 0; i < n; i++) {
+        const result = (unary[i] as Callable)(item);
+        if (result instanceof Promise) {
+          const out = new Array<unknown>(n);
+          for (let k = 0; k < i; k++) out[k] = (columns[k] as unknown[])[index];
+          return juxtRest(unary, [item], out, i, result);
+        }
+        (columns[i] as unknown[])[index] = result ?? null;
+      }
+      return undefined;
+    },
+  };
+  // A plain assignment, as brandFunction does: symbol keys stay out of Object.keys and JSON.
+  (fn as unknown as Record<symbol, KeyColumns>)[KEY_COLUMNS] = columns;
+  return fn;
 }
 
 // ---------------------------------------------------------------- definitions

@@ -21,7 +21,7 @@ import { itemsOf } from "../runtime/sequences.js";
 import { equals } from "../values/equality.js";
 import { Keyword } from "../values/keyword.js";
 import { FUNCTION_INFO, type LispFunction } from "../values/lisp-function.js";
-import { compareTerms, tupleOrder } from "../values/term-order.js";
+import { columnOrder, compareTerms, tupleIndexOrder } from "../values/term-order.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
 import {
   callbackOf,
@@ -32,6 +32,7 @@ import {
   truthy,
   vectorBytes,
 } from "./support/hof-common.js";
+import { type KeyColumns, keyColumnStats, keyColumnsOf } from "./support/key-columns.js";
 
 // ---------------------------------------------------------------- map
 
@@ -354,15 +355,41 @@ function sortKeyFunction(key: unknown): (item: unknown) => unknown {
     try {
       return callNow(f, "sort-by", item);
     } catch (error) {
-      if (isLispError(error) && error.reason === "type_error" && !error.message.startsWith("sort-by ")) {
-        throw new LispError(
-          "type_error",
-          `sort-by key function failed for item ${print(item, { maxChars: 80 })}: ${error.message}`,
-        );
-      }
-      throw error;
+      throw keyFailure(error, item);
     }
   };
+}
+
+/** What sort-by throws when its key function fails on `item`: a type error says which item. */
+function keyFailure(error: unknown, item: unknown): unknown {
+  if (isLispError(error) && error.reason === "type_error" && !error.message.startsWith("sort-by ")) {
+    return new LispError(
+      "type_error",
+      `sort-by key function failed for item ${print(item, { maxChars: 80 })}: ${error.message}`,
+    );
+  }
+  return error;
+}
+
+/**
+ * The keys of a juxt key function as one array per part (support/key-columns.ts), with every
+ * call, charge and error the key function would have made called item by item.
+ */
+function keyColumns(writer: KeyColumns, items: readonly unknown[]): unknown[][] {
+  const n = items.length;
+  const columns: unknown[][] = [];
+  for (let j = 0; j < writer.width; j++) columns.push(new Array<unknown>(n));
+  for (let i = 0; i < n; i++) {
+    const item = items[i];
+    try {
+      const pending = writer.write(item, columns, i);
+      if (pending instanceof Promise) callNow(() => pending, "sort-by");
+    } catch (error) {
+      throw keyFailure(error, item);
+    }
+    if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
+  }
+  return columns;
 }
 
 function comparatorOf(value: unknown): { direction: Direction; compare: (a: unknown, b: unknown) => number } {
@@ -410,17 +437,28 @@ function sortBy(...args: unknown[]): unknown[] {
   }
   const items = collectionOf(coll, "sort-by", "(sort-by keyfn coll) or (sort-by keyfn comparator coll)");
   const { direction, compare } = comparatorOf(comparator);
-  const keyOf = sortKeyFunction(key);
+  const writer = direction === "custom" ? undefined : keyColumnsOf(key);
+  const keyOf = writer === undefined ? sortKeyFunction(key) : undefined;
   const n = items.length;
   active.work(n);
-  const keys = new Array<unknown>(n);
+  let keys = new Array<unknown>(n);
   let numeric = true;
-  for (let i = 0; i < n; i++) {
-    const k = keyOf(items[i]);
-    keys[i] = k;
-    // Plain numbers (no NaN) can be compared by subtraction.
-    if (numeric && (typeof k !== "number" || Number.isNaN(k))) numeric = false;
-    if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
+  let tuples: ((x: number, y: number) => number) | undefined;
+  if (keyOf !== undefined) {
+    for (let i = 0; i < n; i++) {
+      const k = keyOf(items[i]);
+      keys[i] = k;
+      // Plain numbers (no NaN) can be compared by subtraction.
+      if (numeric && (typeof k !== "number" || Number.isNaN(k))) numeric = false;
+      if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
+    }
+  } else {
+    // Keys made by juxt, never vectors; made into vectors only for an order columns cannot give.
+    const columns = keyColumns(writer as KeyColumns, items);
+    keyColumnStats.sorts++;
+    numeric = n === 0;
+    tuples = columnOrder(columns);
+    if (tuples === undefined) for (let i = 0; i < n; i++) keys[i] = columns.map((column) => column[i]);
   }
   active.allocate(3 * vectorBytes(n));
   const order = new Array<number>(n);
@@ -430,12 +468,16 @@ function sortBy(...args: unknown[]): unknown[] {
   // Sorted in slices, so the run's deadline holds inside a huge sort (runtime/interruptible.ts).
   if (direction === "asc" || direction === "desc") {
     // Keys made by (juxt :a :b) compare position by position, each position of one kind.
-    const terms = numeric ? undefined : (tupleOrder(keys) ?? compareTerms);
+    if (!numeric && tuples === undefined && keyOf !== undefined) tuples = tupleIndexOrder(keys);
+    const byColumns = tuples;
+    if (byColumns !== undefined) keys = [];
     if (direction === "asc") {
-      if (terms === undefined) sortInSlices(order, (x, y) => (keys[x] as number) - (keys[y] as number));
-      else sortInSlices(order, (x, y) => terms(keys[x], keys[y]));
-    } else if (terms === undefined) sortInSlices(order, (x, y) => (keys[y] as number) - (keys[x] as number));
-    else sortInSlices(order, (x, y) => terms(keys[y], keys[x]));
+      if (numeric) sortInSlices(order, (x, y) => (keys[x] as number) - (keys[y] as number));
+      else if (byColumns !== undefined) sortInSlices(order, byColumns);
+      else sortInSlices(order, (x, y) => compareTerms(keys[x], keys[y]));
+    } else if (numeric) sortInSlices(order, (x, y) => (keys[y] as number) - (keys[x] as number));
+    else if (byColumns !== undefined) sortInSlices(order, (x, y) => byColumns(y, x));
+    else sortInSlices(order, (x, y) => compareTerms(keys[y], keys[x]));
   } else {
     sortInSlices(order, (x, y) => compare(keys[x], keys[y]));
   }

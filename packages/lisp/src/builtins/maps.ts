@@ -7,6 +7,7 @@
  * derives a new program map. Missing data reads as nil; a wrong kind of argument is an error that
  * says what to write instead.
  */
+import { fastTierStats } from "../compiler/fast-tier.js";
 import { LispError } from "../errors.js";
 import { print } from "../format/print.js";
 import { mapBytes, vectorBytes } from "../runtime/allocation.js";
@@ -32,6 +33,7 @@ import {
   toLispMap,
   writeKey,
 } from "../values/map-access.js";
+import { ownedTable } from "../values/owned-table.js";
 import { either } from "../values/versioned-table.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
 import { mergeArgument, mergeWith } from "./merge-with.js";
@@ -389,6 +391,31 @@ export function updateFound(): unknown {
 export function assocCharged(map: AnyMap, key: unknown, value: unknown): LispMap {
   active.allocate(MAP_ENTRY_BYTES);
   return mapAssoc(map, key, value);
+}
+
+/**
+ * assocCharged for the map at depth 1 or more of an update-in path whose top is the owned
+ * accumulator of a running reduce (compiler/accumulator-use.ts, nestedUpdateCalls): a map this
+ * reduce's update-in made there earlier (listed in `made`) is changed in place, as the accumulator
+ * itself is; any other map is derived from as usual, and the new map, which only this path holds,
+ * is listed when its entries are its own. When `top` is no longer owned, plain assocCharged.
+ */
+export function assocNested(
+  map: AnyMap,
+  key: unknown,
+  value: unknown,
+  made: Set<unknown>,
+  top: unknown,
+): LispMap {
+  active.allocate(MAP_ENTRY_BYTES);
+  if (top !== ownedTable.current) return mapAssoc(map, key, value);
+  if (map instanceof LispMap && made.has(map)) {
+    fastTierStats.nestedInPlace++;
+    return map.assocUnshared(key, value);
+  }
+  const derived = mapAssoc(map, key, value);
+  if (derived !== map && derived.ownsPairs()) made.add(derived);
+  return derived;
 }
 
 const NO_ARGUMENTS: readonly unknown[] = [];

@@ -188,3 +188,50 @@ function mentions(node: Node, slot: number): boolean {
       return any(node.args);
   }
 }
+
+/**
+ * For a fn whose accumulator is owned (ownedAccumulator): the argument lists of the tail
+ * `update-in` calls on it, when every derivation of the accumulator in the fn is such a call with
+ * a literal vector path of one length of 2 or more (`(update-in acc [(:region o) (:status o)]
+ * (fnil + 0) (:quantity o))`); undefined otherwise.
+ *
+ * Then a map the reduce's own update-in made below the top level (from nil, or by copying a map it
+ * found there) sits at one place only, at a depth the update's function never sees (it is given
+ * values at the path's full depth, and every path has the same length), and nothing else in the
+ * fn reads the accumulator: so generated code may change such a map in place on a later step too
+ * (maps.ts, assocNested), as it changes the accumulator itself.
+ */
+export function nestedUpdateCalls(
+  fn: Extract<Node, { kind: "fn" }>,
+): ReadonlySet<readonly Node[]> | undefined {
+  const first = fn.params[0];
+  if (first?.kind !== "bind" || !ownedAccumulator(fn)) return undefined;
+  const calls = new Set<readonly Node[]>();
+  let length: number | undefined;
+  const tails = (node: Node): boolean => {
+    switch (node.kind) {
+      case "if":
+        return tails(node.consequent) && tails(node.alternative);
+      case "do":
+        return node.body.length === 0 || tails(node.body[node.body.length - 1] as Node);
+      case "let":
+        return tails(node.body);
+      case "case":
+        return node.clauses.every(tails) && (node.fallback === undefined || tails(node.fallback));
+      case "call": {
+        if (!mentions(node, first.slot)) return true;
+        const path = node.args[1];
+        const target = node.args[0];
+        if (node.callee.kind !== "builtin" || node.callee.name !== "update-in") return false;
+        if (target?.kind !== "local" || target.slot !== first.slot || path?.kind !== "vector") return false;
+        if (path.items.length < 2 || (length !== undefined && path.items.length !== length)) return false;
+        length = path.items.length;
+        calls.add(node.args);
+        return true;
+      }
+      default:
+        return true;
+    }
+  };
+  return tails(fn.body) && calls.size > 0 ? calls : undefined;
+}

@@ -6,7 +6,7 @@
  */
 import type { Node } from "../analyzer/ast.js";
 import { Keyword } from "../values/keyword.js";
-import { ownedAccumulator } from "./accumulator-use.js";
+import { nestedUpdateCalls, ownedAccumulator } from "./accumulator-use.js";
 import { recursOutward } from "./purity.js";
 import { addTerm, addToSum, startSum, summedTerm, sumValue } from "./running-sum.js";
 
@@ -50,6 +50,12 @@ export interface LoopEmitter {
   withLets(node: Node, inner: (body: Node) => void): void;
   /** The body of a literal fn for these argument names, inline; returns the name of its value. */
   inlineBody(fn: Extract<Node, { kind: "fn" }>, argumentNames: readonly string[]): string;
+  /**
+   * While the body of a reduce fn is inlined whose owned accumulator only update-in of one path
+   * length derives (accumulator-use.ts, nestedUpdateCalls): those calls' argument lists, and the
+   * name of the set of maps the reduce's update-in made below the accumulator.
+   */
+  nestedUpdates: { readonly calls: ReadonlySet<readonly Node[]>; readonly made: string } | undefined;
 }
 
 // ------------------------------------------------------------------ inlined callbacks
@@ -271,6 +277,14 @@ export function inlineFold(
   g.emit(`if (${token} !== null) ${acc} = $.ownedCopy(${acc});`);
   g.emit(`let ${owned} = ${token} === null ? undefined : ${acc};`);
   g.emit(`const ${previous} = ${token} === null ? undefined : ${token}.current;`);
+  const calls = nestedUpdateCalls(fn);
+  const outer = g.nestedUpdates;
+  let made: string | undefined;
+  if (calls !== undefined) {
+    made = g.temp("made");
+    g.emit(`const ${made} = new Set();`);
+  }
+  g.nestedUpdates = made === undefined || calls === undefined ? undefined : { calls, made };
   const body = g.block(() =>
     loop((item) => {
       g.emit(`if (${token} !== null) ${token}.current = ${owned};`);
@@ -278,6 +292,7 @@ export function inlineFold(
       g.emit(`if (${acc} !== ${owned}) ${owned} = undefined;`);
     }),
   );
+  g.nestedUpdates = outer;
   g.emit("try {");
   g.emitAll(body);
   g.emit(`} finally { if (${token} !== null) ${token}.current = ${previous}; }`);

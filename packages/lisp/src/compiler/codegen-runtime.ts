@@ -8,6 +8,7 @@ import { Groups, ownedMapCopy, ownedVectorCopy } from "../builtins/aggregation.j
 import { overItems } from "../builtins/arithmetic.js";
 import {
   assocCharged,
+  assocNested,
   selectedPairs,
   selectKeywords,
   updateFound,
@@ -175,6 +176,7 @@ export const codegenRuntime = {
   updateSlot,
   updateFound,
   assocCharged,
+  assocNested,
   /** `(apply f coll)` with f a builtin: + max min folded in place, a short vector as fixed arguments, else apply itself. */
   applyBuiltin(fn: LispFunction, coll: unknown, apply: LispFunction): unknown {
     if (!Array.isArray(coll)) return apply(fn, coll);

@@ -106,6 +106,8 @@ export class Generator implements LoopEmitter {
   /** Per result variable of a block: whether every value delivered to it so far was defined. */
   private readonly deliveredDefined = new Map<string, boolean>();
   contextName = "ctx";
+  /** See LoopEmitter: set by inlineFold (codegen-loops.ts) while it inlines a reduce fn's body. */
+  nestedUpdates: LoopEmitter["nestedUpdates"] = undefined;
   /**
    * The generated function whose body is being written: a call in it that turns out, at run
    * time, to call that same function (a self-recursive `defn` through its var, a named `fn`

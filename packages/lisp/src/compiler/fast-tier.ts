@@ -36,6 +36,11 @@ export interface FastTierStats {
   probes: number;
   /** Keywords that got a field reader of their own, compiled with `new Function` (field-reader.ts). */
   fieldReaders: number;
+  /**
+   * Maps below a reduce's owned accumulator that generated update-in changed in place, because the
+   * reduce's own update-in made them (builtins/maps.ts, assocNested).
+   */
+  nestedInPlace: number;
 }
 
 export const fastTierStats: FastTierStats = {
@@ -48,6 +53,7 @@ export const fastTierStats: FastTierStats = {
   promotions: 0,
   probes: 0,
   fieldReaders: 0,
+  nestedInPlace: 0,
 };
 
 /** Zeroes the counters and returns what they held. */
@@ -62,6 +68,7 @@ export function resetFastTierStats(): FastTierStats {
   fastTierStats.promotions = 0;
   fastTierStats.probes = 0;
   fastTierStats.fieldReaders = 0;
+  fastTierStats.nestedInPlace = 0;
   return before;
 }
 

@@ -198,6 +198,25 @@ describe("(select-keys m [:a :b])", () => {
     }
   });
 
+  test("rows with every field and rows missing some get the same maps as the builtin's", async () => {
+    // Every third row lacks :product, every fifth has it as null: the row with all fields takes
+    // the one-literal branch, the others the field-by-field one; both must give select-keys' map.
+    const patchy = rows.map((row, i) => {
+      const copy: Record<string, unknown> = { ...row };
+      if (i % 3 === 0) delete copy.product;
+      else if (i % 5 === 0) copy.product = null;
+      return copy;
+    });
+    const source = "(mapv #(select-keys % [:product :id :tier]) data/rows)";
+    expect(generate(source)).toContain("$.selectedPairs(");
+    const { outcome: result, rerun } = await agree(source, { context: { rows: patchy } });
+    expect(rerun).toBe(false);
+    // A null field is an entry (nil), a missing one is not: 1,000 rows lack :product.
+    const sizes = await run(`(frequencies (map count ${source}))`, { context: { rows: patchy } });
+    expect(sizes.ok && format(sizes.value)).toBe("{2 1000 3 2000}");
+    expect(result).toHaveProperty("value");
+  });
+
   test.each([
     "(select-keys nil [:a])",
     "(select-keys {} [:a])",

@@ -223,6 +223,30 @@ describe("maps over a host object behave as immutable values and never write the
     expect(copied.get("\u0000k")).toBe(1);
   });
 
+  test("a map over a host object counts the object's own keys, however many", () => {
+    const wide: Record<string, number> = Object.create(null);
+    for (let i = 0; i < 1500; i++) wide[`k${i}`] = i;
+    expect(toLispMap(wide).size).toBe(1500);
+    expect(mapAssoc(wide, "k7", -1).size).toBe(1500);
+    expect(mapAssoc(wide, Keyword.of("new"), 1).size).toBe(1501);
+    // Integer-like names are keys too, listed apart from the others by the engine.
+    expect(mapAssoc({ 2: "b", a: 1, 10: "c" }, "z", 0).size).toBe(4);
+    expect(toLispMap({}).size).toBe(0);
+  });
+
+  test("small maps grow by one pair at a time and keep every older version", () => {
+    type Inside = { flat: unknown[] | undefined };
+    const row = { id: 1 };
+    const one = mapAssoc(row, Keyword.of("a"), 1);
+    const two = one.assoc(Keyword.of("b"), 2);
+    const gone = two.dissoc("id");
+    expect((two as unknown as Inside).flat).toEqual([Keyword.of("a"), 1, Keyword.of("b"), 2]);
+    expect([one.size, two.size, gone.size]).toEqual([2, 3, 2]);
+    expect(gone.get("id")).toBeUndefined();
+    expect(two.get("id")).toBe(1);
+    expect(one.get(Keyword.of("b"))).toBeUndefined();
+  });
+
   test("a small map is a flat array until it outgrows it, then a table; both stay exact", () => {
     type Inside = { flat: unknown[] | undefined };
     let map = LispMap.empty();

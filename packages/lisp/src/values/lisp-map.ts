@@ -152,6 +152,21 @@ export class LispMap extends TableVersion<unknown> {
     return this.tableSet(hash, hash === key ? stored : new KeyedEntry(key, stored));
   }
 
+  /**
+   * Internal: assoc on a map that nobody else can reach (builtins/maps.ts, assocNested): changes
+   * this map in place when it can, as assoc on a reduce's owned accumulator does.
+   */
+  assocUnshared(key: unknown, value: unknown): LispMap {
+    const hash = hashKey(key);
+    const stored = value === undefined ? null : value;
+    return this.tableSetUnshared(hash, hash === key ? stored : new KeyedEntry(key, stored));
+  }
+
+  /** Internal: whether this map's entries are a small array of its own, never shared with another map. */
+  ownsPairs(): boolean {
+    return this.tableOwnsPairs();
+  }
+
   dissoc(key: unknown): LispMap {
     return this.tableDelete(hashKey(key));
   }

@@ -170,19 +170,27 @@ export function mapPut(map: AnyMap, key: unknown, value: unknown): LispMap {
  */
 export function toLispMap(map: AnyMap): LispMap {
   if (map instanceof LispMap) return map;
-  const keys = Object.keys(map);
-  if (plainKeysOf(keys)) return LispMap.over(map, keys.length);
-  return copiedHostMap(map, keys);
+  const size = plainKeyCount(map);
+  if (size >= 0) return LispMap.over(map, size);
+  return copiedHostMap(map, Object.keys(map));
 }
 
-/** Whether no key starts with NUL (so a map can read through to the object, see toLispMap). */
-function plainKeysOf(keys: readonly string[]): boolean {
-  for (let i = 0; i < keys.length; i++) {
-    if ((keys[i] as string).charCodeAt(0) === 0) return false;
+/**
+ * How many keys a host map has (what `Object.keys` would list), or -1 when one starts with NUL (a
+ * map cannot read through to such an object, see toLispMap). Counted with for-in, which V8 runs
+ * over the object's cached key list: `(update row :amount * 1.2)` on 100,000 rows would otherwise
+ * make 100,000 arrays of keys only to count them.
+ */
+function plainKeyCount(map: Readonly<Record<string, unknown>>): number {
+  let count = 0;
+  for (const key in map) {
+    // for-in also lists inherited enumerable keys, Object.keys only own ones.
+    if (!hasOwnKey.call(map, key)) continue;
+    if (key.charCodeAt(0) === 0) return -1;
     // A host map may have a million keys, and a loop may derive from it again and again.
-    if ((i & 1023) === 1023) chargeWalk(1024);
+    if ((++count & 1023) === 0) chargeWalk(1024);
   }
-  return true;
+  return count;
 }
 
 function copiedHostMap(map: Readonly<Record<string, unknown>>, keys: readonly string[]): LispMap {
@@ -199,9 +207,9 @@ export function mapAssoc(map: AnyMap, key: unknown, value: unknown): LispMap {
   if (map instanceof LispMap) return map.assoc(key, value);
   // A host row: the map over it with the one entry changed, made at once (not a map over the
   // row, then a second one with the entry).
-  const keys = Object.keys(map);
-  if (plainKeysOf(keys)) return LispMap.overWith(map, keys.length, key, value);
-  return copiedHostMap(map, keys).assoc(key, value);
+  const size = plainKeyCount(map);
+  if (size >= 0) return LispMap.overWith(map, size, key, value);
+  return copiedHostMap(map, Object.keys(map)).assoc(key, value);
 }
 
 export function mapDissoc(map: AnyMap, key: unknown): AnyMap {

@@ -1,15 +1,16 @@
 /**
- * tupleOrder (term-order.ts): sort keys made by `juxt` compare position by position, exactly as
+ * tupleIndexOrder (term-order.ts): sort keys made by `juxt` compare position by position, exactly as
  * compareTerms orders them, whenever every position holds numbers only or strings only.
  */
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { format, run } from "../index.js";
-import { compareTerms, tupleOrder } from "./term-order.js";
+import { keyColumnStats } from "../builtins/support/key-columns.js";
+import { format, type RunResult, run } from "../index.js";
+import { compareTerms, tupleIndexOrder } from "./term-order.js";
 
 const sign = (n: number) => (n < 0 ? -1 : n > 0 ? 1 : 0);
 
-describe("tupleOrder", () => {
+describe("tupleIndexOrder", () => {
   test("orders tuples of numbers and strings as compareTerms does", () => {
     const number = fc.oneof(fc.double(), fc.integer(), fc.constantFrom(0, -0, Number.NaN, 1.5, 2));
     const text = fc.oneof(fc.string(), fc.constantFrom("", "a", "B", "é", "😀", "a\u0000"));
@@ -23,22 +24,23 @@ describe("tupleOrder", () => {
       );
     fc.assert(
       fc.property(tuples, (keys) => {
-        const order = tupleOrder(keys);
+        const order = tupleIndexOrder(keys);
         expect(order).toBeDefined();
-        for (const a of keys)
-          for (const b of keys) expect(sign(order?.(a, b) ?? 99)).toBe(sign(compareTerms(a, b)));
+        for (const [x, a] of keys.entries())
+          for (const [y, b] of keys.entries())
+            expect(sign(order?.(x, y) ?? 99)).toBe(sign(compareTerms(a, b)));
       }),
       { numRuns: 300 },
     );
   });
 
   test("declines keys that are not tuples of one shape", () => {
-    expect(tupleOrder([1, 2])).toBeUndefined();
-    expect(tupleOrder([[1], [1, 2]])).toBeUndefined();
-    expect(tupleOrder([[1], ["a"]])).toBeUndefined();
-    expect(tupleOrder([[1n], [2n]])).toBeUndefined();
-    expect(tupleOrder([[null], [1]])).toBeUndefined();
-    expect(tupleOrder([[]])).toBeUndefined();
+    expect(tupleIndexOrder([1, 2])).toBeUndefined();
+    expect(tupleIndexOrder([[1], [1, 2]])).toBeUndefined();
+    expect(tupleIndexOrder([[1], ["a"]])).toBeUndefined();
+    expect(tupleIndexOrder([[1n], [2n]])).toBeUndefined();
+    expect(tupleIndexOrder([[null], [1]])).toBeUndefined();
+    expect(tupleIndexOrder([[]])).toBeUndefined();
   });
 });
 
@@ -58,6 +60,46 @@ describe("(sort-by (juxt ...) rows)", () => {
       context: { rows },
     });
     expect(down.ok && format(down.value)).toBe("[1 3 5 2 4]");
+  });
+
+  const outcome = (result: RunResult) => (result.ok ? format(result.value) : result.error.message);
+
+  test("reads juxt's keys as columns, in the order vectors of the same keys give", async () => {
+    const cell = fc.oneof(
+      fc.constantFrom("a", "b", "B", "", "é", null, Number.NaN, 0, -0, 2, 2.5),
+      fc.integer({ min: -3, max: 3 }),
+    );
+    const table = fc.array(fc.record({ r: cell, a: cell, b: fc.constantFrom("x", "y") }), { maxLength: 40 });
+    const orders = ["", " >", " :desc", " #(compare %2 %1)"];
+    await fc.assert(
+      fc.asyncProperty(table, fc.constantFrom(...orders), async (table, order) => {
+        const rows = table.map((row, id) => ({ ...row, id }));
+        const before = keyColumnStats.sorts;
+        const columns = await run(`(mapv :id (sort-by (juxt :r :b :a)${order} data/rows))`, {
+          context: { rows },
+        });
+        expect(keyColumnStats.sorts).toBe(before + 1);
+        const vectors = await run(`(mapv :id (sort-by #(vector (:r %) (:b %) (:a %))${order} data/rows))`, {
+          context: { rows },
+        });
+        expect(keyColumnStats.sorts).toBe(before + 1);
+        expect(outcome(columns)).toEqual(outcome(vectors));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  test("a failing or tool-calling part fails as juxt's vector would", async () => {
+    const tools = { price: () => Promise.resolve(1) };
+    for (const parts of [":r inc", ":r #(tool/price {:id (:id %)})", "(fn [row] (/ 1 0)) :r"]) {
+      const columns = await run(`(sort-by (juxt ${parts}) data/rows)`, { context: { rows }, tools });
+      const vectors = await run(`(sort-by (fn [row] ((juxt ${parts}) row)) data/rows)`, {
+        context: { rows },
+        tools,
+      });
+      expect(columns.ok, parts).toBe(false);
+      expect(outcome(columns), parts).toEqual(outcome(vectors));
+    }
   });
 
   test("keys of mixed kinds in one position still sort by term order", async () => {

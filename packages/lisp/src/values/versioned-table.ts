@@ -77,6 +77,20 @@ function pairIndex(pairs: readonly unknown[], hashKey: unknown): number {
   return -1;
 }
 
+/**
+ * A copy of a small version's pairs with one more pair at the end, allocated at its final length:
+ * `slice` then `push` would grow the copy to room for some twenty slots, and a program that
+ * changes a field of every row of a table makes one of these per row.
+ */
+function pairsWith(pairs: readonly unknown[], hashKey: unknown, slot: unknown): unknown[] {
+  const n = pairs.length;
+  const copy = new Array<unknown>(n + 2);
+  for (let i = 0; i < n; i++) copy[i] = pairs[i];
+  copy[n] = hashKey;
+  copy[n + 1] = slot;
+  return copy;
+}
+
 /** The pairs of a small version as a store's Map, DELETED marks included. */
 function pairsMap<V>(pairs: readonly unknown[]): Map<unknown, V | typeof DELETED> {
   const map = new Map<unknown, V | typeof DELETED>();
@@ -311,6 +325,21 @@ export abstract class TableVersion<V> {
     return this;
   }
 
+  /**
+   * tableSet on a version that only its holder can reach (a map a reduce's own update-in made below
+   * the accumulator, maps.ts assocNested): in place, as on the owned accumulator.
+   */
+  protected tableSetUnshared(hashKey: unknown, value: V): this {
+    if (this.next !== null || (this.flat === undefined && this.store.pinned))
+      return this.tableSet(hashKey, value);
+    return this.setInPlace(hashKey, value);
+  }
+
+  /** Whether this version keeps its entries in a small array of its own (copied by every derivation). */
+  protected tableOwnsPairs(): boolean {
+    return this.flat !== undefined;
+  }
+
   /** The version with `hashKey` set to `value`. */
   protected tableSet(hashKey: unknown, value: V): this {
     if (this.owned()) return this.setInPlace(hashKey, value);
@@ -326,9 +355,10 @@ export abstract class TableVersion<V> {
       }
       const inBase = this.baseGet(hashKey);
       if (inBase !== undefined && inBase === value) return this;
-      const pairs = flat.slice();
-      pairs.push(hashKey, value);
-      return this.withPairs(inBase !== undefined ? this.size : this.size + 1, pairs);
+      return this.withPairs(
+        inBase !== undefined ? this.size : this.size + 1,
+        pairsWith(flat, hashKey, value),
+      );
     }
     if (this.store.pinned) return this.tableDetached().tableSet(hashKey, value);
     this.reroot();
@@ -367,9 +397,7 @@ export abstract class TableVersion<V> {
         return this.withPairs(this.size - 1, pairs);
       }
       if (!inBase) return this;
-      const pairs = flat.slice();
-      pairs.push(hashKey, DELETED);
-      return this.withPairs(this.size - 1, pairs);
+      return this.withPairs(this.size - 1, pairsWith(flat, hashKey, DELETED));
     }
     if (this.store.pinned) return this.tableDetached().tableDelete(hashKey);
     this.reroot();
