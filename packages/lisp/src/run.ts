@@ -223,16 +223,24 @@ function utf8Length(text: string): number {
   return bytes;
 }
 
+/**
+ * Distinct symbol and keyword names that are not builtins (a symbol and a keyword of one name are
+ * two), stopping once past `limit`. Keywords have a set of their own, so that counting one does
+ * not make a string with a ":" prefix per keyword.
+ */
 function countSymbols(forms: readonly Form[], limit: number): number {
   const names = new Set<string>();
+  const keywords = new Set<string>();
   const walk = (form: Form): void => {
-    if (names.size > limit) return;
-    if (form.type === "symbol" || form.type === "keyword" || form.type === "var" || form.type === "quote") {
-      if (!registry.has(form.name)) names.add(`${form.type === "keyword" ? ":" : ""}${form.name}`);
+    if (names.size + keywords.size > limit) return;
+    if (form.type === "symbol" || form.type === "var" || form.type === "quote") {
+      if (!registry.has(form.name)) names.add(form.name);
+    } else if (form.type === "keyword") {
+      if (!registry.has(form.name)) keywords.add(form.name);
     } else if ("items" in form) for (const item of form.items) walk(item);
   };
   for (const form of forms) walk(form);
-  return names.size;
+  return names.size + keywords.size;
 }
 
 function checkContext(context: unknown): PlainObject {

@@ -72,6 +72,8 @@ const CONSTANTS: ReadonlyMap<string, number> = new Map([
 ]);
 
 function isPlaceholder(name: string): boolean {
+  // Most names are not: the first character settles it before any pattern runs.
+  if (name.charCodeAt(0) !== 37 /* % */) return false;
   return name === "%" || name === "%&" || /^%[0-9]+$/.test(name);
 }
 
@@ -374,7 +376,8 @@ class Analyzer implements FormAnalyzer {
   // ------------------------------------------------------------------ lists
 
   private analyzeList(form: CollectionForm, place: Place): Node {
-    const [head, ...args] = form.items;
+    const head = form.items[0];
+    const args = form.items.slice(1);
     if (head === undefined) {
       throw new LispError(
         "invalid_form",
