@@ -509,7 +509,8 @@ function dataKeyWarnings(keys: readonly string[], data: PlainObject): string[] {
   for (const key of keys) {
     if (hasDataKey(data, key)) continue;
     available ??= Object.keys(data).sort();
-    const nearest = nearestName(key, available);
+    // An empty context has no name to suggest.
+    const nearest = available.length === 0 ? undefined : nearestName(key, available);
     const hint =
       nearest !== undefined
         ? `did you mean data/${nearest}?`
