@@ -99,12 +99,15 @@ class Analyzer implements FormAnalyzer {
   private readonly userNames: Set<string>;
   readonly dataKeys = new Set<string>();
   readonly toolsUsed = new Set<string>();
+  /** Whether calls may become lazy pipelines (the internal builtin exists); asked once, not per call. */
+  private readonly pipelines: boolean;
 
   constructor(
     private readonly environment: AnalyzerEnvironment,
     definedHere: ReadonlySet<string>,
   ) {
     this.userNames = new Set([...environment.userNames, ...definedHere]);
+    this.pipelines = environment.isBuiltin(LAZY_PIPELINE);
   }
 
   finish(): void {
@@ -424,7 +427,7 @@ class Analyzer implements FormAnalyzer {
       args: args.map((arg) => this.value(arg, place)),
       position: form,
     });
-    if (!this.environment.isBuiltin(LAZY_PIPELINE)) return call;
+    if (!this.pipelines) return call;
     return fusePipeline(call) ?? call;
   }
 }
