@@ -198,12 +198,14 @@ let visibleBuiltins: readonly string[] | undefined;
 const builtinNames = (): readonly string[] =>
   (visibleBuiltins ??= registry.names().filter((name) => registry.definition(name)?.category !== "Internal"));
 
-const compiler = (tier: Tier) =>
-  new Compiler({
-    builtin: (name) => registry.get(name),
-    tier,
-    discovery: (operation, args) => runDiscovery(registry, operation, args),
-  });
+// What analysis and compilation ask of the registry, made once rather than per program.
+const isBuiltin = (name: string): boolean => registry.has(name);
+const builtinNamed = (name: string) => registry.get(name);
+const discover = (operation: string, args: readonly unknown[]) => runDiscovery(registry, operation, args);
+const checkRegex = (pattern: string): string | undefined => Regex.problem(pattern);
+const compileRegex = (pattern: string): unknown => Regex.compile(pattern);
+
+const compiler = (tier: Tier) => new Compiler({ builtin: builtinNamed, tier, discovery: discover });
 
 /** A program's code on `tier`; what purity analysis learned of its nodes is dropped after. */
 function compileBody(tier: Tier, body: Parameters<Compiler["compile"]>[0]): CompiledProgram["code"] {
@@ -223,16 +225,38 @@ function utf8Length(text: string): number {
   return bytes;
 }
 
+/**
+ * Distinct symbol and keyword names that are not builtins (a symbol and a keyword of one name are
+ * two), stopping once past `limit`. Keywords have a set of their own, so that counting one does
+ * not make a string with a ":" prefix per keyword.
+ */
 function countSymbols(forms: readonly Form[], limit: number): number {
   const names = new Set<string>();
+  const keywords = new Set<string>();
   const walk = (form: Form): void => {
-    if (names.size > limit) return;
-    if (form.type === "symbol" || form.type === "keyword" || form.type === "var" || form.type === "quote") {
-      if (!registry.has(form.name)) names.add(`${form.type === "keyword" ? ":" : ""}${form.name}`);
-    } else if ("items" in form) for (const item of form.items) walk(item);
+    if (names.size + keywords.size > limit) return;
+    switch (form.type) {
+      case "symbol":
+      case "var":
+      case "quote":
+        if (!registry.has(form.name)) names.add(form.name);
+        break;
+      case "keyword":
+        if (!registry.has(form.name)) keywords.add(form.name);
+        break;
+      case "list":
+      case "vector":
+      case "map":
+      case "set":
+      case "fn-literal":
+        for (const item of form.items) walk(item);
+        break;
+      default:
+        break;
+    }
   };
   for (const form of forms) walk(form);
-  return names.size;
+  return names.size + keywords.size;
 }
 
 function checkContext(context: unknown): PlainObject {
@@ -433,14 +457,14 @@ function prepare(
     );
   }
   const analyzed = analyzeProgram(forms, {
-    isBuiltin: (name) => registry.has(name),
+    isBuiltin,
     builtinNames,
     userNames: new Set(userNames),
     toolNames,
     // Only errors depend on it, and errors are never cached: not part of the program's key.
     toolParameters: (name) => parameterNames(tools.get(name)?.signature),
-    checkRegex: (pattern) => Regex.problem(pattern),
-    compileRegex: (pattern) => Regex.compile(pattern),
+    checkRegex,
+    compileRegex,
   });
   const compiled: CompiledProgram = {
     code: compileBody(tier, analyzed.body),
@@ -485,7 +509,8 @@ function dataKeyWarnings(keys: readonly string[], data: PlainObject): string[] {
   for (const key of keys) {
     if (hasDataKey(data, key)) continue;
     available ??= Object.keys(data).sort();
-    const nearest = nearestName(key, available);
+    // An empty context has no name to suggest.
+    const nearest = available.length === 0 ? undefined : nearestName(key, available);
     const hint =
       nearest !== undefined
         ? `did you mean data/${nearest}?`

@@ -72,6 +72,8 @@ const CONSTANTS: ReadonlyMap<string, number> = new Map([
 ]);
 
 function isPlaceholder(name: string): boolean {
+  // Most names are not: the first character settles it before any pattern runs.
+  if (name.charCodeAt(0) !== 37 /* % */) return false;
   return name === "%" || name === "%&" || /^%[0-9]+$/.test(name);
 }
 
@@ -97,12 +99,15 @@ class Analyzer implements FormAnalyzer {
   private readonly userNames: Set<string>;
   readonly dataKeys = new Set<string>();
   readonly toolsUsed = new Set<string>();
+  /** Whether calls may become lazy pipelines (the internal builtin exists); asked once, not per call. */
+  private readonly pipelines: boolean;
 
   constructor(
     private readonly environment: AnalyzerEnvironment,
     definedHere: ReadonlySet<string>,
   ) {
     this.userNames = new Set([...environment.userNames, ...definedHere]);
+    this.pipelines = environment.isBuiltin(LAZY_PIPELINE);
   }
 
   finish(): void {
@@ -374,7 +379,8 @@ class Analyzer implements FormAnalyzer {
   // ------------------------------------------------------------------ lists
 
   private analyzeList(form: CollectionForm, place: Place): Node {
-    const [head, ...args] = form.items;
+    const head = form.items[0];
+    const args = form.items.slice(1);
     if (head === undefined) {
       throw new LispError(
         "invalid_form",
@@ -421,7 +427,7 @@ class Analyzer implements FormAnalyzer {
       args: args.map((arg) => this.value(arg, place)),
       position: form,
     });
-    if (!this.environment.isBuiltin(LAZY_PIPELINE)) return call;
+    if (!this.pipelines) return call;
     return fusePipeline(call) ?? call;
   }
 }

@@ -11,26 +11,30 @@ import type { Place } from "./scope.js";
 
 const DEF_FORMS = new Set(["def", "defn", "defonce"]);
 
-/** Every name the program defines with def/defn/defonce, wherever it appears. */
+/**
+ * Every name the program defines with def/defn/defonce, wherever it appears. A form's type is read
+ * once: forms come in several shapes, so each read is a slow, megamorphic one.
+ */
 export function collectDefinedNames(forms: readonly Form[], into: Set<string>): void {
   for (const form of forms) {
-    if (
-      form.type === "list" ||
-      form.type === "vector" ||
-      form.type === "map" ||
-      form.type === "set" ||
-      form.type === "fn-literal"
-    ) {
-      const head = form.items[0];
-      const name = form.items[1];
-      if (
-        form.type === "list" &&
-        head?.type === "symbol" &&
-        DEF_FORMS.has(head.name) &&
-        name?.type === "symbol"
-      )
-        into.add(name.name);
-      collectDefinedNames(form.items, into);
+    switch (form.type) {
+      case "list": {
+        const head = form.items[0];
+        if (head !== undefined && head.type === "symbol" && DEF_FORMS.has(head.name)) {
+          const name = form.items[1];
+          if (name?.type === "symbol") into.add(name.name);
+        }
+        collectDefinedNames(form.items, into);
+        break;
+      }
+      case "vector":
+      case "map":
+      case "set":
+      case "fn-literal":
+        collectDefinedNames(form.items, into);
+        break;
+      default:
+        break;
     }
   }
 }

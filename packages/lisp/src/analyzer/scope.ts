@@ -15,7 +15,8 @@ export interface LocalBinding {
 export class FunctionScope {
   frameSize = 0;
   readonly captures: Capture[] = [];
-  private readonly captured = new Map<LocalBinding, number>();
+  /** Made at the first capture: most functions capture nothing. */
+  private captured: Map<LocalBinding, number> | undefined;
 
   constructor(readonly parent: FunctionScope | null) {}
 
@@ -26,19 +27,21 @@ export class FunctionScope {
   /** The slot of `binding` in this function's frame, capturing it through every enclosing function. */
   slotOf(binding: LocalBinding): number {
     if (binding.owner === this) return binding.slot;
-    const known = this.captured.get(binding);
+    const known = this.captured?.get(binding);
     if (known !== undefined) return known;
     if (this.parent === null) throw new Error(`internal: local ${binding.name} is not reachable`);
     const outer = this.parent.slotOf(binding);
     const inner = this.allocate();
     this.captures.push({ outer, inner });
+    this.captured ??= new Map();
     this.captured.set(binding, inner);
     return inner;
   }
 }
 
 export class Scope {
-  private readonly locals = new Map<string, LocalBinding>();
+  /** Made at the first declaration: a scope often declares nothing, or is never declared into. */
+  private locals: Map<string, LocalBinding> | undefined;
 
   constructor(
     readonly parent: Scope | null,
@@ -57,6 +60,7 @@ export class Scope {
 
   declare(name: string): LocalBinding {
     const binding: LocalBinding = { name, slot: this.fn.allocate(), owner: this.fn };
+    this.locals ??= new Map();
     this.locals.set(name, binding);
     return binding;
   }
@@ -65,13 +69,13 @@ export class Scope {
   visibleNames(): string[] {
     const names: string[] = [];
     for (let scope: Scope | null = this; scope !== null; scope = scope.parent)
-      names.push(...scope.locals.keys());
+      if (scope.locals !== undefined) names.push(...scope.locals.keys());
     return names;
   }
 
   lookup(name: string): LocalBinding | undefined {
     for (let scope: Scope | null = this; scope !== null; scope = scope.parent) {
-      const found = scope.locals.get(name);
+      const found = scope.locals?.get(name);
       if (found !== undefined) return found;
     }
     return undefined;

@@ -51,13 +51,19 @@ export function compileClosure(
   const fixed = node.params.length;
   const variadic = node.rest !== undefined;
   const restAsMap = node.restAsMap;
+  // Only `reduce` asks whether the accumulator is owned, and most fns are never reduced with:
+  // the walk of the body waits for the question.
+  let owned: boolean | undefined;
   const info = {
     name: node.name,
     signature: node.signature,
     builtin: false,
     minArity: fixed,
     maxArity: variadic ? Number.POSITIVE_INFINITY : fixed,
-    ownedAccumulator: ownedAccumulator(node),
+    get ownedAccumulator(): boolean {
+      owned ??= ownedAccumulator(node);
+      return owned;
+    },
   };
   const position = node.position;
   const label = node.name ?? "fn";

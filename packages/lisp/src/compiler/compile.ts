@@ -163,10 +163,20 @@ export class Compiler {
       case "recur":
         return this.compileRecur(node.target, node.args, node.position);
       case "call":
-        if (this.adaptive(node)) {
-          if (loopsOverItsLastArgument(node)) return this.compileLargeCall(node, (_, index) => index === 0);
-          if (fusesIntoOneLoop(node)) return this.compileLargeCall(node, keptInPipeline);
-          if (callsOverALoop(node)) return this.compileCallOverLoop(node);
+        if (this.environment.tier === "adaptive" && this.generalOnly === 0) {
+          // The shapes first: they only look at the call, where purity walks all of it.
+          const shape = loopsOverItsLastArgument(node)
+            ? "looping"
+            : fusesIntoOneLoop(node)
+              ? "pipeline"
+              : callsOverALoop(node)
+                ? "over-loop"
+                : undefined;
+          if (shape !== undefined && isPure(node)) {
+            if (shape === "looping") return this.compileLargeCall(node, (_, index) => index === 0);
+            if (shape === "pipeline") return this.compileLargeCall(node, keptInPipeline);
+            return this.compileCallOverLoop(node);
+          }
         }
         return compileCall(
           (child) => this.compile(child),

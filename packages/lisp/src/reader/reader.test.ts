@@ -36,6 +36,14 @@ describe("literals", () => {
     expect(only("123456789012345678901234567890")).toMatchObject({ value: 123456789012345678901234567890n });
   });
 
+  test("integers either side of the 15 digits read without BigInt, and -0, are exact", () => {
+    expect(only("999999999999999")).toMatchObject({ value: 999999999999999 });
+    expect(only("-9007199254740991")).toMatchObject({ value: -9007199254740991 });
+    expect(only("9007199254740993")).toMatchObject({ value: 9007199254740993n });
+    expect(only("007")).toMatchObject({ value: 7 });
+    expect(Object.is((only("-0") as { value: number }).value, 0)).toBe(true);
+  });
+
   test("floats keep their float-ness even when whole", () => {
     expect(only("3.14")).toMatchObject({ value: 3.14 });
     expect((only("2.0") as { value: unknown }).value).toBeInstanceOf(WholeFloat);
@@ -132,6 +140,10 @@ describe("layout", () => {
   test("columns count characters, not UTF-16 units", () => {
     const form = only('["😀" x]') as { items: readonly Form[] };
     expect(form.items[1]).toMatchObject({ name: "x", line: 1, column: 6 });
+    // In a string that spans lines, and in a comment that ends the input.
+    expect(read('"a\n😀" y')[1]).toMatchObject({ name: "y", line: 2, column: 4 });
+    expect(read("; 😀 note\n  y")[0]).toMatchObject({ name: "y", line: 2, column: 3 });
+    expect(parseError('"😀').message).toContain("line 1, column 1");
   });
 
   test("a stray closer after a complete program is ignored, as in the reference", () => {

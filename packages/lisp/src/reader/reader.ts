@@ -31,27 +31,41 @@ function isDigit(code: number): boolean {
   return code >= 48 && code <= 57;
 }
 
-function isLetter(code: number): boolean {
-  return (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+/** Character classes of ASCII, one bit each: a table lookup per character instead of a search. */
+const SYMBOL_START = 1;
+const SYMBOL_CHAR = 2;
+const KEYWORD_CHAR = 4;
+const CLASSES = (() => {
+  const table = new Uint8Array(128);
+  const mark = (characters: string, bit: number): void => {
+    for (let i = 0; i < characters.length; i++) {
+      const code = characters.charCodeAt(i);
+      table[code] = (table[code] as number) | bit;
+    }
+  };
+  const letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+  const digits = "0123456789";
+  mark(letters, SYMBOL_START | SYMBOL_CHAR | KEYWORD_CHAR);
+  mark(digits, SYMBOL_CHAR | KEYWORD_CHAR);
+  mark("+-*/<>=?!_%.&", SYMBOL_START);
+  mark("+-*/<>=?!_%.&'", SYMBOL_CHAR);
+  mark("+-*<>=?!_", KEYWORD_CHAR);
+  return table;
+})();
+
+/** Whether `code` (a UTF-16 unit, or NaN past the end) is an ASCII character of `bit`'s class. */
+function isOfClass(code: number, bit: number): boolean {
+  return code < 128 && ((CLASSES[code] as number) & bit) !== 0;
 }
 
 /** Characters that may start a symbol. */
 function isSymbolStart(code: number): boolean {
-  return isLetter(code) || "+-*/<>=?!_%.&".includes(String.fromCharCode(code));
+  return isOfClass(code, SYMBOL_START);
 }
 
 /** Characters that may continue a symbol (digits and the prime too, as in `inc'`). */
 function isSymbolChar(code: number): boolean {
-  return isLetter(code) || isDigit(code) || "+-*/<>=?!_%.&'".includes(String.fromCharCode(code));
-}
-
-/** Characters of a keyword name: no `/` (namespaced keywords do not exist) and no `.`. */
-function isKeywordChar(code: number): boolean {
-  return isLetter(code) || isDigit(code) || "+-*<>=?!_".includes(String.fromCharCode(code));
-}
-
-function isWhitespace(code: number): boolean {
-  return code === 32 || code === 9 || code === 10 || code === 13 || code === 44;
+  return isOfClass(code, SYMBOL_CHAR);
 }
 
 function nameOfBracket(open: string): string {
@@ -65,6 +79,8 @@ export interface StrayCloser extends Position {
 
 class Reader {
   readonly strayClosers: StrayCloser[] = [];
+  /** The items of the collections being read, innermost last (see readCollection). */
+  private readonly pending: Form[] = [];
   private index = 0;
   private line = 1;
   private column = 1;
@@ -119,28 +135,56 @@ class Reader {
     for (let i = 0; i < count; i++) this.advance();
   }
 
+  /** Steps over `count` characters known to be ASCII and not newlines (names, numbers, brackets). */
+  private skipAscii(count: number): void {
+    this.index += count;
+    this.column += count;
+  }
+
   private startsWith(text: string): boolean {
     return this.source.startsWith(text, this.index);
   }
 
+  /**
+   * Whitespace and comments, with the position kept in locals: most characters of a program that
+   * are not names pass through here, so it does not go through `advance` for each.
+   */
   private skipWhitespace(): void {
+    const source = this.source;
+    let index = this.index;
+    let line = this.line;
+    let column = this.column;
     for (;;) {
-      const code = this.peek();
-      if (isWhitespace(code)) this.advance();
-      else if (code === 59 /* ; */) {
-        while (this.index < this.source.length && this.peek() !== 10) this.advance();
-      } else return;
+      const code = source.charCodeAt(index);
+      if (code === 32 || code === 44 || code === 9 || code === 13) {
+        index++;
+        column++;
+      } else if (code === 10) {
+        index++;
+        line++;
+        column = 1;
+      } else if (code === 59 /* ; */) {
+        // A comment runs to the end of the line; the newline itself is whitespace.
+        for (; index < source.length; index++) {
+          const inside = source.charCodeAt(index);
+          if (inside === 10) break;
+          if (!(inside >= 0xdc00 && inside <= 0xdfff)) column++;
+        }
+      } else break;
     }
+    this.index = index;
+    this.line = line;
+    this.column = column;
   }
 
   /** Between top-level forms a stray closer is ignored, as in the reference (`(+ 1 2))` is 3). */
   private skipWhitespaceAndStrayClosers(): void {
     for (;;) {
       this.skipWhitespace();
-      const char = this.source[this.index];
-      if (char === ")" || char === "]" || char === "}") {
-        this.strayClosers.push({ char, ...this.position() });
-        this.advance();
+      const code = this.source.charCodeAt(this.index);
+      if (code === 41 || code === 93 || code === 125) {
+        this.strayClosers.push({ char: String.fromCharCode(code), line: this.line, column: this.column });
+        this.skipAscii(1);
       } else return;
     }
   }
@@ -148,79 +192,84 @@ class Reader {
   /** One form, or null for a discarded `#_` form (only possible when a form was expected). */
   private readForm(depth: number): Form | null {
     this.skipWhitespace();
-    const start = this.position();
-    const char = this.source[this.index];
-    if (char === undefined) throw this.error("unexpected end of input: a form was expected");
-    switch (char) {
-      case "(":
-      case "[":
-      case "{":
-        return this.readCollection(
-          char === "(" ? "list" : char === "[" ? "vector" : "map",
-          char,
-          start,
-          depth,
-        );
-      case ")":
-      case "]":
-      case "}":
-        throw this.error(`unexpected '${char}': nothing is open here; remove it`);
-      case '"':
-        this.advance();
-        return { type: "string", value: this.readStringBody(start), ...start };
-      case ":":
-        return this.readKeyword(start);
-      case "\\":
-        return this.readCharacter(start);
-      case "'":
-        return this.readQuote(start);
-      case "@":
+    const line = this.line;
+    const column = this.column;
+    const code = this.source.charCodeAt(this.index);
+    switch (code) {
+      case 40 /* ( */:
+        return this.readCollection("list", "(", line, column, depth);
+      case 91 /* [ */:
+        return this.readCollection("vector", "[", line, column, depth);
+      case 123 /* { */:
+        return this.readCollection("map", "{", line, column, depth);
+      case 41 /* ) */:
+      case 93 /* ] */:
+      case 125 /* } */:
+        throw this.error(`unexpected '${String.fromCharCode(code)}': nothing is open here; remove it`);
+      case 34 /* " */:
+        this.skipAscii(1);
+        return { type: "string", value: this.readStringBody(line, column), line, column };
+      case 58 /* : */:
+        return this.readKeyword(line, column);
+      case 92 /* \ */:
+        return this.readCharacter(line, column);
+      case 39 /* ' */:
+        return this.readQuote(line, column);
+      case 64 /* @ */:
         throw this.error("deref syntax (@var) is not supported: atoms and refs are not available");
-      case "#":
-        return this.readDispatch(start, depth);
+      case 35 /* # */:
+        return this.readDispatch(line, column, depth);
       default:
-        return this.readAtom(start);
+        if (Number.isNaN(code)) throw this.error("unexpected end of input: a form was expected");
+        return this.readAtom(line, column);
     }
   }
 
   private readCollection(
     type: CollectionForm["type"],
     open: string,
-    start: Position,
+    line: number,
+    column: number,
     depth: number,
   ): CollectionForm {
     if (depth + 1 > this.maxNesting) {
       throw this.error(
         `nesting depth exceeds limit of ${this.maxNesting}; flatten the program with let bindings`,
-        start,
+        { line, column },
       );
     }
-    this.advanceBy(type === "set" || type === "fn-literal" ? 2 : 1);
+    this.skipAscii(type === "set" || type === "fn-literal" ? 2 : 1);
     const close = CLOSERS[open] as string;
-    const items: Form[] = [];
+    const closeCode = close.charCodeAt(0);
+    // Items gather on the shared stack and leave it as one array of their exact length: a
+    // collection's own array grown by push would reserve room for 17 items from the first.
+    const stack = this.pending;
+    const first = stack.length;
     for (;;) {
       this.skipWhitespace();
-      const char = this.source[this.index];
-      if (char === undefined) throw this.unclosed(open, start);
-      if (char === close) {
-        this.advance();
+      const code = this.source.charCodeAt(this.index);
+      if (code === closeCode) {
+        this.skipAscii(1);
         break;
       }
-      if (char === ")" || char === "]" || char === "}") {
+      if (code === 41 || code === 93 || code === 125) {
         throw this.error(
-          `mismatched '${char}': the '${open}' opened at line ${start.line}, column ${start.column} must be closed with '${close}' first`,
+          `mismatched '${String.fromCharCode(code)}': the '${open}' opened at line ${line}, column ${column} must be closed with '${close}' first`,
         );
       }
+      if (Number.isNaN(code)) throw this.unclosed(open, { line, column });
       const item = this.readForm(depth + 1);
-      if (item !== null) items.push(item);
+      if (item !== null) stack.push(item);
     }
+    const items = stack.slice(first);
+    stack.length = first;
     if (type === "map" && items.length % 2 !== 0) {
       throw this.error(
         `map literal requires an even number of forms (key value pairs), got ${items.length}`,
-        start,
+        { line, column },
       );
     }
-    return { type, items, ...start };
+    return { type, items, line, column };
   }
 
   /** The error for input that ends inside a collection, in the reference's words plus where. */
@@ -261,31 +310,41 @@ class Reader {
     return counts;
   }
 
-  private readStringBody(start: Position): string {
+  /** A string's text after its opening quote; `line` and `column` are where the string starts. */
+  private readStringBody(line: number, column: number): string {
+    const source = this.source;
     let out = "";
-    let chunkStart = this.index;
     for (;;) {
-      if (this.index >= this.source.length) throw this.error("unclosed string", start);
-      const code = this.peek();
-      if (code === 34 /* " */) {
-        out += this.source.slice(chunkStart, this.index);
-        this.advance();
-        return out;
+      // The plain characters up to the next quote or backslash, the position kept in locals.
+      const chunkStart = this.index;
+      let index = chunkStart;
+      let lineNow = this.line;
+      let columnNow = this.column;
+      let code = source.charCodeAt(index);
+      while (code !== 34 /* " */ && code !== 92 /* \ */ && index < source.length) {
+        index++;
+        if (code === 10) {
+          lineNow++;
+          columnNow = 1;
+        } else if (!(code >= 0xdc00 && code <= 0xdfff)) {
+          columnNow++;
+        }
+        code = source.charCodeAt(index);
       }
-      if (code === 92 /* \ */) {
-        out += this.source.slice(chunkStart, this.index);
-        this.advance();
-        out += this.readEscape(start);
-        chunkStart = this.index;
-        continue;
-      }
-      this.advance();
+      this.index = index;
+      this.line = lineNow;
+      this.column = columnNow;
+      if (index >= source.length) throw this.error("unclosed string", { line, column });
+      out += source.slice(chunkStart, index);
+      this.skipAscii(1);
+      if (code === 34) return out;
+      out += this.readEscape(line, column);
     }
   }
 
-  private readEscape(start: Position): string {
+  private readEscape(line: number, column: number): string {
     const char = this.source[this.index];
-    if (char === undefined) throw this.error("unclosed string", start);
+    if (char === undefined) throw this.error("unclosed string", { line, column });
     this.advance();
     switch (char) {
       case "n":
@@ -317,75 +376,84 @@ class Reader {
     }
   }
 
-  private readKeyword(start: Position): Form {
-    this.advance();
+  private readKeyword(line: number, column: number): Form {
+    this.skipAscii(1);
+    const source = this.source;
     const nameStart = this.index;
-    while (this.index < this.source.length && isKeywordChar(this.peek())) this.advance();
-    const name = this.source.slice(nameStart, this.index);
+    let index = nameStart;
+    while (isOfClass(source.charCodeAt(index), KEYWORD_CHAR)) index++;
+    this.skipAscii(index - nameStart);
+    const name = source.slice(nameStart, index);
     if (name === "") {
-      throw this.error("could not parse keyword: ':' must be followed by a name such as :status", start);
+      throw this.error("could not parse keyword: ':' must be followed by a name such as :status", {
+        line,
+        column,
+      });
     }
-    return { type: "keyword", name, ...start };
+    return { type: "keyword", name, line, column };
   }
 
-  private readCharacter(start: Position): Form {
+  private readCharacter(line: number, column: number): Form {
     this.advance();
     for (const [name, value] of NAMED_CHARACTERS) {
       if (this.startsWith(name)) {
         this.advanceBy(name.length);
-        return { type: "string", value, ...start };
+        return { type: "string", value, line, column };
       }
     }
     const codePoint = this.source.codePointAt(this.index);
     if (codePoint === undefined)
-      throw this.error("invalid character literal: '\\' must be followed by a character", start);
+      throw this.error("invalid character literal: '\\' must be followed by a character", { line, column });
     const value = String.fromCodePoint(codePoint);
     this.advanceBy(value.length);
-    return { type: "string", value, ...start };
+    return { type: "string", value, line, column };
   }
 
   private readSymbolName(): string {
+    const source = this.source;
     const nameStart = this.index;
-    while (this.index < this.source.length && isSymbolChar(this.peek())) this.advance();
-    return this.source.slice(nameStart, this.index);
+    let index = nameStart;
+    while (isOfClass(source.charCodeAt(index), SYMBOL_CHAR)) index++;
+    this.skipAscii(index - nameStart);
+    return source.slice(nameStart, index);
   }
 
-  private readQuote(start: Position): Form {
-    this.advance();
+  private readQuote(line: number, column: number): Form {
+    this.skipAscii(1);
     const code = this.peek();
     if (code === 40 || code === 91 || code === 123) {
       throw this.error(
         "quoted collections are not supported; only quoted symbols like 'github are allowed. Write [1 2 3] for a list",
-        start,
+        { line, column },
       );
     }
     if (!isSymbolStart(code))
-      throw this.error("could not parse quoted symbol: only 'symbol may be quoted", start);
-    return { type: "quote", name: this.readSymbolName(), ...start };
+      throw this.error("could not parse quoted symbol: only 'symbol may be quoted", { line, column });
+    return { type: "quote", name: this.readSymbolName(), line, column };
   }
 
-  private readDispatch(start: Position, depth: number): Form | null {
+  private readDispatch(line: number, column: number, depth: number): Form | null {
     const next = this.source[this.index + 1];
     switch (next) {
       case "{":
-        return this.readCollection("set", "{", start, depth);
+        return this.readCollection("set", "{", line, column, depth);
       case "(":
-        return this.readCollection("fn-literal", "(", start, depth);
+        return this.readCollection("fn-literal", "(", line, column, depth);
       case '"': {
-        this.advanceBy(2);
-        return { type: "regex", source: this.readRegexBody(start), ...start };
+        this.skipAscii(2);
+        return { type: "regex", source: this.readRegexBody(line, column), line, column };
       }
       case "'": {
-        this.advanceBy(2);
+        this.skipAscii(2);
         if (!isSymbolStart(this.peek()))
-          throw this.error("could not parse var: #' must be followed by a name", start);
-        return { type: "var", name: this.readSymbolName(), ...start };
+          throw this.error("could not parse var: #' must be followed by a name", { line, column });
+        return { type: "var", name: this.readSymbolName(), line, column };
       }
       case "_": {
-        this.advanceBy(2);
+        this.skipAscii(2);
         this.skipWhitespace();
         if (this.index >= this.source.length)
-          throw this.error("#_ must be followed by a form to discard", start);
+          throw this.error("#_ must be followed by a form to discard", { line, column });
         this.readForm(depth);
         return null;
       }
@@ -396,31 +464,31 @@ class Reader {
           ["##NaN", Number.NaN],
         ] as const) {
           if (this.startsWith(text) && !isSymbolChar(this.source.charCodeAt(this.index + text.length))) {
-            this.advanceBy(text.length);
-            return { type: "number", value, ...start };
+            this.skipAscii(text.length);
+            return { type: "number", value, line, column };
           }
         }
-        throw this.error("unknown special value: write ##Inf, ##-Inf or ##NaN", start);
+        throw this.error("unknown special value: write ##Inf, ##-Inf or ##NaN", { line, column });
       }
       default:
         throw this.error(
           `unsupported dispatch syntax '#${next ?? ""}': use #{...} for sets, #(...) for functions, #"..." for regexes`,
-          start,
+          { line, column },
         );
     }
   }
 
   /** A regex body keeps every backslash: `#"\d+"` is the pattern \d+. */
-  private readRegexBody(start: Position): string {
+  private readRegexBody(line: number, column: number): string {
     let out = "";
     for (;;) {
       const char = this.source[this.index];
-      if (char === undefined) throw this.error("unclosed regex literal", start);
+      if (char === undefined) throw this.error("unclosed regex literal", { line, column });
       this.advance();
       if (char === '"') return out;
       if (char === "\\") {
         const escaped = this.source[this.index];
-        if (escaped === undefined) throw this.error("unclosed regex literal", start);
+        if (escaped === undefined) throw this.error("unclosed regex literal", { line, column });
         this.advance();
         out += escaped === '"' ? '"' : `\\${escaped}`;
       } else out += char;
@@ -428,52 +496,61 @@ class Reader {
   }
 
   /** Numbers, nil/true/false, and symbols. */
-  private readAtom(start: Position): Form {
+  private readAtom(line: number, column: number): Form {
     const code = this.peek();
     if (isDigit(code) || ((code === 45 || code === 43) && isDigit(this.peek(1))))
-      return this.readNumber(start);
+      return this.readNumber(line, column);
     if (!isSymbolStart(code)) {
       const char = String.fromCodePoint(this.source.codePointAt(this.index) as number);
       throw this.error(`unexpected character '${char}'`);
     }
     const name = this.readSymbolName();
-    if (name === "nil") return { type: "nil", ...start };
-    if (name === "true" || name === "false") return { type: "boolean", value: name === "true", ...start };
-    return { type: "symbol", name, ...start };
+    if (name === "nil") return { type: "nil", line, column };
+    if (name === "true" || name === "false") return { type: "boolean", value: name === "true", line, column };
+    return { type: "symbol", name, line, column };
   }
 
-  private readNumber(start: Position): Form {
+  private readNumber(line: number, column: number): Form {
+    const source = this.source;
     const begin = this.index;
-    if (this.peek() === 45 || this.peek() === 43) this.advance();
-    while (isDigit(this.peek())) this.advance();
-    const digits = this.index - begin - (isDigit(this.source.charCodeAt(begin)) ? 0 : 1);
+    let index = begin;
+    const first = source.charCodeAt(index);
+    if (first === 45 || first === 43) index++;
+    while (isDigit(source.charCodeAt(index))) index++;
+    const digits = index - begin - (isDigit(first) ? 0 : 1);
     if (digits > MAX_INTEGER_DIGITS) {
-      throw this.error(`integer literal exceeds ${MAX_INTEGER_DIGITS} digit limit`, start);
+      throw this.error(`integer literal exceeds ${MAX_INTEGER_DIGITS} digit limit`, { line, column });
     }
     let isFloat = false;
-    if (this.peek() === 46 /* . */ && isDigit(this.peek(1))) {
+    if (source.charCodeAt(index) === 46 /* . */ && isDigit(source.charCodeAt(index + 1))) {
       isFloat = true;
-      this.advance();
-      while (isDigit(this.peek())) this.advance();
+      index++;
+      while (isDigit(source.charCodeAt(index))) index++;
     }
-    const e = this.peek();
+    const e = source.charCodeAt(index);
     if (e === 101 || e === 69) {
-      const sign = this.peek(1);
+      const sign = source.charCodeAt(index + 1);
       const signed = sign === 43 || sign === 45;
-      if (isDigit(this.peek(signed ? 2 : 1))) {
+      if (isDigit(source.charCodeAt(index + (signed ? 2 : 1)))) {
         isFloat = true;
-        this.advanceBy(signed ? 2 : 1);
-        while (isDigit(this.peek())) this.advance();
+        index += signed ? 2 : 1;
+        while (isDigit(source.charCodeAt(index))) index++;
       }
     }
-    const text = this.source.slice(begin, this.index);
+    this.skipAscii(index - begin);
+    const text = source.slice(begin, index);
     if (isFloat) {
       const value = Number(text);
-      return { type: "number", value: Number.isInteger(value) ? new WholeFloat(value) : value, ...start };
+      return { type: "number", value: Number.isInteger(value) ? new WholeFloat(value) : value, line, column };
+    }
+    // Up to 15 digits a double holds the integer exactly: no BigInt needed to find out.
+    if (digits <= 15) {
+      const value = Number(text);
+      return { type: "number", value: value === 0 ? 0 : value, line, column };
     }
     const big = BigInt(text);
     const value = big >= -9007199254740991n && big <= 9007199254740991n ? Number(big) : big;
-    return { type: "number", value: Object.is(value, -0) ? 0 : value, ...start };
+    return { type: "number", value: Object.is(value, -0) ? 0 : value, line, column };
   }
 }
 
