@@ -7,7 +7,9 @@ afterEach(() => {
 
 describe("the runtime's clock", () => {
   it("reads process.hrtime where there is one, in milliseconds", () => {
-    const hrtime = Object.assign((): [number, number] => [12, 345_000_000], { bigint: process.hrtime.bigint });
+    const hrtime = Object.assign((): [number, number] => [12, 345_000_000], {
+      bigint: process.hrtime.bigint,
+    });
     const real = process.hrtime;
     process.hrtime = hrtime as typeof process.hrtime;
     try {

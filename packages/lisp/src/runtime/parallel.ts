@@ -9,8 +9,8 @@ import { isLispError, LispError } from "../errors.js";
 import type { Position } from "../reader/form.js";
 import { vectorBytes } from "./allocation.js";
 import { type MaybePromise, settle } from "./async.js";
-import { now } from "./clock.js";
 import { toCallable } from "./call.js";
+import { now } from "./clock.js";
 import { active, enter, type RunContext } from "./context.js";
 import { seqOf } from "./sequences.js";
 
