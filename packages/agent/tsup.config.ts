@@ -1,4 +1,5 @@
 import { defineConfig } from "tsup";
+import { keepClassNames } from "../../scripts/keep-class-names.mjs";
 
 export default defineConfig({
   entry: {
@@ -17,9 +18,10 @@ export default defineConfig({
   platform: "neutral",
   treeshake: true,
   // Cold start (docs/benchmarks.md): V8 scans every byte of a module on import, so the dist drops
-  // whitespace and rewrites syntax shorter; names stay as written, and the source maps lead back.
-  minifyWhitespace: true,
-  minifySyntax: true,
+  // whitespace, rewrites syntax shorter and renames local identifiers (property names stay); class
+  // names are kept (scripts/keep-class-names.mjs), and the source maps lead back.
+  minify: true,
+  esbuildPlugins: [keepClassNames],
   // Optional peers stay imports of the subpaths that need them; the root entry never loads them.
   external: ["@ai-sdk/provider", "@opentelemetry/api", "@ptc/agent"],
 });

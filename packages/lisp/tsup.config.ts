@@ -1,4 +1,5 @@
 import { defineConfig } from "tsup";
+import { keepClassNames } from "../../scripts/keep-class-names.mjs";
 
 export default defineConfig({
   entry: {
@@ -20,7 +21,8 @@ export default defineConfig({
   splitting: true,
   treeshake: true,
   // Cold start (docs/benchmarks.md): V8 scans every byte of a module on import, so the dist drops
-  // whitespace and rewrites syntax shorter; names stay as written, and the source maps lead back.
-  minifyWhitespace: true,
-  minifySyntax: true,
+  // whitespace, rewrites syntax shorter and renames local identifiers (property names stay); class
+  // names are kept (scripts/keep-class-names.mjs), and the source maps lead back.
+  minify: true,
+  esbuildPlugins: [keepClassNames],
 });

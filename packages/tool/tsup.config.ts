@@ -1,4 +1,5 @@
 import { defineConfig } from "tsup";
+import { keepClassNames } from "../../scripts/keep-class-names.mjs";
 
 export default defineConfig({
   entry: { index: "src/index.ts" },
@@ -10,9 +11,10 @@ export default defineConfig({
   platform: "neutral",
   treeshake: true,
   // Cold start (docs/benchmarks.md): V8 scans every byte of a module on import, so the dist drops
-  // whitespace and rewrites syntax shorter; names stay as written, and the source maps lead back.
-  minifyWhitespace: true,
-  minifySyntax: true,
+  // whitespace, rewrites syntax shorter and renames local identifiers (property names stay); class
+  // names are kept (scripts/keep-class-names.mjs), and the source maps lead back.
+  minify: true,
+  esbuildPlugins: [keepClassNames],
   // fast-json-stable-stringify is CommonJS. Imported from node_modules, the first CommonJS module an
   // ES module process meets makes Node load its CommonJS interop (4-5 ms of every cold start of
   // @ptc/agent); bundled, esbuild wraps its few lines as ES module code and nothing extra loads.

@@ -22,8 +22,9 @@ const allowedPeers = {
 };
 /** Entries that may load Node built-ins and @ptc/lisp/node: only the Node subpath. */
 const nodeEntries = new Set(["dist/node/index.js"]);
+// Minified output drops the spaces around `from` (`import{a as b}from'@ptc/lisp'`, `export*from'x'`).
 const specifier =
-  /(?:^|[\s;])(?:import|export)\s*(?:[^'"]*?\sfrom\s*)?["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
+  /(?:^|[\s;}])(?:import|export)\s*(?:[^'"]*?[\s}*]from\s*)?["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
 
 function packageOf(name) {
   const parts = name.split("/");
@@ -55,7 +56,11 @@ for (const [entry, peers] of Object.entries(allowedPeers)) {
     }
   }
   const forbidden = [
-    ...[...external].filter((name) => !dependencies.has(name) && !peers.includes(name)),
+    // A subpath may import the package's own root entry: its classes (ModelCallError, AgentError)
+    // are then one and the same, with no chunk shared between the entries for them.
+    ...[...external].filter(
+      (name) => name !== manifest.name && !dependencies.has(name) && !peers.includes(name),
+    ),
     ...nodeOnly,
   ];
   if (forbidden.length > 0) {

@@ -19,7 +19,8 @@
  * the classes, so this subpath loads nothing from the optional `@ai-sdk/provider` peer at run time
  * and works with any copy of it.
  */
-import { kindOfStatus, ModelCallError, type ModelErrorKind } from "../model/model-error.js";
+import { ModelCallError, type ModelErrorKind } from "@ptc/agent";
+import { kindOfStatus } from "../model/status-kind.js";
 import { retryAfterMs } from "./retry-after.js";
 
 export type ErrorSource = "call" | "stream-part";

@@ -37,10 +37,3 @@ export class ModelCallError extends Error implements ModelErrorFields {
     if (options.providerMessage !== undefined) this.providerMessage = options.providerMessage;
   }
 }
-
-/** The kind an HTTP status stands for: 429 rate limit, 5xx server error, other 4xx client error. */
-export function kindOfStatus(status: number): ModelErrorKind {
-  if (status === 429) return "rate_limit";
-  if (status >= 500) return "server_error";
-  return "client_error";
-}

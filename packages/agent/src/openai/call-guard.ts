@@ -6,7 +6,7 @@
  * An abort rejects with `ModelCallError("aborted")`, not the raw `AbortError`, so callers match one
  * error class; the signal's reason stays reachable as `cause`.
  */
-import { ModelCallError } from "../model/model-error.js";
+import { ModelCallError } from "@ptc/agent";
 import type { Redact } from "./redact-secret.js";
 
 export interface CallGuard {

@@ -5,8 +5,7 @@
  */
 
 import type { ModelRequest, ModelResponseObject } from "@ptc/agent";
-import { AgentError } from "../errors.js";
-import { ModelCallError } from "../model/model-error.js";
+import { AgentError, ModelCallError } from "@ptc/agent";
 import { buildHeaders } from "./build-headers.js";
 import { buildRequestBody } from "./build-request-body.js";
 import { createCallGuard } from "./call-guard.js";

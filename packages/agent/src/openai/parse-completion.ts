@@ -4,7 +4,7 @@
  */
 
 import type { ModelResponseObject } from "@ptc/agent";
-import { ModelCallError } from "../model/model-error.js";
+import { ModelCallError } from "@ptc/agent";
 import { isRecord } from "./is-record.js";
 import type { Redact } from "./redact-secret.js";
 import { toModelToolCall } from "./to-model-tool-call.js";

@@ -6,7 +6,7 @@
  */
 
 import type { ModelResponseObject, TokenCounts } from "@ptc/agent";
-import { ModelCallError } from "../model/model-error.js";
+import { ModelCallError } from "@ptc/agent";
 import { isRecord } from "./is-record.js";
 import { parseSse } from "./parse-sse.js";
 import type { Redact } from "./redact-secret.js";

@@ -3,7 +3,7 @@
  * `OPENAI_API_KEY`. Resolved at call time, not at creation, so a model created before the
  * environment is loaded (dotenv, secrets managers) still finds its key.
  */
-import { ModelCallError } from "../model/model-error.js";
+import { ModelCallError } from "@ptc/agent";
 import type { OpenAIModelOptions } from "./openai-model-options.js";
 
 export const DEFAULT_BASE_URL = "https://api.openai.com/v1";

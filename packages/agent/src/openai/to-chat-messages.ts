@@ -5,7 +5,7 @@
  */
 
 import type { Message, MessageToolCall } from "@ptc/agent";
-import { ModelCallError } from "../model/model-error.js";
+import { ModelCallError } from "@ptc/agent";
 import type { ChatMessage, ChatToolCall } from "./chat-completion-types.js";
 
 export function toChatMessages(system: string, messages: readonly Message[]): ChatMessage[] {

@@ -3,7 +3,8 @@
  * the provider's own message (from `error.message` in the JSON body, else the raw text) and the
  * wait it asked for.
  */
-import { kindOfStatus, ModelCallError } from "../model/model-error.js";
+import { ModelCallError } from "@ptc/agent";
+import { kindOfStatus } from "../model/status-kind.js";
 import { isRecord } from "./is-record.js";
 import { parseRetryAfter } from "./parse-retry-after.js";
 import type { Redact } from "./redact-secret.js";

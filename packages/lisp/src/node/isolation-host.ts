@@ -22,6 +22,7 @@ import { Worker } from "node:worker_threads";
 import type { RunOptions, RunResult } from "@ptc/lisp";
 import { LispError } from "../errors.js";
 import { withJson } from "../result-json.js";
+import { now } from "../runtime/clock.js";
 import type { ToolCallOptions, ToolCallRecord, ToolObject } from "../runtime/context.js";
 import { abortedError } from "../runtime/context.js";
 import { checkLedger, isHeldCall, type PauseBefore } from "../runtime/ledger.js";
@@ -101,10 +102,6 @@ interface ActiveRun {
   detach: (() => void) | undefined;
   resolve(result: RunResult): void;
   reject(error: unknown): void;
-}
-
-function now(): number {
-  return performance.now();
 }
 
 /** Time the worker gets past its limit to report its own timeout before it is terminated. */

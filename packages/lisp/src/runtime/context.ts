@@ -10,6 +10,7 @@ import { permitGeneratedCode } from "../code-generation.js";
 import { LispError } from "../errors.js";
 import type { PlainObject } from "../values/plain-object.js";
 import { setWalkTarget, type WalkTarget } from "../values/walk-meter.js";
+import { now } from "./clock.js";
 import type { Replay } from "./ledger.js";
 import type { Limits } from "./limits.js";
 import type { Namespace } from "./namespace.js";
@@ -81,11 +82,6 @@ const FUEL_PER_CHECK = 2048;
  * memory because of our representation, yet a program that keeps every copy must stay bounded.
  */
 export const COPY_ALLOWANCE_FACTOR = 20;
-
-const now: () => number =
-  typeof performance !== "undefined" && typeof performance.now === "function"
-    ? () => performance.now()
-    : () => Date.now();
 
 export interface ContextInit {
   readonly limits: Limits;

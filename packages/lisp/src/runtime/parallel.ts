@@ -10,14 +10,11 @@ import type { Position } from "../reader/form.js";
 import { vectorBytes } from "./allocation.js";
 import { type MaybePromise, settle } from "./async.js";
 import { toCallable } from "./call.js";
+import { now } from "./clock.js";
 import { active, enter, type RunContext } from "./context.js";
 import { seqOf } from "./sequences.js";
 
 const ignore = (): undefined => undefined;
-
-function now(): number {
-  return typeof performance !== "undefined" ? performance.now() : Date.now();
-}
 
 function runBranch(
   parent: RunContext,

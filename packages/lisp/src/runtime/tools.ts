@@ -11,16 +11,13 @@ import { isLispError, LispError } from "../errors.js";
 import type { Position } from "../reader/form.js";
 import { hostDataMayHaveChanged } from "../values/host-epoch.js";
 import { settle } from "./async.js";
+import { now } from "./clock.js";
 import { active, type RunContext, type ToolCallOptions } from "./context.js";
 import { errorText } from "./error-text.js";
 import { isHeldCall, type LedgerEntry, type Replay } from "./ledger.js";
 import { assertEffectsAllowed } from "./pure-mode.js";
 import { toToolArgs } from "./tool-boundary.js";
 import { invokeTool } from "./tool-options.js";
-
-function now(): number {
-  return typeof performance !== "undefined" ? performance.now() : Date.now();
-}
 
 /** Reasons a tool call passes on as they are: the run's own limits and its pause or replay. */
 const RUN_REASONS: ReadonlySet<string> = new Set([

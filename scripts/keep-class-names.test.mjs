@@ -1,0 +1,82 @@
+// The packages' builds minify identifiers; keep-class-names.mjs must give each class its name back
+// without moving any position before the opening brace (the source maps rely on it).
+import { build } from "esbuild";
+import { describe, expect, test } from "vitest";
+import { keepClassNames, withClassNames } from "./keep-class-names.mjs";
+
+describe("withClassNames", () => {
+  test.each([
+    ["export class Keyword {", "Keyword"],
+    ["class Printer {", "Printer"],
+    ["export abstract class TableVersion<T> extends Base<{ a: T }> implements X {", "TableVersion"],
+    ["export default class Session {", "Session"],
+  ])("names %s", (line, name) => {
+    const out = withClassNames(`${line}\n  x = 1;\n}\n`);
+    expect(out.startsWith(line)).toBe(true);
+    expect(out).toContain(`static { Object.defineProperty(this, "name", { value: "${name}" }); }`);
+    expect(out.split("\n").slice(1)).toEqual(["  x = 1;", "}", ""]);
+  });
+
+  test("an empty body keeps its closing brace", () => {
+    expect(withClassNames("class Invalid extends Error {}")).toBe(
+      'class Invalid extends Error { static { Object.defineProperty(this, "name", { value: "Invalid" }); }}',
+    );
+  });
+
+  test("leaves alone what is not a top-level class declaration", () => {
+    const text = [
+      "const Thing = class {",
+      "  method() {",
+      "    class Inner {",
+      "    }",
+      "  }",
+      "};",
+      "// class Commented {",
+      "const s = 'class Quoted {';",
+    ].join("\n");
+    expect(withClassNames(text)).toBe(text);
+  });
+});
+
+describe("keepClassNames in a minified build", () => {
+  test("classes keep their names, functions and locals are renamed", async () => {
+    const source = [
+      "export class LongClassName extends Error {}",
+      "class InternalHelper {",
+      "  twice(value: number) {",
+      "    return value * 2;",
+      "  }",
+      "}",
+      "export const helper = new InternalHelper();",
+      "export function longFunctionName(argumentName: number) { return argumentName + 1; }",
+    ].join("\n");
+    const result = await build({
+      stdin: { contents: "export * from './src/entry.ts';", resolveDir: "/virtual", loader: "ts" },
+      bundle: true,
+      write: false,
+      format: "esm",
+      minify: true,
+      plugins: [
+        {
+          name: "virtual-source",
+          setup(b) {
+            b.onResolve({ filter: /entry\.ts$/ }, () => ({ path: "/virtual/src/entry.ts" }));
+          },
+        },
+        {
+          ...keepClassNames,
+          setup(b) {
+            // The same transform, over the in-memory file instead of one read from disk.
+            b.onLoad({ filter: /entry\.ts$/ }, () => ({ contents: withClassNames(source), loader: "ts" }));
+          },
+        },
+      ],
+    });
+    const text = result.outputFiles[0].text;
+    expect(text).not.toContain("argumentName");
+    const module = await import(`data:text/javascript,${encodeURIComponent(text)}`);
+    expect(module.LongClassName.name).toBe("LongClassName");
+    expect(module.helper.constructor.name).toBe("InternalHelper");
+    expect(new module.LongClassName("m") instanceof Error).toBe(true);
+  });
+});
