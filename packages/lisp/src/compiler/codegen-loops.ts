@@ -62,7 +62,10 @@ export interface LoopEmitter {
    * made fresh (`input`, when this call may change it in place) and the variable in which this
    * stage names the map it makes fresh for the stage above (`output`).
    */
-  freshUpdates: Map<readonly Node[], { readonly input: string | undefined; readonly output: string | undefined }>;
+  freshUpdates: Map<
+    readonly Node[],
+    { readonly input: string | undefined; readonly output: string | undefined }
+  >;
 }
 
 // ------------------------------------------------------------------ inlined callbacks

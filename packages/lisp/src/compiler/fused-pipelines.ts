@@ -11,8 +11,8 @@
 import type { Node } from "../analyzer/ast.js";
 import { isPipelinePlan, LAZY_PIPELINE, type PipelinePlan, pullsPrefix } from "../analyzer/pipelines.js";
 import { fieldCallback, inlinable, inlineFold, keywordJuxt, type LoopEmitter } from "./codegen-loops.js";
-import { updatesOnlyItsInput, wholeBodyUpdate } from "./fresh-stages.js";
 import { GenerationGap } from "./fast-tier.js";
+import { updatesOnlyItsInput, wholeBodyUpdate } from "./fresh-stages.js";
 import { addTerm, addToSum, setSum, startSum, sumValue } from "./running-sum.js";
 
 /**
@@ -344,8 +344,8 @@ function stream(
       const output = g.temp("fresh");
       g.emit(`let ${output};`);
       const fromMapStage = typeof input === "object" && input.op === "map";
-      let freshItems = freshItemsOf.get(g);
-      if (freshItems === undefined) freshItemsOf.set(g, (freshItems = new Map()));
+      const freshItems = freshItemsOf.get(g) ?? new Map<string, string>();
+      freshItemsOf.set(g, freshItems);
       upstream((item) => {
         const below = fromMapStage ? freshItems.get(item) : undefined;
         const made = below !== undefined && updatesOnlyItsInput(fn, update) ? below : undefined;
