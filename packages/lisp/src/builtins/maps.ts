@@ -394,6 +394,20 @@ export function assocCharged(map: AnyMap, key: unknown, value: unknown): LispMap
 }
 
 /**
+ * assocCharged for the map a fused pipeline's `map` stage updates, when the stage below made
+ * `fresh` and handed it on to nobody else (compiler/fresh-stages.ts): that map, if it is `map`,
+ * is changed in place instead of derived from. Charged as assocCharged, so limits are the same.
+ */
+export function assocFresh(map: AnyMap, key: unknown, value: unknown, fresh: unknown): LispMap {
+  active.allocate(MAP_ENTRY_BYTES);
+  if (map === fresh && map instanceof LispMap && map.ownsPairs()) {
+    fastTierStats.freshInPlace++;
+    return map.assocUnshared(key, value);
+  }
+  return mapAssoc(map, key, value);
+}
+
+/**
  * assocCharged for the map at depth 1 or more of an update-in path whose top is the owned
  * accumulator of a running reduce (compiler/accumulator-use.ts, nestedUpdateCalls): a map this
  * reduce's update-in made there earlier (listed in `made`) is changed in place, as the accumulator

@@ -56,6 +56,16 @@ export interface LoopEmitter {
    * name of the set of maps the reduce's update-in made below the accumulator.
    */
   nestedUpdates: { readonly calls: ReadonlySet<readonly Node[]>; readonly made: string } | undefined;
+  /**
+   * While a fused pipeline's `map` stage is written whose fn is one update call
+   * (fresh-stages.ts): that call's argument list, with the variable naming the map the stage below
+   * made fresh (`input`, when this call may change it in place) and the variable in which this
+   * stage names the map it makes fresh for the stage above (`output`).
+   */
+  freshUpdates: Map<
+    readonly Node[],
+    { readonly input: string | undefined; readonly output: string | undefined }
+  >;
 }
 
 // ------------------------------------------------------------------ inlined callbacks

@@ -8,6 +8,7 @@ import { Groups, ownedMapCopy, ownedVectorCopy } from "../builtins/aggregation.j
 import { overItems } from "../builtins/arithmetic.js";
 import {
   assocCharged,
+  assocFresh,
   assocNested,
   selectedPairs,
   selectKeywords,
@@ -176,6 +177,7 @@ export const codegenRuntime = {
   updateSlot,
   updateFound,
   assocCharged,
+  assocFresh,
   assocNested,
   /** `(apply f coll)` with f a builtin: + max min folded in place, a short vector as fixed arguments, else apply itself. */
   applyBuiltin(fn: LispFunction, coll: unknown, apply: LispFunction): unknown {

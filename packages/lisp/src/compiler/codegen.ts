@@ -108,6 +108,8 @@ export class Generator implements LoopEmitter {
   contextName = "ctx";
   /** See LoopEmitter: set by inlineFold (codegen-loops.ts) while it inlines a reduce fn's body. */
   nestedUpdates: LoopEmitter["nestedUpdates"] = undefined;
+  /** See LoopEmitter: set by fused-pipelines.ts while it writes a `map` stage. */
+  readonly freshUpdates: LoopEmitter["freshUpdates"] = new Map();
   /**
    * The generated function whose body is being written: a call in it that turns out, at run
    * time, to call that same function (a self-recursive `defn` through its var, a named `fn`

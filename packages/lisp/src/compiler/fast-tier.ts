@@ -41,6 +41,11 @@ export interface FastTierStats {
    * reduce's own update-in made them (builtins/maps.ts, assocNested).
    */
   nestedInPlace: number;
+  /**
+   * Maps one `map` stage of a fused pipeline made that the next stage's update changed in place
+   * (compiler/fresh-stages.ts, builtins/maps.ts assocFresh).
+   */
+  freshInPlace: number;
 }
 
 export const fastTierStats: FastTierStats = {
@@ -54,6 +59,7 @@ export const fastTierStats: FastTierStats = {
   probes: 0,
   fieldReaders: 0,
   nestedInPlace: 0,
+  freshInPlace: 0,
 };
 
 /** Zeroes the counters and returns what they held. */
@@ -69,6 +75,7 @@ export function resetFastTierStats(): FastTierStats {
   fastTierStats.probes = 0;
   fastTierStats.fieldReaders = 0;
   fastTierStats.nestedInPlace = 0;
+  fastTierStats.freshInPlace = 0;
   return before;
 }
 

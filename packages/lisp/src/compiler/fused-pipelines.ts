@@ -12,6 +12,7 @@ import type { Node } from "../analyzer/ast.js";
 import { isPipelinePlan, LAZY_PIPELINE, type PipelinePlan, pullsPrefix } from "../analyzer/pipelines.js";
 import { fieldCallback, inlinable, inlineFold, keywordJuxt, type LoopEmitter } from "./codegen-loops.js";
 import { GenerationGap } from "./fast-tier.js";
+import { updatesOnlyItsInput, wholeBodyUpdate } from "./fresh-stages.js";
 import { addTerm, addToSum, setSum, startSum, sumValue } from "./running-sum.js";
 
 /**
@@ -296,6 +297,12 @@ function consumeStream(
   return g.bind(`$.answer(${consumer}(${args.join(", ")}))`);
 }
 
+/**
+ * Per generator, the item names a `map` stage whose fn is one update call handed on, with the
+ * variable naming the map it made fresh (fresh-stages.ts). Names are unique to one generator.
+ */
+const freshItemsOf = new WeakMap<LoopEmitter, Map<string, string>>();
+
 /** Emits a loop producing the items of `stage`, handing each (a name) to `sink`. */
 function stream(
   g: LoopEmitter,
@@ -326,7 +333,28 @@ function stream(
     }
     case "map": {
       const f = callback(stage.args[0] as number, 1);
-      upstream((item) => sink(f([item])));
+      const fn = inlinable(valueNodes[stage.args[0] as number] as Node, 1);
+      const update = fn === undefined ? undefined : wholeBodyUpdate(fn);
+      if (fn === undefined || update === undefined) {
+        upstream((item) => sink(f([item])));
+        return;
+      }
+      // A stage whose fn is one update call (fresh-stages.ts): it names the map it makes fresh
+      // for a map stage above, and may write in place the one a map stage below made fresh.
+      const output = g.temp("fresh");
+      g.emit(`let ${output};`);
+      const fromMapStage = typeof input === "object" && input.op === "map";
+      const freshItems = freshItemsOf.get(g) ?? new Map<string, string>();
+      freshItemsOf.set(g, freshItems);
+      upstream((item) => {
+        const below = fromMapStage ? freshItems.get(item) : undefined;
+        const made = below !== undefined && updatesOnlyItsInput(fn, update) ? below : undefined;
+        g.freshUpdates.set(update, { input: made, output });
+        const value = f([item]);
+        g.freshUpdates.delete(update);
+        freshItems.set(value, output);
+        sink(value);
+      });
       return;
     }
     case "filter":

@@ -148,6 +148,10 @@ function updatePath(
   const literalPath = name === "update-in" && !path.every((key) => key.kind === "const");
   const result = g.temp();
   g.emit(`let ${result};`);
+  // Between two map stages of a fused pipeline (fresh-stages.ts): the map the stage below made,
+  // and the variable naming the map this call makes (nothing, unless it derives a new one).
+  const fresh = g.freshUpdates.get(args);
+  if (fresh?.output !== undefined) g.emit(`${fresh.output} = undefined;`);
   // The general way: the builtin with the values computed above (a literal path built as the
   // program would have built it).
   const general = g.block(() => {
@@ -179,8 +183,15 @@ function updatePath(
           value = g.bind(
             i > 0 && nested !== undefined
               ? `$.assocNested(${containers[i]}, ${slots[i]}, ${value}, ${nested}, ${containers[0]})`
-              : `$.assocCharged(${containers[i]}, ${slots[i]}, ${value})`,
+              : i === 0 && fresh?.input !== undefined
+                ? `$.assocFresh(${containers[0]}, ${slots[0]}, ${value}, ${fresh.input})`
+                : `$.assocCharged(${containers[i]}, ${slots[i]}, ${value})`,
           );
+        // A new map, or the fresh one written in place: either way only the stage above gets it.
+        if (fresh?.output !== undefined) {
+          const kept = fresh.input === undefined ? "" : ` || ${containers[0]} === ${fresh.input}`;
+          g.emit(`if (${value} !== ${containers[0]}${kept}) ${fresh.output} = ${value};`);
+        }
         g.emit(`${result} = ${value};`);
       } else level(depth + 1, current);
     });
