@@ -9,7 +9,12 @@ import { after } from "../runtime/async.js";
 import { active } from "../runtime/context.js";
 import { assertEffectsAllowed } from "../runtime/pure-mode.js";
 import { RECUR } from "../runtime/signals.js";
-import { brandFunction, type FunctionInfo, GENERATED_TWIN, type LispFunction } from "../values/lisp-function.js";
+import {
+  brandFunction,
+  type FunctionInfo,
+  GENERATED_TWIN,
+  type LispFunction,
+} from "../values/lisp-function.js";
 import { MapBuilder } from "../values/lisp-map.js";
 import { isMap } from "../values/map-access.js";
 import { ownedAccumulator } from "./accumulator-use.js";
