@@ -112,6 +112,27 @@ describe("take and first over stages", () => {
     expect(effectful.fallbacks).toBe(1);
   });
 
+  test("partition chunks and two-collection map run lazily and give their own items", async () => {
+    // Chunks are copies of one window buffer, and a two-collection map calls its fn without an
+    // array of arguments: each chunk must keep its items once the window moves on.
+    const cases: ReadonlyArray<readonly [source: string, expected: string]> = [
+      ["(take 3 (partition 2 data/xs))", "[[1 2] [3 4] [5 6]]"],
+      ["(take 4 (partition 3 1 data/xs))", "[[1 2 3] [2 3 4] [3 4 5] [4 5 6]]"],
+      ["(take 9 (partition 2 3 data/xs))", "[[1 2] [4 5] [7 8]]"],
+      ["(take 9 (partition 4 4 [:a :b] data/xs))", "[[1 2 3 4] [5 6 7 8] [9 10 :a :b]]"],
+      ["(take 9 (partition-all 4 data/xs))", "[[1 2 3 4] [5 6 7 8] [9 10]]"],
+      ["(vec (partition 2 1 (take 4 data/xs)))", "[[1 2] [2 3] [3 4]]"],
+      ["(take 3 (map vector data/xs (map inc data/xs)))", "[[1 2] [2 3] [3 4]]"],
+      ["(vec (map + data/xs (take 2 data/xs)))", "[2 4]"],
+    ];
+    for (const [source, expected] of cases) {
+      const { result, lazy, fallbacks } = await counted(source, { engine: "general" });
+      expect(result.ok && format(result.value), source).toBe(expected);
+      expect(lazy, source).toBe(1);
+      expect(fallbacks, source).toBe(0);
+    }
+  });
+
   test("distinct under take stops once it has found enough distinct items", async () => {
     // The ids are all distinct, and the last row fails: only the first three rows are looked at.
     const source =

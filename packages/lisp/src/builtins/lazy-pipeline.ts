@@ -80,6 +80,16 @@ function mapStage(f: Callable, inputs: readonly Pull[]): Pull {
       return item === DONE ? DONE : answer(f(item));
     };
   }
+  if (inputs.length === 2) {
+    // Two collections, the usual case: no array of arguments per item.
+    const [left, right] = inputs as [Pull, Pull];
+    return () => {
+      const a = left();
+      if (a === DONE) return DONE;
+      const b = right();
+      return b === DONE ? DONE : answer(f(a, b));
+    };
+  }
   return () => {
     const items: unknown[] = [];
     for (const input of inputs) {
@@ -126,36 +136,39 @@ function mapIndexedStage(f: Callable, input: Pull): Pull {
  * filled up from `pad`.
  */
 function partitionStage(size: number, step: number, pad: readonly unknown[] | "discard", input: Pull): Pull {
-  let window: unknown[] = [];
+  // One buffer for the whole stream, each chunk an exact copy of it: a chunk grown by push from an
+  // empty array would get room for 17 items, several times what a pair or a triple needs.
+  const window: unknown[] = [];
+  for (let i = 0; i < size; i++) window.push(null);
+  let filled = 0;
   let ended = false;
   let finished = false;
   return () => {
     if (finished) return DONE;
-    while (window.length < size && !ended) {
+    while (filled < size && !ended) {
       const item = input();
       if (item === DONE) ended = true;
-      else window.push(item);
+      else window[filled++] = item;
     }
-    if (window.length === size) {
+    if (filled === size) {
       active.allocate(vectorBytes(size));
       // Each chunk copies up to `size` items (the next window): work the pulls above do not count.
       active.work(size);
+      const chunk = window.slice(0, size);
       if (step >= size) {
-        // The window itself is the chunk; the next one starts afresh, past any skipped items.
-        const chunk = window;
-        window = [];
+        // The next chunk starts afresh, past any skipped items.
+        filled = 0;
         for (let skip = step - size; skip > 0 && !ended; skip--) if (input() === DONE) ended = true;
         return chunk;
       }
-      // Overlapping chunks: the window itself is the chunk, and the next window starts as its
-      // last size - step items.
-      const chunk = window;
-      window = window.slice(step);
+      // Overlapping chunks: the next window starts as this one's last size - step items.
+      window.copyWithin(0, step, size);
+      filled = size - step;
       return chunk;
     }
     finished = true;
-    if (pad === "discard" || window.length === 0) return DONE;
-    const tail = window;
+    if (pad === "discard" || filled === 0) return DONE;
+    const tail = window.slice(0, filled);
     for (let i = 0; i < pad.length && tail.length < size; i++) tail.push(pad[i]);
     active.allocate(vectorBytes(tail.length));
     return tail;

@@ -109,6 +109,19 @@ function compute(node: Node): boolean {
 }
 
 export function isPure(node: Node): boolean {
+  // Leaves are most of a program's nodes, and answer at once: they never go through the cache,
+  // whose entries (an identity hash per node, a growing table) cost more than the answer.
+  switch (node.kind) {
+    case "const":
+    case "local":
+    case "var":
+    case "data":
+    case "history":
+    case "budget":
+      return true;
+    case "builtin":
+      return !EFFECT_BUILTINS.has(node.name);
+  }
   let pure = cache.get(node);
   if (pure === undefined) {
     pure = compute(node);

@@ -91,7 +91,12 @@ function mentions(node: unknown, slot: number): boolean {
   if (record.kind === "const") return false;
   if (record.kind === "fn") return true;
   if (record.kind === "local" && record.slot === slot) return true;
-  return Object.values(node).some((value) => mentions(value, slot));
+  // A node's position is the reader's form (a whole source list, for a call): never a node, so
+  // walking it would only read the program text again at every level.
+  for (const key in node) {
+    if (key !== "position" && mentions((node as Record<string, unknown>)[key], slot)) return true;
+  }
+  return false;
 }
 
 /**

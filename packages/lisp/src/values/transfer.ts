@@ -207,6 +207,10 @@ export function infoData(info: FunctionInfo | undefined): Record<string, unknown
   for (const [key, field] of Object.entries(info)) {
     if (field === null || (typeof field !== "object" && typeof field !== "function")) data[key] = field;
   }
+  // A closure's info answers this from a getter on its class (compiler/closures.ts), which
+  // Object.entries does not list.
+  if (!("ownedAccumulator" in data) && info.ownedAccumulator !== undefined)
+    data.ownedAccumulator = info.ownedAccumulator;
   return data;
 }
 
