@@ -4,8 +4,8 @@
  * vector for the next: `take` would keep ten items of it, `reduce` reads each item once and drops
  * it. JS would stop after ten, or make one pass with no vector in between. So a consumer (take,
  * first, reduce, count, apply, into... see CONSUMERS) whose collection is a call of a sequence
- * stage (map, filter, remove, keep, map-indexed, partition, partition-all, interleave, distinct,
- * take inside another consumer, and re-seq, a source whose matches are found as they are pulled),
+ * stage (map, filter, remove, keep, map-indexed, partition, partition-all, interleave, distinct, and
+ * take inside another consumer),
  * itself fed by stages or any other expression, becomes one call of the internal `lazy-pipeline`
  * builtin, which pulls items through the stages one at a time (builtins/lazy-pipeline.ts).
  *
@@ -81,8 +81,6 @@ const STAGES: ReadonlyMap<
   ["distinct", { arities: [1], inputs: () => 1 }],
   // Inside another consumer: (reduce + 0 (take 100 (map f xs))) stops the stream after 100 items.
   ["take", { arities: [2], inputs: () => 1 }],
-  // A source: the matches of a regex in a string, found one at a time as the stream needs them.
-  ["re-seq", { arities: [2], inputs: () => 0 }],
 ]);
 
 type CallNode = Extract<Node, { kind: "call" }>;

@@ -3,11 +3,10 @@
  * builtins/lazy-pipeline.ts). These tests prove the lazy path runs, gives the eager answer, and
  * hands every case it cannot do exactly back to the eager builtins.
  */
-import { describe, expect, test, vi } from "vitest";
-import { codegenRuntime } from "../compiler/codegen-runtime.js";
+import { describe, expect, test } from "vitest";
 import { fastTierStats } from "../compiler/fast-tier.js";
 import { format, type RunOptions, type RunResult, run } from "../index.js";
-import { codeGenerationWorks, generatedSource, withTickingClock } from "../test-support.js";
+import { codeGenerationWorks, generatedSource } from "../test-support.js";
 import { lazyPipelineStats } from "./lazy-pipeline.js";
 
 const rows = Array.from({ length: 5000 }, (_, i) => ({
@@ -369,111 +368,5 @@ describe("consumers of the whole stream", () => {
     // Three vectors of 20,000 (the range, a, b, c: four) against two (the range and the collected one).
     expect(await fits(fused, 500_000)).toBe(true);
     expect(await fits(eager, 500_000)).toBe(false);
-  });
-});
-
-describe("re-seq as a pipeline's source", () => {
-  // Short lines over several of the native engine's 16 KB chunks, with one line too long for it
-  // in the middle (searched by RE2): every part of support/match-cursor.ts.
-  const lines = Array.from(
-    { length: 3000 },
-    (_, i) => `t=${i} level=${i % 2 === 0 ? "INFO" : "WARN"} latency=${(i * 37) % 1000}ms`,
-  );
-  lines.splice(1500, 0, `long ${"x=1 ".repeat(400)}end`);
-  const text = lines.join("\n");
-  const textContext = { text, short: "a=1 b=22 c=333" };
-  const run$ = (source: string, options: RunOptions) => run(source, { context: textContext, ...options });
-
-  const placeless = (result: RunResult): unknown => {
-    const seen = outcome(result) as { error?: Record<string, unknown> };
-    if (seen.error === undefined) return seen;
-    const { line: _line, column: _column, ...error } = seen.error;
-    return { ...seen, error };
-  };
-
-  const cases: ReadonlyArray<readonly [consumer: string, pipeline: string]> = [
-    ["reduce + 0", '(map #(parse-long (second %)) (re-seq #"latency=(\\d+)ms" data/text))'],
-    ["count", '(re-seq #"(\\w+)=(\\S+)" data/text)'],
-    ["vec", '(re-seq #"x=\\d" data/text)'],
-    ["last", '(re-seq #"(\\w+)=(\\S+)" data/text)'],
-    ["take 3", '(re-seq #"(\\w+)=(\\S+)" data/text)'],
-    ["first", '(re-seq #"latency=(\\d+)" data/text)'],
-    ["first", '(re-seq #"nothing" data/text)'],
-    ["take 2", '(filter #(= (second %) "WARN") (re-seq #"level=(\\w+)" data/text))'],
-    ["frequencies", '(map second (re-seq #"level=(\\w+)" data/text))'],
-    ["into {}", '(map (fn [[_ k v]] [k v]) (re-seq #"(\\w+)=(\\S+)" data/short))'],
-    ["mapv (fn [[_ k v]] [k v])", '(re-seq #"(\\w+)=(\\S+)" data/short)'],
-    ["count", '(re-seq #"a*" "baaab")'],
-    ["vec", '(re-seq #"(a)|(b)" "abab")'],
-    ["count", '(re-seq "x" "x")'],
-    ["count", '(re-seq #"x" nil)'],
-    ["reduce + 0", '(map parse-long (re-seq #"\\d+" data/short))'],
-  ];
-
-  test.each(cases)("(%s %s) gives the eager answer", async (consumer, pipeline) => {
-    for (const engine of ["adaptive", "fast", "general"] as const) {
-      const lazy = await run$(`(${consumer} ${pipeline})`, { engine, limits });
-      const eager = await run$(eagerly(consumer, pipeline), { engine, limits });
-      expect(placeless(lazy), engine).toEqual(placeless(eager));
-    }
-  });
-
-  test("the matches are pulled one at a time by the lazy builtin, and by generated code", async () => {
-    const source = '(reduce + 0 (map #(parse-long (second %)) (re-seq #"latency=(\\d+)ms" data/text)))';
-    const before = { ...lazyPipelineStats };
-    const general = await run$(source, { engine: "general" });
-    expect(general.ok).toBe(true);
-    expect(lazyPipelineStats.lazyRuns - before.lazyRuns).toBe(1);
-    expect(lazyPipelineStats.eagerFallbacks - before.eagerFallbacks).toBe(0);
-    if (!codeGenerationWorks) return;
-    expect(generatedSource(source)).toMatch(/for \(let match\d+ = t\d+\(\); match\d+ !== undefined;/);
-    const matches = vi.spyOn(codegenRuntime, "matches");
-    try {
-      const reruns = fastTierStats.errorReruns;
-      const lazyRuns = lazyPipelineStats.lazyRuns;
-      const fast = await run$(source, { engine: "fast" });
-      expect(fast.ok && fast.value).toBe(general.ok && general.value);
-      expect(matches).toHaveBeenCalledTimes(1);
-      expect(lazyPipelineStats.lazyRuns).toBe(lazyRuns);
-      expect(fastTierStats.errorReruns).toBe(reruns);
-    } finally {
-      matches.mockRestore();
-    }
-  });
-
-  test("take stops the search: a failure past the items taken never happens", async () => {
-    for (const engine of ["adaptive", "fast", "general"] as const) {
-      const result = await run$(
-        '(take 2 (map #(if (= (second %) "2999") (fail "too far") (second %)) (re-seq #"t=(\\d+)" data/text)))',
-        { engine },
-      );
-      expect(result.ok && format(result.value), engine).toBe('["0" "1"]');
-    }
-  });
-
-  test("a search inside the stream with the same regex keeps its own place", async () => {
-    // The native RegExp behind #"\d+" is shared; each pull sets and reads its own position.
-    const source =
-      '(let [re #"\\d+"] (mapv (fn [m] (count (re-seq re (str m " " m)))) (re-seq re data/short)))';
-    for (const engine of ["adaptive", "fast", "general"] as const) {
-      const result = await run$(source, { engine });
-      expect(result.ok && format(result.value), engine).toBe("[2 2 2]");
-    }
-  });
-
-  test("each match is charged as re-seq charges it: memory and the clock still stop the search", async () => {
-    const pipeline = '(re-seq #"(\\w+)=(\\S+)" data/text)';
-    const stopped = async (options: RunOptions) => {
-      for (const engine of ["adaptive", "fast", "general"] as const) {
-        const lazy = await run$(`(count ${pipeline})`, { engine, ...options });
-        const eager = await run$(eagerly("count", pipeline), { engine, ...options });
-        expect(lazy.ok, engine).toBe(false);
-        expect(placeless(lazy), engine).toEqual(placeless(eager));
-      }
-    };
-    // About 13,000 matches, a vector each.
-    await stopped({ limits: { maxMemoryBytes: 200_000, timeoutMs: 60_000 } });
-    // The clock moves a millisecond per read: the search reads it as it covers the text.
-    await withTickingClock(() => stopped({ limits: { timeoutMs: 20 } }));
   });
 });

@@ -29,7 +29,6 @@ import { LispSet } from "../values/lisp-set.js";
 import { SeenItems } from "../values/seen-items.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
 import { callbackOf, truthy } from "./support/hof-common.js";
-import { matchStream } from "./support/str-regex.js";
 
 /** What the lazy runs did, for tests that prove the lazy path ran (or fell back). */
 export const lazyPipelineStats = { lazyRuns: 0, eagerFallbacks: 0 };
@@ -220,17 +219,6 @@ function interleaveStage(left: Pull, right: Pull): Pull {
   };
 }
 
-/** `(re-seq re s)` as a source: each match found when it is pulled, none kept. */
-function matchesStage(re: unknown, s: unknown): Pull {
-  const next = matchStream(re, s);
-  if (next === undefined) throw GIVE_UP;
-  return () => {
-    if (--active.fuel <= 0) active.refuel();
-    const match = next();
-    return match === undefined ? DONE : match;
-  };
-}
-
 /** The stream of a stage, from the call's values. */
 function stream(plan: PipelinePlan, values: readonly unknown[]): Pull {
   const arg = (index: number): unknown => values[plan.args[index] as number];
@@ -273,8 +261,6 @@ function stream(plan: PipelinePlan, values: readonly unknown[]): Pull {
       if (typeof count !== "number" || !Number.isInteger(count)) throw GIVE_UP;
       return takeStage(count, input(1));
     }
-    case "re-seq":
-      return matchesStage(arg(0), arg(1));
     default:
       throw GIVE_UP;
   }

@@ -17,7 +17,6 @@ import {
   updateTarget,
 } from "../builtins/maps.js";
 import { mergeWithEntry, mergeWithPairs } from "../builtins/merge-with.js";
-import { matchStream } from "../builtins/support/str-regex.js";
 import { isLimitError, isLispError, LispError } from "../errors.js";
 import { print } from "../format/print.js";
 import type { Position } from "../reader/form.js";
@@ -245,12 +244,6 @@ export const codegenRuntime = {
   stageSource(value: unknown, sets: boolean): readonly unknown[] {
     if (Array.isArray(value)) return definedItems(value);
     return stageItems(value, sets);
-  },
-  /** A re-seq source: its matches one call at a time (str-regex.ts, matchStream). */
-  matches(re: unknown, s: unknown): () => string | string[] | undefined {
-    const next = matchStream(re, s);
-    if (next === undefined) throw new LispError("type_error", "re-seq needs a regex and a string");
-    return next;
   },
   /** stageSource for a pipeline that stops early: a vector as it is (no scan of it). */
   lazySource(value: unknown, sets: boolean): readonly unknown[] {

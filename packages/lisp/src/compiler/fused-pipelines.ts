@@ -469,20 +469,6 @@ function stream(
       });
       return;
     }
-    case "re-seq": {
-      // A source: each match is found when the loop comes back for it (none kept), charged as
-      // re-seq charges it.
-      const next = g.bind(`$.matches(${names[stage.args[0] as number]}, ${names[stage.args[1] as number]})`);
-      const match = g.temp("match");
-      const body = g.block(() => {
-        g.markDefined(match);
-        sink(match);
-      });
-      g.emit(`for (let ${match} = ${next}(); ${match} !== undefined; ${match} = ${next}()) {`);
-      g.emitAll(body);
-      g.emit("}");
-      return;
-    }
     default:
       throw new GenerationGap(`no fused code for ${stage.op}`);
   }
@@ -617,8 +603,6 @@ function fusable(stage: PipelinePlan): boolean {
       return stage.args.length <= 3 && below;
     case "take":
       return stage.args.length === 2 && below;
-    case "re-seq":
-      return true;
     case "interleave":
       return isOneToOne(stage.args[0] as number | PipelinePlan) && isOneToOne(input);
     default:

@@ -16,7 +16,6 @@ import { active } from "../../runtime/context.js";
 import { Regex } from "../../values/regex.js";
 import { NATIVE_TEXT_LIMIT } from "../../values/regex-native.js";
 import { checkTextLength } from "../../values/text-limit.js";
-import { type FoundMatch, MatchCursor } from "./match-cursor.js";
 import { describe } from "./str-text.js";
 
 export function requireRegex(value: unknown, who: string): Regex {
@@ -62,6 +61,16 @@ export function matchValue(matcher: Matcher, groups: number): string | string[] 
   return out;
 }
 
+/**
+ * A match as the loops over matches see it, from either engine: the whole match and the groups
+ * (undefined for a group that took no part), and where the match starts in the text searched.
+ */
+interface FoundMatch {
+  readonly [group: number]: string | undefined;
+  readonly length: number;
+  readonly index: number;
+}
+
 /** As matchValue, from a FoundMatch. */
 function foundValue(match: FoundMatch): string | string[] {
   let last = match.length - 1;
@@ -105,39 +114,93 @@ function chargeMatch(from: number, end: number): void {
   active.allocate(VECTOR_SLOT_BYTES);
 }
 
-/** Calls `visit` with every match in `text`, in order (match-cursor.ts), until it returns false. */
-function eachMatch(regex: Regex, text: string, visit: (match: FoundMatch, offset: number) => boolean): void {
-  const cursor = new MatchCursor(regex, text);
-  for (let match = cursor.next(); match !== undefined; match = cursor.next()) {
-    if (!visit(match, cursor.offset)) return;
-  }
-}
+/** Text searched by one native call when a long text is searched a line at a time. */
+const NATIVE_CHUNK = 16 * 1024;
 
 /**
- * `re-seq` a match at a time, for a pipeline that has it as its source: each call gives the next
- * match as re-seq shapes it, or undefined after the last. Charged as findAll charges (the text
- * each match covers, a slot per match, the rest of the text once at the end), but for the vector
- * itself, which is never built. Undefined when the arguments are not a regex and a string: the
- * pipeline then runs re-seq itself, which says what is wrong.
+ * Calls `visit` with every match in `text`, in order, until it returns false. Texts up to
+ * NATIVE_TEXT_LIMIT go to the native engine when the pattern allows it. A longer text goes a chunk
+ * of whole lines at a time when no match can span a newline (regex-native.ts, `lineLocal`): every
+ * line of a chunk is short, so each native call stays within its bound (a line's length times the
+ * chunk's), and a line too long for it is searched by RE2. Anything else runs on RE2.
+ * Matches must be non-empty on the native paths (`nonEmpty`), so that both engines step on alike.
  */
-export function matchStream(re: unknown, s: unknown): (() => string | string[] | undefined) | undefined {
-  if (!(re instanceof Regex) || typeof s !== "string") return undefined;
-  const cursor = new MatchCursor(re, s);
-  let from = 0;
-  let ended = false;
-  return () => {
-    if (ended) return undefined;
-    const match = cursor.next();
-    if (match === undefined) {
-      ended = true;
-      active.work(s.length - from);
-      return undefined;
+function eachMatch(regex: Regex, text: string, visit: (match: FoundMatch, offset: number) => boolean): void {
+  const native = regex.native;
+  if (native === undefined || !native.nonEmpty) {
+    re2Matches(regex, text, 0, visit);
+    return;
+  }
+  if (text.length <= NATIVE_TEXT_LIMIT) {
+    nativeMatches(native.global, text, 0, visit);
+    return;
+  }
+  if (!native.lineLocal) {
+    re2Matches(regex, text, 0, visit);
+    return;
+  }
+  // Lines are checked NATIVE_TEXT_LIMIT characters at a time: the last newline in the next
+  // stretch of that length starts the next line to check, so short lines cost no call each.
+  let chunkStart = 0;
+  let lineStart = 0;
+  while (text.length - lineStart > NATIVE_TEXT_LIMIT) {
+    const newline = text.lastIndexOf("\n", lineStart + NATIVE_TEXT_LIMIT);
+    if (newline >= lineStart) {
+      lineStart = newline + 1;
+      if (lineStart - chunkStart >= NATIVE_CHUNK) {
+        if (!nativeMatches(native.global, text.slice(chunkStart, lineStart), chunkStart, visit)) return;
+        chunkStart = lineStart;
+      }
+      continue;
     }
-    const end = cursor.offset + match.index + (match[0] as string).length;
-    chargeMatch(from, end);
-    from = end;
-    return foundValue(match);
-  };
+    // The line at lineStart is longer than the native engine may search.
+    let lineEnd = text.indexOf("\n", lineStart);
+    if (lineEnd === -1) lineEnd = text.length;
+    if (
+      chunkStart < lineStart &&
+      !nativeMatches(native.global, text.slice(chunkStart, lineStart), chunkStart, visit)
+    )
+      return;
+    if (!re2Matches(regex, text.slice(lineStart, lineEnd), lineStart, visit)) return;
+    chunkStart = lineEnd;
+    lineStart = lineEnd + 1;
+  }
+  if (chunkStart < text.length) nativeMatches(native.global, text.slice(chunkStart), chunkStart, visit);
+}
+
+/** The native engine's matches in `text` (which starts at `offset` of the whole); false once `visit` stops. */
+function nativeMatches(
+  global: RegExp,
+  text: string,
+  offset: number,
+  visit: (match: FoundMatch, offset: number) => boolean,
+): boolean {
+  global.lastIndex = 0;
+  for (let match = global.exec(text); match !== null; match = global.exec(text)) {
+    if (!visit(match, offset)) {
+      global.lastIndex = 0;
+      return false;
+    }
+  }
+  return true;
+}
+
+/** RE2's matches in `text` (which starts at `offset` of the whole); false once `visit` stops. */
+function re2Matches(
+  regex: Regex,
+  text: string,
+  offset: number,
+  visit: (match: FoundMatch, offset: number) => boolean,
+): boolean {
+  const matcher = regex.compiled.matcher(text);
+  const groups = matcher.groupCount();
+  while (matcher.find()) {
+    const match: Array<string | undefined> & { index?: number } = new Array(groups + 1);
+    for (let i = 0; i <= groups; i++) match[i] = matcher.group(i) ?? undefined;
+    match.index = matcher.start();
+    if (!visit(match as FoundMatch, offset)) return false;
+  }
+  return true;
 }
 
 export function findAll(regex: Regex, text: string): Array<string | string[]> {
