@@ -277,7 +277,9 @@ describe.runIf(codeGenerationWorks)("a promoted function calls itself without it
     // may have defs of its own), which makes the reads countable.
     const readVar = vi.spyOn(codegenRuntime, "readVar");
     try {
-      const source = unique("(defn fib [n] (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2))))) (pmap fib [15 10])");
+      const source = unique(
+        "(defn fib [n] (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2))))) (pmap fib [15 10])",
+      );
       resetFastTierStats();
       const result = await run(source, { engine: "fast" });
       expect(result.ok && format(result.value)).toBe("[610 55]");
