@@ -151,6 +151,8 @@ export class IsolationHost {
   startError: LispError | undefined;
   /** The worker's exit code, once it exited. */
   exitCode: number | undefined;
+  /** An error the worker threw before the host saw it start a program, until its exit (onError). */
+  private earlyError: { readonly error: unknown } | undefined;
 
   constructor(options: WorkerOptions) {
     this.heapMb = options.heapMb;
@@ -550,21 +552,35 @@ export class IsolationHost {
       return;
     }
     if (!this.everStarted) {
-      // It died before it ever ran a program: its module could not be loaded, or it threw there.
-      this.failToStart(error);
-      const run = this.active;
-      if (run !== undefined && this.startError !== undefined) {
-        const startError = this.startError;
-        this.settle(run, () => run.reject(startError));
-      }
+      // Whether it ever ran a program is not known yet: the "error" event and the worker's own
+      // messages travel on different ports, so a "started" posted just before the throw may still
+      // be on its way (seen on a loaded machine). Node delivers a worker's messages before its
+      // "exit", which follows every uncaught error: the exit decides.
+      this.earlyError ??= { error };
       return;
     }
+    this.crashed(error);
+  }
+
+  private crashed(error: unknown): void {
     this.stopped ??= "crashed";
     this.crash ??= new Error(thrownText(error));
     this.finishKilled("crashed");
   }
 
   private onExit(code: unknown): void {
+    const early = this.earlyError;
+    this.earlyError = undefined;
+    if (early !== undefined && this.everStarted) this.crashed(early.error);
+    else if (early !== undefined) {
+      // It died before it ever ran a program: its module could not be loaded, or it threw there.
+      this.failToStart(early.error);
+      const run = this.active;
+      if (run !== undefined && this.startError !== undefined) {
+        const startError = this.startError;
+        this.settle(run, () => run.reject(startError));
+      }
+    }
     if (typeof code === "number") this.exitCode = code;
     this.stopped ??= "crashed";
     this.finishKilled(this.stopped);
