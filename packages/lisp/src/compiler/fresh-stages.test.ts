@@ -6,7 +6,11 @@
  */
 import { describe, expect, test } from "vitest";
 import { format, type RunResult, run } from "../index.js";
+import { codeGenerationWorks } from "../test-support.js";
 import { fastTierStats } from "./fast-tier.js";
+
+/** Maps are written in place only in generated code: none where code generation is forbidden. */
+const ifGenerated = (count: number) => (codeGenerationWorks ? count : 0);
 
 const rows = Array.from({ length: 3000 }, (_, i) => ({
   id: i,
@@ -32,7 +36,7 @@ describe("a map stage's update on the map the map stage below made", () => {
        (map #(update % :amount * 1.2))
        (map #(update-in % [:quantity] inc))
        (reduce (fn [sum o] (+ sum (* (:amount o) (:quantity o)))) 0))`);
-    expect(inPlace).toBe(rows.length);
+    expect(inPlace).toBe(ifGenerated(rows.length));
     const expected = rows.reduce((sum, row) => sum + row.amount * 1.2 * (row.quantity + 1), 0);
     expect(Number(result)).toBeCloseTo(expected, 6);
     // Three stages: the middle one's map, written in place, is still fresh for the top one.
@@ -41,7 +45,7 @@ describe("a map stage's update on the map the map stage below made", () => {
        (map #(update % :quantity inc))
        (map #(update % :id dec))
        (into []) (take-last 2))`);
-    expect(three.inPlace).toBe(2 * rows.length);
+    expect(three.inPlace).toBe(ifGenerated(2 * rows.length));
     expect(three.result).toBe(
       `[{"amount" 177.0 "id" 2997 "quantity" 3} {"amount" 179.0 "id" 2998 "quantity" 4}]`,
     );

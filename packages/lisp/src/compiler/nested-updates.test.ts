@@ -12,7 +12,17 @@ import { registry } from "../builtins/index.js";
 import { format, type RunOptions, type RunResult, run } from "../index.js";
 import { read } from "../reader/reader.js";
 import { nestedUpdateCalls } from "./accumulator-use.js";
+import { codeGenerationWorks } from "../test-support.js";
 import { fastTierStats } from "./fast-tier.js";
+
+/**
+ * Maps change in place only in generated code: where code generation is forbidden (CI runs these
+ * tests so too), the count must be 0 and the results must still agree.
+ */
+function expectInPlaceAbove(count: number, floor: number, label?: string): void {
+  if (codeGenerationWorks) expect(count, label).toBeGreaterThan(floor);
+  else expect(count, label).toBe(0);
+}
 
 const rows = Array.from({ length: 3000 }, (_, i) => ({
   id: i,
@@ -40,13 +50,13 @@ describe("maps a reduce's own update-in made below its accumulator", () => {
     for (const path of ["[(:region o) (:status o)]", "[(:region o) (:status o) (:product o)]"]) {
       const source = `(reduce (fn [acc o] (update-in acc ${path} (fnil + 0) (:quantity o))) {} data/rows)`;
       const { result, inPlace } = await agree(source);
-      expect(inPlace, path).toBeGreaterThan(rows.length / 2);
+      expectInPlaceAbove(inPlace, rows.length / 2, path);
       expect(typeof result).toBe("string");
     }
     const totals = await agree(
       "(reduce (fn [acc o] (update-in acc [(:region o) (:product o)] (fnil + 0) (:quantity o))) {} data/rows)",
     );
-    expect(totals.inPlace).toBeGreaterThan(0);
+    expectInPlaceAbove(totals.inPlace, 0);
     const north = rows.filter((row) => row.region === "north");
     const p0 = north.filter((row) => row.product === "p0").reduce((sum, row) => sum + row.quantity, 0);
     const check = await run(
@@ -62,7 +72,7 @@ describe("maps a reduce's own update-in made below its accumulator", () => {
           result (reduce (fn [acc o] (update-in acc [(:region o) (:status o)] (fnil + 0) (:quantity o))) init data/rows)]
       [inner init (get-in result ["north" "paid"]) (count (get result "east"))])`;
     const { result, inPlace } = await agree(source);
-    expect(inPlace).toBeGreaterThan(0);
+    expectInPlaceAbove(inPlace, 0);
     const paid = rows
       .filter((row) => row.region === "north" && row.status === "paid")
       .reduce((sum, row) => sum + row.quantity, 1000);
@@ -73,7 +83,7 @@ describe("maps a reduce's own update-in made below its accumulator", () => {
     const branches = await agree(
       '(reduce (fn [acc o] (if (= (:status o) "refunded") acc (update-in acc [(:region o) (:status o)] (fnil + 0) (:quantity o)))) {} data/rows)',
     );
-    expect(branches.inPlace).toBeGreaterThan(0);
+    expectInPlaceAbove(branches.inPlace, 0);
     // Once a step hands back something else, nothing is owned any more.
     const reset = await agree(
       "(reduce (fn [acc o] (if (= (:id o) 1500) {} (update-in acc [(:region o) (:status o)] (fnil + 0) (:quantity o)))) {} data/rows)",
