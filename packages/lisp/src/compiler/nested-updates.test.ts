@@ -11,8 +11,8 @@ import type { Node } from "../analyzer/ast.js";
 import { registry } from "../builtins/index.js";
 import { format, type RunOptions, type RunResult, run } from "../index.js";
 import { read } from "../reader/reader.js";
-import { nestedUpdateCalls } from "./accumulator-use.js";
 import { codeGenerationWorks } from "../test-support.js";
+import { nestedUpdateCalls } from "./accumulator-use.js";
 import { fastTierStats } from "./fast-tier.js";
 
 /**
