@@ -50,6 +50,13 @@ export function analyzedBody(source: string): Node {
   }).body;
 }
 
+/** The fn form a program is made of (a test's error when the program is something else). */
+export function analyzedFn(source: string): Extract<Node, { kind: "fn" }> {
+  const body = analyzedBody(source);
+  if (body.kind !== "fn") throw new Error(`not a fn: ${source}`);
+  return body;
+}
+
 /** The JavaScript the fast tier generates for a program (see compiler/codegen.ts). */
 export function generatedSource(source: string): string {
   return generateUnitSource(analyzedBody(source), (name) => registry.get(name));

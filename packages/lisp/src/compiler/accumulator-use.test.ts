@@ -1,23 +1,8 @@
 import { describe, expect, test } from "vitest";
-import { analyzeProgram } from "../analyzer/analyze.js";
-import type { Node } from "../analyzer/ast.js";
-import { registry } from "../builtins/index.js";
 import { format, type RunResult, run } from "../index.js";
-import { read } from "../reader/reader.js";
-import { generatedSource } from "../test-support.js";
+import { analyzedFn, generatedSource } from "../test-support.js";
 import { ownedAccumulator } from "./accumulator-use.js";
 import { fastTierStats } from "./fast-tier.js";
-
-/** The fn form a program is made of. */
-function fnOf(source: string): Extract<Node, { kind: "fn" }> {
-  const { body } = analyzeProgram(read(source), {
-    isBuiltin: (name) => registry.has(name),
-    userNames: new Set(),
-    toolNames: new Set(),
-  });
-  if (body.kind !== "fn") throw new Error(`not a fn: ${source}`);
-  return body;
-}
 
 describe("a function whose accumulator is only derived from (conj, assoc, update...) or handed back", () => {
   test.each([
@@ -36,7 +21,7 @@ describe("a function whose accumulator is only derived from (conj, assoc, update
     // nil is handed back when x is falsy: not the accumulator, but nothing escapes either.
     "(fn [acc x] (when x (conj acc x)))",
   ])("%s qualifies", (source) => {
-    expect(ownedAccumulator(fnOf(source))).toBe(true);
+    expect(ownedAccumulator(analyzedFn(source))).toBe(true);
   });
 
   test.each([
@@ -52,7 +37,7 @@ describe("a function whose accumulator is only derived from (conj, assoc, update
     "(fn [acc o] (assoc acc :all acc))",
     "(fn [acc o] (update acc :k (fn [old] (count acc))))",
   ])("%s does not", (source) => {
-    expect(ownedAccumulator(fnOf(source))).toBe(false);
+    expect(ownedAccumulator(analyzedFn(source))).toBe(false);
   });
 });
 

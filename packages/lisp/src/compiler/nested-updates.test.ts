@@ -6,12 +6,8 @@
  * the general evaluator's, with every map the program could hold unchanged.
  */
 import { describe, expect, test } from "vitest";
-import { analyzeProgram } from "../analyzer/analyze.js";
-import type { Node } from "../analyzer/ast.js";
-import { registry } from "../builtins/index.js";
 import { format, type RunOptions, type RunResult, run } from "../index.js";
-import { read } from "../reader/reader.js";
-import { codeGenerationWorks } from "../test-support.js";
+import { analyzedFn, codeGenerationWorks } from "../test-support.js";
 import { nestedUpdateCalls } from "./accumulator-use.js";
 import { fastTierStats } from "./fast-tier.js";
 
@@ -111,22 +107,12 @@ describe("maps a reduce's own update-in made below its accumulator", () => {
 });
 
 describe("nestedUpdateCalls", () => {
-  const fnOf = (source: string): Extract<Node, { kind: "fn" }> => {
-    const { body } = analyzeProgram(read(source), {
-      isBuiltin: (name) => registry.has(name),
-      userNames: new Set(),
-      toolNames: new Set(),
-    });
-    if (body.kind !== "fn") throw new Error(`not a fn: ${source}`);
-    return body;
-  };
-
   test.each([
     ["(fn [acc o] (update-in acc [(:a o) (:b o)] (fnil + 0) 1))", 1],
     ["(fn [acc o] (if (:x o) acc (update-in acc [:a (:b o)] inc)))", 1],
     ["(fn [acc o] (if (:x o) (update-in acc [:a :b] inc) (update-in acc [:c :d] dec)))", 2],
   ])("%s: %i call(s)", (source, count) => {
-    expect(nestedUpdateCalls(fnOf(source))?.size).toBe(count);
+    expect(nestedUpdateCalls(analyzedFn(source))?.size).toBe(count);
   });
 
   test.each([
@@ -139,6 +125,6 @@ describe("nestedUpdateCalls", () => {
     // Not owned at all: the accumulator is read.
     "(fn [acc o] (update-in acc [(count acc) :b] inc))",
   ])("%s: none", (source) => {
-    expect(nestedUpdateCalls(fnOf(source))).toBeUndefined();
+    expect(nestedUpdateCalls(analyzedFn(source))).toBeUndefined();
   });
 });

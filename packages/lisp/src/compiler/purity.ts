@@ -38,7 +38,12 @@ function patternPure(pattern: Pattern): boolean {
   }
 }
 
-function compute(node: Node): boolean {
+/** The node kinds that have no subtrees: their purity is known from the node alone. */
+type LeafKind = "const" | "local" | "var" | "data" | "history" | "budget" | "builtin";
+type Branch = Exclude<Node, { kind: LeafKind }>;
+
+/** The purity of a leaf, or undefined when `node` has subtrees (and `compute` must walk them). */
+function leafPurity(node: Node): boolean | undefined {
   switch (node.kind) {
     case "const":
     case "local":
@@ -49,6 +54,13 @@ function compute(node: Node): boolean {
       return true;
     case "builtin":
       return !EFFECT_BUILTINS.has(node.name);
+    default:
+      return undefined;
+  }
+}
+
+function compute(node: Branch): boolean {
+  switch (node.kind) {
     case "if":
       return isPure(node.test) && isPure(node.consequent) && isPure(node.alternative);
     case "do":
@@ -111,20 +123,11 @@ function compute(node: Node): boolean {
 export function isPure(node: Node): boolean {
   // Leaves are most of a program's nodes, and answer at once: they never go through the cache,
   // whose entries (an identity hash per node, a growing table) cost more than the answer.
-  switch (node.kind) {
-    case "const":
-    case "local":
-    case "var":
-    case "data":
-    case "history":
-    case "budget":
-      return true;
-    case "builtin":
-      return !EFFECT_BUILTINS.has(node.name);
-  }
+  const leaf = leafPurity(node);
+  if (leaf !== undefined) return leaf;
   let pure = cache.get(node);
   if (pure === undefined) {
-    pure = compute(node);
+    pure = compute(node as Branch);
     cache.set(node, pure);
   }
   return pure;
