@@ -16,6 +16,7 @@ import { active } from "../../runtime/context.js";
 import { Regex } from "../../values/regex.js";
 import { NATIVE_TEXT_LIMIT } from "../../values/regex-native.js";
 import { checkTextLength } from "../../values/text-limit.js";
+import { regexPathStats } from "./regex-paths.js";
 import { describe } from "./str-text.js";
 
 export function requireRegex(value: unknown, who: string): Regex {
@@ -244,6 +245,7 @@ function nativeFindInto(
   from: number,
   out: Array<string | string[]>,
 ): number {
+  regexPathStats.nativeCollects++;
   global.lastIndex = 0;
   let covered = from;
   for (let match = global.exec(text); match !== null; match = global.exec(text)) {
@@ -322,6 +324,7 @@ export function splitAll(regex: Regex, text: string): string[] {
  * after the first, and the whole text covered.
  */
 function nativeSplit(first: RegExp, groups: number, text: string): string[] {
+  regexPathStats.nativeSplits++;
   const out = text.split(first);
   const matches = (out.length - 1) / (groups + 1);
   active.work(matches + text.length);
