@@ -32,14 +32,38 @@ const PATTERNS = [
 ];
 
 const line = fc.string({
-  unit: fc.constantFrom("a", "b", "c", "d", "x", "1", "2", "3", "=", " ", "-", ",", ";", "é", "👍", "\t", "\u00a0", "ERROR", "WARN", "ms"),
+  unit: fc.constantFrom(
+    "a",
+    "b",
+    "c",
+    "d",
+    "x",
+    "1",
+    "2",
+    "3",
+    "=",
+    " ",
+    "-",
+    ",",
+    ";",
+    "é",
+    "👍",
+    "\t",
+    "\u00a0",
+    "ERROR",
+    "WARN",
+    "ms",
+  ),
   maxLength: 30,
 });
 
 const PROGRAM = "[(re-seq (re-pattern data/p) data/s) (str/split data/s (re-pattern data/p))]";
 
 /** The program's value and the memory it charged, for one spelling of the pattern. */
-async function outcome(pattern: string, text: string): Promise<{ value: unknown; memory: number | undefined }> {
+async function outcome(
+  pattern: string,
+  text: string,
+): Promise<{ value: unknown; memory: number | undefined }> {
   const result = await run(PROGRAM, { context: { p: pattern, s: text } });
   if (!result.ok) throw new Error(result.error.message);
   return { value: toJson(result.value), memory: result.usage?.memoryBytes };
@@ -70,10 +94,13 @@ describe("re-seq and split on the native engine agree with RE2", () => {
 
   test("long texts of short lines, with a line too long for the native engine among them", async () => {
     const before = regexPathStats.nativeCollects;
-    const samples = fc.sample(fc.tuple(fc.constantFrom(...PATTERNS), fc.array(line, { minLength: 1, maxLength: 6 })), {
-      numRuns: 40,
-      seed: 28,
-    });
+    const samples = fc.sample(
+      fc.tuple(fc.constantFrom(...PATTERNS), fc.array(line, { minLength: 1, maxLength: 6 })),
+      {
+        numRuns: 40,
+        seed: 28,
+      },
+    );
     const long = "x=1 a-b,c ".repeat(NATIVE_TEXT_LIMIT / 8);
     for (const [pattern, lines] of samples) {
       const text = [...lines, long, ...lines].join("\n").repeat(16);
@@ -85,7 +112,10 @@ describe("re-seq and split on the native engine agree with RE2", () => {
   });
 
   test("log lines: key=value pairs and fields split at spaces", async () => {
-    const lines = Array.from({ length: 50 }, (_, i) => `2024-03-01T12:00:00Z INFO service=api latency=${i}ms request=${i}`);
+    const lines = Array.from(
+      { length: 50 },
+      (_, i) => `2024-03-01T12:00:00Z INFO service=api latency=${i}ms request=${i}`,
+    );
     const before = { ...regexPathStats };
     const result = await run(
       '[(mapv #(re-seq #"(\\w+)=(\\S+)" %) data/lines) (mapv #(str/split % #"\\s+") data/lines)]',

@@ -295,7 +295,8 @@ export function findAll(regex: Regex, text: string): Array<string | string[]> {
  */
 export function splitAll(regex: Regex, text: string): string[] {
   const native = regex.native;
-  if (native?.nonEmpty && text.length <= NATIVE_TEXT_LIMIT) return nativeSplit(native.first, native.groups, text);
+  if (native?.nonEmpty && text.length <= NATIVE_TEXT_LIMIT)
+    return nativeSplit(native.first, native.groups, text);
   const out: string[] = [];
   let from = 0;
   eachMatch(regex, text, (match, offset) => {
