@@ -226,11 +226,15 @@ function utf8Length(text: string): number {
 }
 
 /**
- * Distinct symbol and keyword names that are not builtins (a symbol and a keyword of one name are
- * two), stopping once past `limit`. Keywords have a set of their own, so that counting one does
- * not make a string with a ":" prefix per keyword.
+ * Whether a program has more than `limit` distinct symbol and keyword names that are not builtins
+ * (a symbol and a keyword of one name are two). Keywords have a set of their own, so that counting
+ * one does not make a string with a ":" prefix per keyword.
  */
-function countSymbols(forms: readonly Form[], limit: number): number {
+function tooManySymbols(forms: readonly Form[], limit: number): boolean {
+  // Distinct names are at most the occurrences: a program with few (almost all) needs no sets.
+  let occurrences = 0;
+  for (const form of forms) if (occurrences <= limit) occurrences = countNameForms(form, occurrences, limit);
+  if (occurrences <= limit) return false;
   const names = new Set<string>();
   const keywords = new Set<string>();
   const walk = (form: Form): void => {
@@ -256,7 +260,33 @@ function countSymbols(forms: readonly Form[], limit: number): number {
     }
   };
   for (const form of forms) walk(form);
-  return names.size + keywords.size;
+  return names.size + keywords.size > limit;
+}
+
+/**
+ * Symbol, var, quote and keyword forms in `form`, added to `count`; stops adding once past
+ * `limit`. Recursive: the reader bounds how deep forms nest (maxNesting).
+ */
+function countNameForms(form: Form, count: number, limit: number): number {
+  switch (form.type) {
+    case "symbol":
+    case "var":
+    case "quote":
+    case "keyword":
+      return count + 1;
+    case "list":
+    case "vector":
+    case "map":
+    case "set":
+    case "fn-literal":
+      for (const item of form.items) {
+        if (count > limit) break;
+        count = countNameForms(item, count, limit);
+      }
+      return count;
+    default:
+      return count;
+  }
 }
 
 function checkContext(context: unknown): PlainObject {
@@ -272,6 +302,8 @@ function checkContext(context: unknown): PlainObject {
 
 /** The tool names of a run without tools (never changed: prepare only reads them). */
 const NO_TOOLS: ReadonlySet<string> = new Set();
+/** The session names of a run without a session, or whose session defined nothing yet. */
+const NO_NAMES: ReadonlySet<string> = new Set();
 
 /** Stops leftovers of a finished run; made once, since an error captures a stack when made. */
 const FINISHED = new LispError("timeout", "the program already finished");
@@ -449,8 +481,7 @@ function prepare(
     return cached;
   }
   const { forms, strayClosers } = readProgram(source, { maxNesting: limits.maxNesting });
-  const symbols = countSymbols(forms, limits.maxSymbols);
-  if (symbols > limits.maxSymbols) {
+  if (tooManySymbols(forms, limits.maxSymbols)) {
     throw new LispError(
       "symbol_limit_exceeded",
       `program contains more than ${limits.maxSymbols} unique symbols/keywords, exceeds limit of ${limits.maxSymbols}`,
@@ -459,7 +490,7 @@ function prepare(
   const analyzed = analyzeProgram(forms, {
     isBuiltin,
     builtinNames,
-    userNames: new Set(userNames),
+    userNames: userNames.length === 0 ? NO_NAMES : new Set(userNames),
     toolNames,
     // Only errors depend on it, and errors are never cached: not part of the program's key.
     toolParameters: (name) => parameterNames(tools.get(name)?.signature),

@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, test } from "vitest";
 import { createSession, equals, format, preview, run, toJson } from "./index.js";
-import { failure } from "./test-support.js";
+import { evaluate, failure } from "./test-support.js";
 
 afterEach(async () => {
   // The process stays healthy: a plain program still runs after every hostile one.
@@ -69,6 +69,16 @@ describe("runaway computation", () => {
   test("too many distinct symbols", async () => {
     const source = `[${Array.from({ length: 200 }, (_, i) => `:k${i}`).join(" ")}]`;
     expect((await failure(source, { limits: { maxSymbols: 100 } })).reason).toBe("symbol_limit_exceeded");
+  });
+
+  test("the symbol limit counts distinct names, not occurrences, at and around the limit", async () => {
+    // More occurrences than the limit, few names: the count by sets decides, and lets it run.
+    const repeated = `(count [${Array.from({ length: 300 }, (_, i) => `:k${i % 3}`).join(" ")}])`;
+    expect(await evaluate(repeated, { limits: { maxSymbols: 100 } })).toBe("300");
+    // Exactly as many names as the limit (occurrences too, so no set is needed), then one more.
+    const names = (n: number) => `(count [${Array.from({ length: n }, (_, i) => `:k${i}`).join(" ")}])`;
+    expect(await evaluate(names(100), { limits: { maxSymbols: 100 } })).toBe("100");
+    expect((await failure(names(101), { limits: { maxSymbols: 100 } })).reason).toBe("symbol_limit_exceeded");
   });
 
   test("a tool that never answers is cut off by the timeout", async () => {

@@ -96,7 +96,9 @@ interface Unbound {
 
 class Analyzer implements FormAnalyzer {
   private readonly unbound = new Map<string, Unbound>();
-  private readonly userNames: Set<string>;
+  /** Names defined by earlier programs of the session, and by this one's def forms. */
+  private readonly sessionNames: ReadonlySet<string>;
+  private readonly definedHere: ReadonlySet<string>;
   readonly dataKeys = new Set<string>();
   readonly toolsUsed = new Set<string>();
   /** Whether calls may become lazy pipelines (the internal builtin exists); asked once, not per call. */
@@ -106,8 +108,14 @@ class Analyzer implements FormAnalyzer {
     private readonly environment: AnalyzerEnvironment,
     definedHere: ReadonlySet<string>,
   ) {
-    this.userNames = new Set([...environment.userNames, ...definedHere]);
+    this.sessionNames = environment.userNames;
+    this.definedHere = definedHere;
     this.pipelines = environment.isBuiltin(LAZY_PIPELINE);
+  }
+
+  /** A var of the session, or one this program defines. */
+  private isUserName(name: string): boolean {
+    return this.definedHere.has(name) || this.sessionNames.has(name);
   }
 
   finish(): void {
@@ -234,7 +242,7 @@ class Analyzer implements FormAnalyzer {
   }
 
   private analyzeVarRef(name: string, position: Position): Node {
-    if (this.userNames.has(name)) return { kind: "var", name, position };
+    if (this.isUserName(name)) return { kind: "var", name, position };
     if (this.environment.isBuiltin(name)) return { kind: "builtin", name, position };
     this.recordUnbound(name, position, undefined);
     return { kind: "const", value: null, position };
@@ -245,7 +253,8 @@ class Analyzer implements FormAnalyzer {
     if (this.unbound.has(name)) return;
     const candidates = [
       ...(scope?.visibleNames() ?? []),
-      ...this.userNames,
+      ...this.sessionNames,
+      ...this.definedHere,
       ...(this.environment.builtinNames?.() ?? []),
     ];
     this.unbound.set(name, { position, suggestion: nearestName(name, candidates) });
@@ -269,7 +278,7 @@ class Analyzer implements FormAnalyzer {
     }
     const namespaced = splitNamespace(name);
     if (namespaced !== undefined) return this.analyzeNamespaced(namespaced[0], namespaced[1], position);
-    if (this.userNames.has(name)) return { kind: "var", name, position };
+    if (this.isUserName(name)) return { kind: "var", name, position };
     if (this.environment.isBuiltin(name)) return { kind: "builtin", name, position };
     const constant = CONSTANTS.get(name);
     if (constant !== undefined) return { kind: "const", value: constant, position };
@@ -362,7 +371,7 @@ class Analyzer implements FormAnalyzer {
     if (form.type !== "symbol") return false;
     const name = form.name;
     if (place.scope.lookup(name) !== undefined) return false;
-    if (this.userNames.has(name)) return true;
+    if (this.isUserName(name)) return true;
     return (
       !isPlaceholder(name) &&
       splitNamespace(name) === undefined &&
@@ -379,8 +388,8 @@ class Analyzer implements FormAnalyzer {
   // ------------------------------------------------------------------ lists
 
   private analyzeList(form: CollectionForm, place: Place): Node {
-    const head = form.items[0];
-    const args = form.items.slice(1);
+    const items = form.items;
+    const head = items[0];
     if (head === undefined) {
       throw new LispError(
         "invalid_form",
@@ -394,17 +403,25 @@ class Analyzer implements FormAnalyzer {
       const name = isCore ? raw.slice(1) : raw;
       const shadowed = !isCore && !UNSHADOWABLE.has(name) && place.scope.lookup(name) !== undefined;
       if (!shadowed) {
-        if (SPECIAL_FORM_NAMES.has(name)) return analyzeSpecialForm(this, name, args, form, place);
+        if (SPECIAL_FORM_NAMES.has(name)) return analyzeSpecialForm(this, name, items.slice(1), form, place);
         const macro = MACROS.get(name);
-        if (macro !== undefined) return this.analyze(macro(args, form), place);
+        if (macro !== undefined) return this.analyze(macro(items.slice(1), form), place);
         const namespaced = splitNamespace(name);
         if (namespaced !== undefined) {
-          const special = analyzeNamespacedCall(this, namespaced[0], namespaced[1], args, form, place);
+          const special = analyzeNamespacedCall(
+            this,
+            namespaced[0],
+            namespaced[1],
+            items.slice(1),
+            form,
+            place,
+          );
           if (special !== undefined) return special;
         }
-        if (name.length > 1 && name.startsWith(".")) return analyzeMethodCall(this, name, args, form, place);
+        if (name.length > 1 && name.startsWith("."))
+          return analyzeMethodCall(this, name, items.slice(1), form, place);
         if (name.length > 1 && name.endsWith(".") && !name.startsWith("."))
-          return analyzeConstructor(this, name, args, form, place);
+          return analyzeConstructor(this, name, items.slice(1), form, place);
       }
     }
     const callee = this.value(head, place);
@@ -421,12 +438,10 @@ class Analyzer implements FormAnalyzer {
         head,
       );
     }
-    const call = simplifyComparator({
-      kind: "call",
-      callee,
-      args: args.map((arg) => this.value(arg, place)),
-      position: form,
-    });
+    // A plain call's arguments are analyzed straight from the list (no copy of its tail).
+    const args = new Array<Node>(items.length - 1);
+    for (let i = 1; i < items.length; i++) args[i - 1] = this.value(items[i] as Form, place);
+    const call = simplifyComparator({ kind: "call", callee, args, position: form });
     if (!this.pipelines) return call;
     return fusePipeline(call) ?? call;
   }

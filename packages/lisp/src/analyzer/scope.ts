@@ -39,9 +39,16 @@ export class FunctionScope {
   }
 }
 
+/** Locals a scope keeps in a list before it makes a Map of them (most scopes bind a few). */
+const LISTED_LOCALS = 8;
+
 export class Scope {
-  /** Made at the first declaration: a scope often declares nothing, or is never declared into. */
-  private locals: Map<string, LocalBinding> | undefined;
+  /**
+   * Made at the first declaration: a scope often declares nothing, or is never declared into. A
+   * list while short (searched from the end, so that a later binding of a name shadows an earlier
+   * one), a Map by name past LISTED_LOCALS.
+   */
+  private locals: LocalBinding[] | Map<string, LocalBinding> | undefined;
 
   constructor(
     readonly parent: Scope | null,
@@ -60,23 +67,43 @@ export class Scope {
 
   declare(name: string): LocalBinding {
     const binding: LocalBinding = { name, slot: this.fn.allocate(), owner: this.fn };
-    this.locals ??= new Map();
-    this.locals.set(name, binding);
+    const locals = this.locals;
+    if (locals === undefined) this.locals = [binding];
+    else if (locals instanceof Map) locals.set(name, binding);
+    else if (locals.length < LISTED_LOCALS) locals.push(binding);
+    else {
+      const byName = new Map<string, LocalBinding>();
+      for (const listed of locals) byName.set(listed.name, listed);
+      byName.set(name, binding);
+      this.locals = byName;
+    }
     return binding;
   }
 
   /** Every local name visible here (for "did you mean" suggestions). */
   visibleNames(): string[] {
     const names: string[] = [];
-    for (let scope: Scope | null = this; scope !== null; scope = scope.parent)
-      if (scope.locals !== undefined) names.push(...scope.locals.keys());
+    for (let scope: Scope | null = this; scope !== null; scope = scope.parent) {
+      const locals = scope.locals;
+      if (locals instanceof Map) names.push(...locals.keys());
+      else if (locals !== undefined) for (const binding of locals) names.push(binding.name);
+    }
     return names;
   }
 
   lookup(name: string): LocalBinding | undefined {
     for (let scope: Scope | null = this; scope !== null; scope = scope.parent) {
-      const found = scope.locals?.get(name);
-      if (found !== undefined) return found;
+      const locals = scope.locals;
+      if (locals === undefined) continue;
+      if (locals instanceof Map) {
+        const found = locals.get(name);
+        if (found !== undefined) return found;
+        continue;
+      }
+      for (let i = locals.length - 1; i >= 0; i--) {
+        const binding = locals[i] as LocalBinding;
+        if (binding.name === name) return binding;
+      }
     }
     return undefined;
   }

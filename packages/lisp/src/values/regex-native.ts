@@ -36,6 +36,11 @@ export interface NativePattern {
   readonly nonEmpty: boolean;
   /** True when no match can contain a newline and no anchor is used: a text can be searched a line at a time. */
   readonly lineLocal: boolean;
+  /**
+   * Capturing groups. Every one takes part in every match (no group is quantified and the only
+   * alternations are of words), so a match always has them all, none undefined.
+   */
+  readonly groups: number;
 }
 
 /** A set of characters: the ASCII ones as bits, and whether every non-ASCII character is in. */
@@ -345,6 +350,7 @@ export function nativePattern(source: string): NativePattern | undefined {
       first: new RegExp(text, flags),
       nonEmpty,
       lineLocal,
+      groups: parts.filter((part) => part === "(").length,
     };
   } catch {
     return undefined;

@@ -16,6 +16,7 @@ import { active } from "../../runtime/context.js";
 import { Regex } from "../../values/regex.js";
 import { NATIVE_TEXT_LIMIT } from "../../values/regex-native.js";
 import { checkTextLength } from "../../values/text-limit.js";
+import { regexPathStats } from "./regex-paths.js";
 import { describe } from "./str-text.js";
 
 export function requireRegex(value: unknown, who: string): Regex {
@@ -83,12 +84,38 @@ function foundValue(match: FoundMatch): string | string[] {
   return out;
 }
 
+/**
+ * As foundValue, for a match of the native engine, where every group takes part
+ * (regex-native.ts). The common shapes are array literals: V8 follows each literal's allocation
+ * site, and one whose vectors outlive the young generation (the matches of a long text, kept in
+ * the result) gets them allocated in the old one, where the collector of young objects does not
+ * copy them again and again.
+ */
+function nativeValue(match: RegExpExecArray): string | string[] {
+  const length = match.length;
+  if (length === 1) return match[0];
+  if (length === 2) {
+    const group = match[1];
+    if (group === undefined) return match[0];
+    active.allocate(VECTOR_BYTES + 2 * VECTOR_SLOT_BYTES);
+    return [match[0], group];
+  }
+  if (length === 3) {
+    const first = match[1];
+    const second = match[2];
+    if (first === undefined || second === undefined) return foundValue(match);
+    active.allocate(VECTOR_BYTES + 3 * VECTOR_SLOT_BYTES);
+    return [match[0], first, second];
+  }
+  return foundValue(match);
+}
+
 export function findFirst(regex: Regex, text: string): string | string[] | null {
   active.work(text.length);
   const native = regex.native;
   if (native !== undefined && text.length <= NATIVE_TEXT_LIMIT) {
     const match = native.first.exec(text);
-    return match === null ? null : foundValue(match);
+    return match === null ? null : nativeValue(match);
   }
   if (native?.nonEmpty && native.lineLocal) {
     let found: string | string[] | null = null;
@@ -117,15 +144,16 @@ function chargeMatch(from: number, end: number): void {
 /** Text searched by one native call when a long text is searched a line at a time. */
 const NATIVE_CHUNK = 16 * 1024;
 
+/** What a loop over matches does with each: false stops the loop. */
+type Visit = (match: FoundMatch, offset: number) => boolean;
+
 /**
  * Calls `visit` with every match in `text`, in order, until it returns false. Texts up to
- * NATIVE_TEXT_LIMIT go to the native engine when the pattern allows it. A longer text goes a chunk
- * of whole lines at a time when no match can span a newline (regex-native.ts, `lineLocal`): every
- * line of a chunk is short, so each native call stays within its bound (a line's length times the
- * chunk's), and a line too long for it is searched by RE2. Anything else runs on RE2.
- * Matches must be non-empty on the native paths (`nonEmpty`), so that both engines step on alike.
+ * NATIVE_TEXT_LIMIT go to the native engine when the pattern allows it, longer ones a stretch of
+ * short lines at a time (eachStretch); anything else runs on RE2. Matches must be non-empty on the
+ * native paths (`nonEmpty`), so that both engines step on alike.
  */
-function eachMatch(regex: Regex, text: string, visit: (match: FoundMatch, offset: number) => boolean): void {
+function eachMatch(regex: Regex, text: string, visit: Visit): void {
   const native = regex.native;
   if (native === undefined || !native.nonEmpty) {
     re2Matches(regex, text, 0, visit);
@@ -139,6 +167,22 @@ function eachMatch(regex: Regex, text: string, visit: (match: FoundMatch, offset
     re2Matches(regex, text, 0, visit);
     return;
   }
+  eachStretch(regex, text, (stretch, offset) => nativeMatches(native.global, stretch, offset, visit), visit);
+}
+
+/**
+ * A text longer than NATIVE_TEXT_LIMIT, searched with a pattern no match of which can span a
+ * newline (regex-native.ts, `lineLocal`): stretches of whole lines, each line short, go to
+ * `searchNative` (about NATIVE_CHUNK characters at a time, so that each native call stays within
+ * its bound: a line's length times the stretch's), and a line too long for the native engine goes
+ * to RE2, its matches to `visit`. Stops once either returns false.
+ */
+function eachStretch(
+  regex: Regex,
+  text: string,
+  searchNative: (stretch: string, offset: number) => boolean,
+  visit: Visit,
+): void {
   // Lines are checked NATIVE_TEXT_LIMIT characters at a time: the last newline in the next
   // stretch of that length starts the next line to check, so short lines cost no call each.
   let chunkStart = 0;
@@ -148,7 +192,7 @@ function eachMatch(regex: Regex, text: string, visit: (match: FoundMatch, offset
     if (newline >= lineStart) {
       lineStart = newline + 1;
       if (lineStart - chunkStart >= NATIVE_CHUNK) {
-        if (!nativeMatches(native.global, text.slice(chunkStart, lineStart), chunkStart, visit)) return;
+        if (!searchNative(text.slice(chunkStart, lineStart), chunkStart)) return;
         chunkStart = lineStart;
       }
       continue;
@@ -156,25 +200,16 @@ function eachMatch(regex: Regex, text: string, visit: (match: FoundMatch, offset
     // The line at lineStart is longer than the native engine may search.
     let lineEnd = text.indexOf("\n", lineStart);
     if (lineEnd === -1) lineEnd = text.length;
-    if (
-      chunkStart < lineStart &&
-      !nativeMatches(native.global, text.slice(chunkStart, lineStart), chunkStart, visit)
-    )
-      return;
+    if (chunkStart < lineStart && !searchNative(text.slice(chunkStart, lineStart), chunkStart)) return;
     if (!re2Matches(regex, text.slice(lineStart, lineEnd), lineStart, visit)) return;
     chunkStart = lineEnd;
     lineStart = lineEnd + 1;
   }
-  if (chunkStart < text.length) nativeMatches(native.global, text.slice(chunkStart), chunkStart, visit);
+  if (chunkStart < text.length) searchNative(text.slice(chunkStart), chunkStart);
 }
 
 /** The native engine's matches in `text` (which starts at `offset` of the whole); false once `visit` stops. */
-function nativeMatches(
-  global: RegExp,
-  text: string,
-  offset: number,
-  visit: (match: FoundMatch, offset: number) => boolean,
-): boolean {
+function nativeMatches(global: RegExp, text: string, offset: number, visit: Visit): boolean {
   global.lastIndex = 0;
   for (let match = global.exec(text); match !== null; match = global.exec(text)) {
     if (!visit(match, offset)) {
@@ -186,12 +221,7 @@ function nativeMatches(
 }
 
 /** RE2's matches in `text` (which starts at `offset` of the whole); false once `visit` stops. */
-function re2Matches(
-  regex: Regex,
-  text: string,
-  offset: number,
-  visit: (match: FoundMatch, offset: number) => boolean,
-): boolean {
+function re2Matches(regex: Regex, text: string, offset: number, visit: Visit): boolean {
   const matcher = regex.compiled.matcher(text);
   const groups = matcher.groupCount();
   while (matcher.find()) {
@@ -203,16 +233,56 @@ function re2Matches(
   return true;
 }
 
+/**
+ * re-seq's loop on the native engine, with no callback per match: each match of `text` (which
+ * starts at `offset` of the whole) charged and added to `out`. Returns where the last one ended
+ * in the whole text (`from` when there was none). Matches are not empty, so `lastIndex` is the end.
+ */
+function nativeFindInto(
+  global: RegExp,
+  text: string,
+  offset: number,
+  from: number,
+  out: Array<string | string[]>,
+): number {
+  regexPathStats.nativeCollects++;
+  global.lastIndex = 0;
+  let covered = from;
+  for (let match = global.exec(text); match !== null; match = global.exec(text)) {
+    const end = offset + global.lastIndex;
+    chargeMatch(covered, end);
+    covered = end;
+    out.push(nativeValue(match));
+  }
+  return covered;
+}
+
 export function findAll(regex: Regex, text: string): Array<string | string[]> {
   const out: Array<string | string[]> = [];
   let from = 0;
-  eachMatch(regex, text, (match, offset) => {
-    const end = offset + match.index + (match[0] as string).length;
-    chargeMatch(from, end);
-    from = end;
-    out.push(foundValue(match));
-    return true;
-  });
+  const native = regex.native;
+  if (native?.nonEmpty && text.length <= NATIVE_TEXT_LIMIT) {
+    from = nativeFindInto(native.global, text, 0, 0, out);
+  } else {
+    const visit: Visit = (match, offset) => {
+      const end = offset + match.index + (match[0] as string).length;
+      chargeMatch(from, end);
+      from = end;
+      out.push(foundValue(match));
+      return true;
+    };
+    if (native?.nonEmpty && native.lineLocal) {
+      eachStretch(
+        regex,
+        text,
+        (stretch, offset) => {
+          from = nativeFindInto(native.global, stretch, offset, from, out);
+          return true;
+        },
+        visit,
+      );
+    } else eachMatch(regex, text, visit);
+  }
   active.work(text.length - from);
   active.allocate(VECTOR_BYTES);
   return out;
@@ -224,6 +294,9 @@ export function findAll(regex: Regex, text: string): Array<string | string[]> {
  * the previous piece ended, with no groups, does not split.
  */
 export function splitAll(regex: Regex, text: string): string[] {
+  const native = regex.native;
+  if (native?.nonEmpty && text.length <= NATIVE_TEXT_LIMIT)
+    return nativeSplit(native.first, native.groups, text);
   const out: string[] = [];
   let from = 0;
   eachMatch(regex, text, (match, offset) => {
@@ -241,6 +314,22 @@ export function splitAll(regex: Regex, text: string): string[] {
   out.push(text.slice(from));
   active.work(text.length - from);
   active.allocate(VECTOR_BYTES + text.length);
+  return out;
+}
+
+/**
+ * splitAll on a short text with a native pattern, as one call of V8's own split. Its pieces are
+ * splitAll's: matches are found left to right, each search starting where the last match ended,
+ * none is empty, and every group takes part (so none is undefined and none is left off). The
+ * charges are splitAll's too, made once the pieces are known: one match per `groups + 1` pieces
+ * after the first, and the whole text covered.
+ */
+function nativeSplit(first: RegExp, groups: number, text: string): string[] {
+  regexPathStats.nativeSplits++;
+  const out = text.split(first);
+  const matches = (out.length - 1) / (groups + 1);
+  active.work(matches + text.length);
+  active.allocate(matches * VECTOR_SLOT_BYTES + VECTOR_BYTES + text.length);
   return out;
 }
 

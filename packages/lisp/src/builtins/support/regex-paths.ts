@@ -1,0 +1,13 @@
+/**
+ * Which way the regex builtins went, for tests: counters that prove a fast path ran, so that a
+ * test comparing it with the plain path is not comparing the plain path with itself. Results
+ * never depend on them; the builtins only write them, and nothing outside tests should read them.
+ */
+export interface RegexPathStats {
+  /** Short texts split by one call of V8's own split (str-regex.ts, nativeSplit). */
+  nativeSplits: number;
+  /** Texts, or stretches of a long text, whose matches re-seq collected in one native loop (nativeFindInto). */
+  nativeCollects: number;
+}
+
+export const regexPathStats: RegexPathStats = { nativeSplits: 0, nativeCollects: 0 };
