@@ -153,16 +153,17 @@ function partitionStage(size: number, step: number, pad: readonly unknown[] | "d
       active.allocate(vectorBytes(size));
       // Each chunk copies up to `size` items (the next window): work the pulls above do not count.
       active.work(size);
-      const chunk = window.slice(0, size);
+      const chunk = chunkOf(window, size);
       if (step >= size) {
         // The next chunk starts afresh, past any skipped items.
         filled = 0;
         for (let skip = step - size; skip > 0 && !ended; skip--) if (input() === DONE) ended = true;
         return chunk;
       }
-      // Overlapping chunks: the next window starts as this one's last size - step items.
-      window.copyWithin(0, step, size);
+      // Overlapping chunks: the next window starts as this one's last size - step items. Moved by
+      // hand: copyWithin is a call into the runtime that costs more than a short window's slice.
       filled = size - step;
+      for (let i = 0; i < filled; i++) window[i] = window[i + step];
       return chunk;
     }
     finished = true;
@@ -172,6 +173,16 @@ function partitionStage(size: number, step: number, pad: readonly unknown[] | "d
     active.allocate(vectorBytes(tail.length));
     return tail;
   };
+}
+
+/**
+ * The first `size` items of `window` as a new vector of exactly that many slots. Pairs and
+ * triples, the usual chunks, are written as literals: slice's call costs more than the copy.
+ */
+function chunkOf(window: readonly unknown[], size: number): unknown[] {
+  if (size === 2) return [window[0], window[1]];
+  if (size === 3) return [window[0], window[1], window[2]];
+  return window.slice(0, size);
 }
 
 /** Items not seen before (by `=`, through their hash keys, as the eager distinct compares them). */
