@@ -260,7 +260,12 @@ describe("keys, vals, entries, select-keys, key, val", () => {
   test("select-keys with a few distinct plain keywords makes the small map directly, with the same answers", async () => {
     const rows = {
       context: {
-        rows: [{ id: 1, region: "n", amount: 5, user_id: 3 }, { id: 2, amount: 7 }, null, { constructor: 1 }],
+        rows: [
+          { id: 1, region: "n", amount: 5, user_id: 3 },
+          { id: 2, amount: 7 },
+          null,
+          { constructor: 1 },
+        ] as unknown[],
       },
     };
     // The keys held in a binding, so that generated code cannot specialize the call: the builtin runs.

@@ -30,7 +30,7 @@ const cases: [source: string, expected: string][] = [
   ["(count (for [x (range 30000) :when (zero? (mod x 7))] x))", "4286"],
 ];
 
-const tools = { "keep?": ({ x }: { x: number }) => x % 2 === 0 };
+const tools = { "keep?": (args: Record<string, unknown>) => (args.x as number) % 2 === 0 };
 
 describe("for with :when on the general evaluator", () => {
   test.each(cases)("%s", async (source, expected) => {
