@@ -28,14 +28,13 @@ import {
   mapAssoc,
   mapDissoc,
   mapEntries,
-  mapGetExact,
   mapPut,
   mapSize,
   toLispMap,
   writeKey,
 } from "../values/map-access.js";
 import { ownedTable } from "../values/owned-table.js";
-import { either, FLAT_LIMIT } from "../values/versioned-table.js";
+import { FLAT_LIMIT } from "../values/versioned-table.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
 import { mergeArgument, mergeWith } from "./merge-with.js";
 import {
@@ -57,8 +56,6 @@ import {
 export { updateFound, updateSlot };
 
 const isNil = (value: unknown): value is null | undefined => value === null || value === undefined;
-
-const hasOwnKey = Object.prototype.hasOwnProperty;
 
 function describe(value: unknown): string {
   return `${typeName(value)} ${print(value, { maxChars: 40 })}`;
