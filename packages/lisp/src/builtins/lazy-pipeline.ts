@@ -25,13 +25,15 @@ import { callSite } from "../runtime/call-site.js";
 import { active } from "../runtime/context.js";
 import { NOT_PURE, pureMode } from "../runtime/pure-mode.js";
 import { itemsOf } from "../runtime/sequences.js";
+import { Keyword } from "../values/keyword.js";
 import { LispSet } from "../values/lisp-set.js";
+import { getField } from "../values/map-access.js";
 import { SeenItems } from "../values/seen-items.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
 import { callbackOf, truthy } from "./support/hof-common.js";
 
 /** What the lazy runs did, for tests that prove the lazy path ran (or fell back). */
-export const lazyPipelineStats = { lazyRuns: 0, eagerFallbacks: 0 };
+export const lazyPipelineStats = { lazyRuns: 0, eagerFallbacks: 0, fieldStages: 0 };
 
 /** The lazy run cannot go on exactly: run the pipeline eagerly. Never seen by a program. */
 const GIVE_UP: unique symbol = Symbol("lazy pipeline gives up");
@@ -97,6 +99,13 @@ function mapStage(f: Callable, inputs: readonly Pull[]): Pull {
       items.push(item);
     }
     return answer(f(...items));
+  };
+}
+
+function fieldStage(keyword: Keyword, input: Pull): Pull {
+  return () => {
+    const item = input();
+    return item === DONE ? DONE : getField(item, keyword);
   };
 }
 
@@ -240,6 +249,13 @@ function stream(plan: PipelinePlan, values: readonly unknown[]): Pull {
   const n = plan.args.length;
   switch (plan.op) {
     case "map": {
+      const f = arg(0);
+      // `(map :amount rows)`: the field read straight from the stage, as the keyword's lookup
+      // function reads it (getField answers nil, never undefined or a promise).
+      if (n === 2 && f instanceof Keyword) {
+        lazyPipelineStats.fieldStages++;
+        return fieldStage(f, input(1));
+      }
       const inputs: Pull[] = [];
       for (let i = 1; i < n; i++) inputs.push(input(i));
       return mapStage(callbackOf(arg(0), n - 1, "map"), inputs);
