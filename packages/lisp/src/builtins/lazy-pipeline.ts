@@ -186,11 +186,25 @@ function partitionStage(size: number, step: number, pad: readonly unknown[] | "d
 
 /**
  * The first `size` items of `window` as a new vector of exactly that many slots. Pairs and
- * triples, the usual chunks, are written as literals: slice's call costs more than the copy.
+ * triples, the usual chunks, are copied by hand: slice's call costs more than the copy.
  */
 function chunkOf(window: readonly unknown[], size: number): unknown[] {
-  if (size === 2) return [window[0], window[1]];
-  if (size === 3) return [window[0], window[1], window[2]];
+  // Made as [null, null] then filled, not as [a, b]: a literal of numbers would be an array of
+  // unboxed doubles (or small integers), and code reading chunks would meet one more kind of
+  // array, where slice's copies of the window are all of the window's kind.
+  if (size === 2) {
+    const pair = [null, null] as unknown[];
+    pair[0] = window[0];
+    pair[1] = window[1];
+    return pair;
+  }
+  if (size === 3) {
+    const triple = [null, null, null] as unknown[];
+    triple[0] = window[0];
+    triple[1] = window[1];
+    triple[2] = window[2];
+    return triple;
+  }
   return window.slice(0, size);
 }
 
