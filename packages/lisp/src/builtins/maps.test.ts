@@ -295,47 +295,6 @@ describe("keys, vals, entries, select-keys, key, val", () => {
     expect((await failure("(select-keys [1 2] [0])")).reason).toBe("type_error");
   });
 
-  test("select-keys with a few distinct plain keywords makes the small map directly, with the same answers", async () => {
-    const rows = {
-      context: {
-        rows: [
-          { id: 1, region: "n", amount: 5, user_id: 3 },
-          { id: 2, amount: 7 },
-          null,
-          { constructor: 1 },
-        ] as unknown[],
-      },
-    };
-    // The keys held in a binding, so that generated code cannot specialize the call: the builtin runs.
-    const cases: [string, string][] = [
-      [
-        "(let [ks [:id :region :amount]] (mapv #(select-keys % ks) data/rows))",
-        '[{:amount 5 :id 1 :region "n"} {:amount 7 :id 2} {} {}]',
-      ],
-      ["(let [ks [:amount :z]] (select-keys {:amount 1 :z nil} ks))", "{:amount 1 :z nil}"],
-      [
-        "(let [ks [:constructor :id]] (mapv #(select-keys % ks) data/rows))",
-        "[{:id 1} {:id 2} {} {:constructor 1}]",
-      ],
-      ['(let [ks [:a]] (select-keys {"a" 1} ks))', "{:a 1}"],
-      ["(let [ks [:id]] (select-keys [1 2] ks))", "type_error"],
-    ];
-    // The plain path, for comparison: a hyphen (twins to try) or a repeated key.
-    const plain: [string, string][] = [
-      ["(let [ks [:user-id :id]] (select-keys (first data/rows) ks))", "{:id 1 :user-id 3}"],
-      ["(let [ks [:id :id]] (select-keys (first data/rows) ks))", "{:id 1}"],
-    ];
-    const { mapStats } = await import("./maps.js");
-    for (const [source, expected] of [...cases, ...plain]) {
-      const before = mapStats.selectKeywords;
-      const result = await run(source, rows);
-      expect(result.ok ? format(result.value) : result.error.reason).toBe(expected);
-      const direct = mapStats.selectKeywords - before;
-      if (plain.some(([text]) => text === source)) expect(direct).toBe(0);
-      else expect(direct).toBeGreaterThan(0);
-    }
-  });
-
   test("key and val take map entries", async () => {
     expect(await evaluate("(key [:a 1])")).toBe(":a");
     expect(await evaluate("(val [:a 1])")).toBe("1");

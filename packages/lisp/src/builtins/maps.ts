@@ -17,7 +17,6 @@ import { active } from "../runtime/context.js";
 import { typeName } from "../runtime/describe.js";
 import { CHECK_EVERY, CHECK_MASK } from "../runtime/interruptible.js";
 import { seqOf } from "../runtime/sequences.js";
-import { readerOf } from "../values/field-reader.js";
 import { Keyword } from "../values/keyword.js";
 import { functionInfo, isLispFunction } from "../values/lisp-function.js";
 import { LispMap, MapBuilder } from "../values/lisp-map.js";
@@ -34,7 +33,6 @@ import {
   writeKey,
 } from "../values/map-access.js";
 import { ownedTable } from "../values/owned-table.js";
-import { FLAT_LIMIT } from "../values/versioned-table.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
 import { mergeArgument, mergeWith } from "./merge-with.js";
 import {
@@ -161,11 +159,6 @@ function entryPart(who: string, index: 0 | 1) {
 }
 
 function selectKeys(map: unknown, wanted: unknown): LispMap {
-  // `[:id :region :amount]`, the usual key list, makes the small map directly (selectKeywords).
-  if (Array.isArray(wanted) && distinctPlainKeywords(wanted)) {
-    mapStats.selectKeywords++;
-    return selectKeywords(map, wanted as readonly Keyword[]);
-  }
   const m = requireMapOrNil(map, "select-keys");
   const list = seqOf(wanted, "select-keys");
   active.work(list.length);
@@ -182,27 +175,6 @@ function selectKeys(map: unknown, wanted: unknown): LispMap {
   return builder.build();
 }
 
-/** What a field reader answers for a row without the field: nothing to select. */
-const absent = (): undefined => undefined;
-
-/** What the map builtins' fast paths did, for tests that prove they ran. */
-export const mapStats = { selectKeywords: 0 };
-
-/**
- * Whether `keys` are a few distinct keywords without hyphens, which select-keys writes as they are
- * (values/map-access.ts, builderPut): no more than a small map holds, so the distinctness check
- * stays short.
- */
-function distinctPlainKeywords(keys: readonly unknown[]): boolean {
-  if (keys.length > FLAT_LIMIT) return false;
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i];
-    if (!(key instanceof Keyword) || key.name.includes("-")) return false;
-    for (let j = 0; j < i; j++) if (keys[j] === key) return false;
-  }
-  return true;
-}
-
 /**
  * `(select-keys m [:id :region])` with the keys written as a vector of distinct keywords without
  * hyphens (generated code calls this, compiler/specialized-calls.ts): such keys are written as
@@ -215,15 +187,10 @@ export function selectKeywords(map: unknown, keywords: readonly Keyword[]): Lisp
   const pairs: unknown[] = [];
   if (m !== null) {
     const plain = (m as { constructor?: unknown }).constructor === Object;
-    for (let i = 0; i < keywords.length; i++) {
-      const keyword = keywords[i] as Keyword;
-      // A plain object holds such a keyword's field under its name, and nowhere else: read through
-      // the keyword's own reader once it is hot (values/field-reader.ts), else the shared site.
-      let found: unknown;
-      if (plain && keyword.direct) {
-        const reader = readerOf(keyword as never);
-        found = reader !== undefined ? reader(m, absent) : (m as Record<string, unknown>)[keyword.name];
-      } else found = getFlexible(m, keyword);
+    for (const keyword of keywords) {
+      // A plain object holds such a keyword's field under its name, and nowhere else.
+      const found =
+        plain && keyword.direct ? (m as Record<string, unknown>)[keyword.name] : getFlexible(m, keyword);
       if (found !== undefined) pairs.push(keyword, found);
     }
   }
