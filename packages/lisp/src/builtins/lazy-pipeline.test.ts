@@ -111,6 +111,33 @@ describe("take and first over stages", () => {
     expect(effectful.fallbacks).toBe(1);
   });
 
+  test("a keyword mapped over a stream reads the field in the stage, as the keyword's lookup does", async () => {
+    const mixed = {
+      mixed: [{ amount: 1 }, { amount_x: 2 }, null, 5, "s", { user_id: 4 }, [1, 2], { amount: null }],
+    };
+    const cases: [string, string][] = [
+      ["(take 8 (map :amount data/mixed))", "[1 nil nil nil nil nil nil nil]"],
+      ["(take 8 (map :user-id data/mixed))", "[nil nil nil nil nil 4 nil nil]"],
+      ["(take 3 (map :amount (map #(assoc % :amount 7) (take 3 data/rows))))", "[7 7 7]"],
+      ["(take 4 (interleave (map :id data/rows) (map :amount data/rows)))", "[0 0 1 37]"],
+    ];
+    for (const [source, expected] of cases) {
+      const before = lazyPipelineStats.fieldStages;
+      const { result, lazy } = await counted(source, {
+        engine: "general",
+        context: { ...context, ...mixed },
+      });
+      expect(result.ok && format(result.value)).toBe(expected);
+      expect(lazy).toBe(1);
+      expect(lazyPipelineStats.fieldStages).toBeGreaterThan(before);
+      const eager = await run(source.replace(/^\(take (\d+) (.*)\)$/, "(let [all $2] (take $1 all))"), {
+        engine: "general",
+        context: { ...context, ...mixed },
+      });
+      expect(outcome(result)).toEqual(outcome(eager));
+    }
+  });
+
   test("partition chunks and two-collection map run lazily and give their own items", async () => {
     // Chunks are copies of one window buffer, and a two-collection map calls its fn without an
     // array of arguments: each chunk must keep its items once the window moves on.

@@ -25,13 +25,15 @@ import { callSite } from "../runtime/call-site.js";
 import { active } from "../runtime/context.js";
 import { NOT_PURE, pureMode } from "../runtime/pure-mode.js";
 import { itemsOf } from "../runtime/sequences.js";
+import { Keyword } from "../values/keyword.js";
 import { LispSet } from "../values/lisp-set.js";
+import { getField } from "../values/map-access.js";
 import { SeenItems } from "../values/seen-items.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
 import { callbackOf, truthy } from "./support/hof-common.js";
 
 /** What the lazy runs did, for tests that prove the lazy path ran (or fell back). */
-export const lazyPipelineStats = { lazyRuns: 0, eagerFallbacks: 0 };
+export const lazyPipelineStats = { lazyRuns: 0, eagerFallbacks: 0, fieldStages: 0 };
 
 /** The lazy run cannot go on exactly: run the pipeline eagerly. Never seen by a program. */
 const GIVE_UP: unique symbol = Symbol("lazy pipeline gives up");
@@ -100,6 +102,13 @@ function mapStage(f: Callable, inputs: readonly Pull[]): Pull {
   };
 }
 
+function fieldStage(keyword: Keyword, input: Pull): Pull {
+  return () => {
+    const item = input();
+    return item === DONE ? DONE : getField(item, keyword);
+  };
+}
+
 function selectStage(pred: Callable, input: Pull, wanted: boolean): Pull {
   return () => {
     for (;;) {
@@ -153,16 +162,17 @@ function partitionStage(size: number, step: number, pad: readonly unknown[] | "d
       active.allocate(vectorBytes(size));
       // Each chunk copies up to `size` items (the next window): work the pulls above do not count.
       active.work(size);
-      const chunk = window.slice(0, size);
+      const chunk = chunkOf(window, size);
       if (step >= size) {
         // The next chunk starts afresh, past any skipped items.
         filled = 0;
         for (let skip = step - size; skip > 0 && !ended; skip--) if (input() === DONE) ended = true;
         return chunk;
       }
-      // Overlapping chunks: the next window starts as this one's last size - step items.
-      window.copyWithin(0, step, size);
+      // Overlapping chunks: the next window starts as this one's last size - step items. Moved by
+      // hand: copyWithin is a call into the runtime that costs more than a short window's slice.
       filled = size - step;
+      for (let i = 0; i < filled; i++) window[i] = window[i + step];
       return chunk;
     }
     finished = true;
@@ -172,6 +182,30 @@ function partitionStage(size: number, step: number, pad: readonly unknown[] | "d
     active.allocate(vectorBytes(tail.length));
     return tail;
   };
+}
+
+/**
+ * The first `size` items of `window` as a new vector of exactly that many slots. Pairs and
+ * triples, the usual chunks, are copied by hand: slice's call costs more than the copy.
+ */
+function chunkOf(window: readonly unknown[], size: number): unknown[] {
+  // Made as [null, null] then filled, not as [a, b]: a literal of numbers would be an array of
+  // unboxed doubles (or small integers), and code reading chunks would meet one more kind of
+  // array, where slice's copies of the window are all of the window's kind.
+  if (size === 2) {
+    const pair = [null, null] as unknown[];
+    pair[0] = window[0];
+    pair[1] = window[1];
+    return pair;
+  }
+  if (size === 3) {
+    const triple = [null, null, null] as unknown[];
+    triple[0] = window[0];
+    triple[1] = window[1];
+    triple[2] = window[2];
+    return triple;
+  }
+  return window.slice(0, size);
 }
 
 /** Items not seen before (by `=`, through their hash keys, as the eager distinct compares them). */
@@ -229,6 +263,13 @@ function stream(plan: PipelinePlan, values: readonly unknown[]): Pull {
   const n = plan.args.length;
   switch (plan.op) {
     case "map": {
+      const f = arg(0);
+      // `(map :amount rows)`: the field read straight from the stage, as the keyword's lookup
+      // function reads it (getField answers nil, never undefined or a promise).
+      if (n === 2 && f instanceof Keyword) {
+        lazyPipelineStats.fieldStages++;
+        return fieldStage(f, input(1));
+      }
       const inputs: Pull[] = [];
       for (let i = 1; i < n; i++) inputs.push(input(i));
       return mapStage(callbackOf(arg(0), n - 1, "map"), inputs);

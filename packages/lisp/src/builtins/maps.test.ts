@@ -213,6 +213,44 @@ describe("merge and merge-with", () => {
     expect((await failure("(merge-with + {:a 1} 5)")).reason).toBe("type_error");
   });
 
+  test("merge-with of one one-entry map into another map takes its short path, with the long path's answers", async () => {
+    const { mergeWithStats } = await import("./merge-with.js");
+    const tiered = {
+      context: {
+        tiered: [{ tier: "a" }, { tier: "b" }],
+        rows: [
+          { k: "x", v: 1 },
+          { k: "x", v: 2 },
+        ],
+      },
+    };
+    const pairs: [string, string][] = [
+      ["(merge-with + {:a 1} {:a 2})", "(merge-with + {:a 1} {:a 2} {})"],
+      ["(merge-with + {:a 1} {:b 2})", "(merge-with + {:a 1} {:b 2} {})"],
+      ['(merge-with str {"tier" "x"} {:tier "+"})', '(merge-with str {"tier" "x"} {:tier "+"} {})'],
+      ["(merge-with + {:a nil} {:a 2})", "(merge-with + {:a nil} {:a 2} {})"],
+      [
+        "(merge-with (fn [a b] [a b]) (first data/tiered) {:tier 0})",
+        "(merge-with (fn [a b] [a b]) (first data/tiered) {:tier 0} {})",
+      ],
+      [
+        "(reduce (fn [acc r] (merge-with + acc {(:k r) (:v r)})) {} data/rows)",
+        "(reduce (fn [acc r] (merge-with + acc {(:k r) (:v r)} {})) {} data/rows)",
+      ],
+      ['(merge-with + {:a 1} {:a "s"})', '(merge-with + {:a 1} {:a "s"} {})'],
+    ];
+    for (const [short, long] of pairs) {
+      const before = mergeWithStats.oneEntry;
+      const shortResult = await run(short, tiered);
+      const taken = mergeWithStats.oneEntry - before;
+      const longResult = await run(long, tiered);
+      const shown = (result: typeof shortResult) => (result.ok ? format(result.value) : result.error.reason);
+      expect(shown(shortResult)).toBe(shown(longResult));
+      expect(taken).toBeGreaterThan(0);
+    }
+    expect(await evaluate("(merge-with + {:a 1} {:a 2})")).toBe("{:a 3}");
+  });
+
   test("merge-with callbacks may call tools, in order", async () => {
     const calls: unknown[] = [];
     const tools = {

@@ -27,14 +27,12 @@ import {
   mapAssoc,
   mapDissoc,
   mapEntries,
-  mapGetExact,
   mapPut,
   mapSize,
   toLispMap,
   writeKey,
 } from "../values/map-access.js";
 import { ownedTable } from "../values/owned-table.js";
-import { either } from "../values/versioned-table.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
 import { mergeArgument, mergeWith } from "./merge-with.js";
 import {
@@ -45,14 +43,17 @@ import {
   indexOf,
   MAP_ENTRY_BYTES,
   outOfBounds,
+  updateFound,
   updatePath,
+  updateSlot,
   VECTOR_SLOT_BYTES,
   vectorWith,
 } from "./support/map-paths.js";
 
-const isNil = (value: unknown): value is null | undefined => value === null || value === undefined;
+// Generated code reads and writes update's key through these too (compiler/codegen-runtime.ts).
+export { updateFound, updateSlot };
 
-const hasOwnKey = Object.prototype.hasOwnProperty;
+const isNil = (value: unknown): value is null | undefined => value === null || value === undefined;
 
 function describe(value: unknown): string {
   return `${typeName(value)} ${print(value, { maxChars: 40 })}`;
@@ -300,6 +301,10 @@ function updater(who: string, f: unknown, extra: number): Callable {
       );
     }
   }
+  // A builtin that takes that many arguments is called as it is: toCallable's wrapper would check
+  // the count again on every call and gather the arguments into an array.
+  if (isLispFunction(f) && count >= functionInfo(f).minArity && count <= functionInfo(f).maxArity)
+    return f as Callable;
   return toCallable(f, `${who} function`);
 }
 
@@ -317,8 +322,9 @@ function update(coll: unknown, key: unknown, f: unknown, ...extra: unknown[]): M
   if (isNil(coll)) map = LispMap.empty();
   else if (isMap(coll)) map = coll;
   else throw typeError(`update expects a map or a vector first, got ${describe(coll)}`);
-  const slot = writeKey(map, key);
-  const value = callUpdate(fn, mapGetExact(map, slot), extra);
+  // The key written and the value under it in one lookup per spelling (writeKey's rule).
+  const slot = updateSlot(map, key);
+  const value = callUpdate(fn, updateFound(), extra);
   if (value instanceof Promise) return after(value, (resolved) => assocCharged(map, slot, resolved));
   return assocCharged(map, slot, value);
 }
@@ -331,60 +337,6 @@ function update(coll: unknown, key: unknown, f: unknown, ...extra: unknown[]): M
 export function updateTarget(coll: unknown): AnyMap | undefined {
   if (isNil(coll)) return LispMap.empty();
   return isMap(coll) ? coll : undefined;
-}
-
-/** The value updateSlot found (nil when there was none). */
-let found: unknown = null;
-
-/**
- * The key an update of `key` writes in `map` (writeKey's rule), leaving the value stored under it
- * for updateFound: one lookup per spelling tried, where writeKey and a read would look twice.
- */
-export function updateSlot(map: AnyMap, key: unknown): unknown {
-  if (key instanceof Keyword) {
-    const name = key.name;
-    if (map instanceof LispMap) {
-      // The keyword, else the string of the same name (its own hash key unless it starts with
-      // NUL), in one lookup.
-      if (name.charCodeAt(0) !== 0) {
-        const which = map.findEither(key, name);
-        if (which !== 0) {
-          found = either.slot;
-          return which === 1 ? key : name;
-        }
-      } else {
-        const exact = map.getHashed(key);
-        if (exact !== undefined) {
-          found = exact;
-          return key;
-        }
-      }
-    } else if (hasOwnKey.call(map, name)) {
-      // A host map holds no keywords: the field of that name is the entry.
-      const value = (map as Record<string, unknown>)[name];
-      found = value === undefined ? null : value;
-      return name;
-    }
-  }
-  // Any other key found as it is (a string, a number) is its own slot (writeKey's first rule).
-  if (map instanceof LispMap) {
-    const exact = map.get(key);
-    if (exact !== undefined) {
-      found = exact;
-      return key;
-    }
-  }
-  const slot = writeKey(map, key);
-  const value = mapGetExact(map, slot);
-  found = value === undefined ? null : value;
-  return slot;
-}
-
-/** The value under the key the last updateSlot returned; nil when there was none. */
-export function updateFound(): unknown {
-  const value = found;
-  found = null;
-  return value;
 }
 
 /** `map` with `value` under `key` (a key found by writeKey), charged as update charges it. */

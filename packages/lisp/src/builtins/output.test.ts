@@ -8,6 +8,17 @@ describe("str", () => {
     expect(await evaluate("(str)")).toBe('""');
   });
 
+  test("few arguments and many give the same text, integers as written", async () => {
+    const few = '(str 0 -7 9007199254740993 -0 :a nil 1.5 "x")';
+    expect(await evaluate(few)).toBe('"0-790071992547409930:a1.5x"');
+    const many = `(str ${Array.from({ length: 40 }, (_, i) => (i % 3 === 0 ? `"s${i}"` : String(i - 20))).join(" ")})`;
+    const expected = Array.from({ length: 40 }, (_, i) => (i % 3 === 0 ? `s${i}` : String(i - 20))).join("");
+    expect(await evaluate(many)).toBe(JSON.stringify(expected));
+    expect(await evaluate("(= (apply str (range 17)) (str 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16))")).toBe(
+      "true",
+    );
+  });
+
   test("floats in full precision; special floats as words", async () => {
     expect(await evaluate("(str (/ 10 3))")).toBe('"3.3333333333333335"');
     expect(await evaluate("(str 2.0 1e21)")).toBe('"2.01.0E21"');

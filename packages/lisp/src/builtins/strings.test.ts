@@ -201,6 +201,32 @@ describe("format", () => {
     });
     expect((await failure("(format 1)")).reason).toBe("type_error");
   });
+
+  test("a template used again answers as the first time, errors in the order the text has them", async () => {
+    // Each template twice in one program and again in the next: the second use reads it from
+    // the cache of read templates.
+    expect(await evaluate('(mapv #(format "%s=%.1f%%" % (* 1.5 %)) [1 2 1 2])')).toBe(
+      '["1=1.5%" "2=3.0%" "1=1.5%" "2=3.0%"]',
+    );
+    expect(await evaluate('(format "%s=%.1f%%" "a" 2)')).toBe('"a=2.0%"');
+    for (let round = 0; round < 2; round++) {
+      // A missing argument comes before the bad specifier later in the text; with the argument
+      // given, the specifier is the error.
+      expect(await failure('(format "%s %q" )')).toMatchObject({
+        message: expect.stringContaining("not enough arguments"),
+      });
+      expect(await failure('(format "%s %q" 1)')).toMatchObject({
+        message: expect.stringContaining("unsupported format specifier"),
+      });
+      expect(await failure('(format "%s %.x" 1 2)')).toMatchObject({
+        message: expect.stringContaining("expected digits after"),
+      });
+    }
+    // Templates past the cache's size and length still format.
+    const long = "x".repeat(600);
+    expect(await evaluate(`(format "${long}%d" 5)`)).toBe(`"${long}5"`);
+    expect(await evaluate('(count (set (map #(format (str "%d-" %) %) (range 300))))')).toBe("300");
+  });
 });
 
 describe("parsing numbers and booleans", () => {

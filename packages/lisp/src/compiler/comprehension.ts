@@ -31,7 +31,15 @@ export function compileComprehension(
   promoteLarge?: (itemsSlot: number) => Code | undefined,
 ): Code {
   type Step =
-    | { kind: "bind"; init: Code; bind: Binder; name: string; position: { line: number; column: number } }
+    | {
+        kind: "bind";
+        init: Code;
+        bind: Binder;
+        /** The frame slot of a plain name (`o` in `[o rows]`), else -1: written without the binder. */
+        slot: number;
+        name: string;
+        position: { line: number; column: number };
+      }
     | { kind: "when" | "while"; test: Code }
     | { kind: "let"; inits: Code[]; binders: Binder[] };
   const steps: Step[] = clauseNodes.map((clause) => {
@@ -42,6 +50,7 @@ export function compileComprehension(
           kind: "bind",
           init: compile(clause.init as Node),
           bind: binder(pattern),
+          slot: pattern.kind === "bind" ? pattern.slot : -1,
           name: pattern.kind === "bind" ? pattern.name : "pattern",
           position: clause.position,
         };
@@ -86,7 +95,16 @@ export function compileComprehension(
     return undefined;
   };
   for (let index = steps.length - 1; index >= 0; index--) {
-    next = clauseCode(steps[index] as Step, next, index === 0 && promoteLarge !== undefined);
+    const step = steps[index] as Step;
+    const before = steps[index - 1];
+    if (step.kind === "when" && before?.kind === "bind") {
+      // A binding followed by a :when (`[o rows :when (p o)]`) tests each element in the
+      // binding's own loop: no closure between them.
+      index--;
+      next = bindCode(before, step.test, next, index === 0 && promoteLarge !== undefined);
+      continue;
+    }
+    next = clauseCode(step, next, index === 0 && promoteLarge !== undefined);
   }
   const first = next;
 
@@ -114,56 +132,85 @@ export function compileComprehension(
         };
         return (frame, out) => bindFrom(frame, out, 0);
       }
-      case "bind": {
-        const { init, bind, name, position } = step;
-        const each = (
-          frame: unknown[],
-          out: unknown[],
-          items: readonly unknown[],
-          start: number,
-        ): unknown => {
-          const context = active;
-          for (let i = start; i < items.length; i++) {
-            // A step of work per element visited (see the top of this file).
-            if (--context.fuel <= 0) context.refuel();
-            bind(frame, items[i]);
-            const result = rest(frame, out);
-            if (result === undefined) continue;
-            if (result instanceof Promise) {
-              return after(result, (resolved) =>
-                resolved === STOP ? undefined : each(frame, out, items, i + 1),
-              );
-            }
-            if (result === STOP) return undefined;
-          }
-          return undefined;
-        };
-        const over = (frame: unknown[], out: unknown[], collection: unknown): unknown => {
-          const items = itemsOf(collection);
-          if (items === undefined) {
-            throw new LispError(
-              "type_error",
-              `for binding '${name}' expected a collection, got: ${print(collection, { maxChars: 60 })} (${typeName(collection)})`,
-              position,
+      case "bind":
+        return bindCode(step, undefined, rest, mayPromote);
+    }
+  }
+
+  /**
+   * A binding clause: `rest` for each element of its collection, when `test` (a :when right after
+   * the binding, folded in) holds for it.
+   */
+  function bindCode(
+    step: Extract<Step, { kind: "bind" }>,
+    test: Code | undefined,
+    rest: Rest,
+    mayPromote: boolean,
+  ): Rest {
+    const { init, bind, slot, name, position } = step;
+    /** What element i's `rest` answered, taken on from there: undefined, STOP or a promise. */
+    const proceed = (
+      frame: unknown[],
+      out: unknown[],
+      items: readonly unknown[],
+      i: number,
+      result: unknown,
+    ): unknown => {
+      if (result instanceof Promise) {
+        return after(result, (resolved) => (resolved === STOP ? undefined : each(frame, out, items, i + 1)));
+      }
+      return result === STOP ? undefined : each(frame, out, items, i + 1);
+    };
+    const each = (frame: unknown[], out: unknown[], items: readonly unknown[], start: number): unknown => {
+      const context = active;
+      for (let i = start; i < items.length; i++) {
+        // A step of work per element visited (see the top of this file).
+        if (--context.fuel <= 0) context.refuel();
+        if (slot >= 0) {
+          const item = items[i];
+          frame[slot] = item === undefined ? null : item;
+        } else bind(frame, items[i]);
+        if (test !== undefined) {
+          const passed = test(frame);
+          if (passed instanceof Promise) {
+            return after(passed, (resolved) =>
+              isTruthy(resolved)
+                ? proceed(frame, out, items, i, rest(frame, out))
+                : each(frame, out, items, i + 1),
             );
           }
-          if (mayPromote && items.length >= promotionPolicy.threshold) {
-            const value = runLarge(frame, items);
-            if (value !== undefined) {
-              promoted = { value };
-              return undefined;
-            }
-          }
-          return each(frame, out, items, 0);
-        };
-        return (frame, out) => {
-          const collection = init(frame);
-          if (collection instanceof Promise)
-            return after(collection, (resolved) => over(frame, out, resolved));
-          return over(frame, out, collection);
-        };
+          // A falsy :when skips this element.
+          if (passed === null || passed === false || passed === undefined) continue;
+        }
+        const result = rest(frame, out);
+        if (result === undefined) continue;
+        return proceed(frame, out, items, i, result);
       }
-    }
+      return undefined;
+    };
+    const over = (frame: unknown[], out: unknown[], collection: unknown): unknown => {
+      const items = itemsOf(collection);
+      if (items === undefined) {
+        throw new LispError(
+          "type_error",
+          `for binding '${name}' expected a collection, got: ${print(collection, { maxChars: 60 })} (${typeName(collection)})`,
+          position,
+        );
+      }
+      if (mayPromote && items.length >= promotionPolicy.threshold) {
+        const value = runLarge(frame, items);
+        if (value !== undefined) {
+          promoted = { value };
+          return undefined;
+        }
+      }
+      return each(frame, out, items, 0);
+    };
+    return (frame, out) => {
+      const collection = init(frame);
+      if (collection instanceof Promise) return after(collection, (resolved) => over(frame, out, resolved));
+      return over(frame, out, collection);
+    };
   }
 
   const finish = (out: unknown[]): unknown => {

@@ -24,6 +24,8 @@ export class Keyword {
   reads = 0;
   /** @internal */
   reader: FieldReader | undefined | null = undefined;
+  /** @internal The reader from the fixed pool where code is not generated (null: none left). */
+  pooled: FieldReader | undefined | null = undefined;
   /**
    * @internal The keyword as a one-argument lookup function, made once: builtins such as map and
    * sum-by then call the same function in every program, and V8 keeps their optimized code

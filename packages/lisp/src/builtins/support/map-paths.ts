@@ -13,8 +13,10 @@ import { after, type MaybePromise } from "../../runtime/async.js";
 import type { Callable } from "../../runtime/call.js";
 import { active } from "../../runtime/context.js";
 import { typeName } from "../../runtime/describe.js";
+import { Keyword } from "../../values/keyword.js";
 import { LispMap } from "../../values/lisp-map.js";
 import { type AnyMap, isMap, lookup, mapAssoc, mapGetExact, writeKey } from "../../values/map-access.js";
+import { either } from "../../values/versioned-table.js";
 
 /** Bytes charged for one new map entry and for each slot of a vector copy (runtime/allocation.ts). */
 export { MAP_ENTRY_BYTES, VECTOR_SLOT_BYTES };
@@ -74,6 +76,62 @@ export function vectorWith(vector: readonly unknown[], index: number, value: unk
   copy[index] = value === undefined ? null : value;
   return copy;
 }
+
+/** The value updateSlot found (nil when there was none). */
+let found: unknown = null;
+
+/**
+ * The key an update of `key` writes in `map` (writeKey's rule), leaving the value stored under it
+ * for updateFound: one lookup per spelling tried, where writeKey and a read would look twice.
+ */
+export function updateSlot(map: AnyMap, key: unknown): unknown {
+  if (key instanceof Keyword) {
+    const name = key.name;
+    if (map instanceof LispMap) {
+      // The keyword, else the string of the same name (its own hash key unless it starts with
+      // NUL), in one lookup.
+      if (name.charCodeAt(0) !== 0) {
+        const which = map.findEither(key, name);
+        if (which !== 0) {
+          found = either.slot;
+          return which === 1 ? key : name;
+        }
+      } else {
+        const exact = map.getHashed(key);
+        if (exact !== undefined) {
+          found = exact;
+          return key;
+        }
+      }
+    } else if (hasOwnKey.call(map, name)) {
+      // A host map holds no keywords: the field of that name is the entry.
+      const value = (map as Record<string, unknown>)[name];
+      found = value === undefined ? null : value;
+      return name;
+    }
+  }
+  // Any other key found as it is (a string, a number) is its own slot (writeKey's first rule).
+  if (map instanceof LispMap) {
+    const exact = map.get(key);
+    if (exact !== undefined) {
+      found = exact;
+      return key;
+    }
+  }
+  const slot = writeKey(map, key);
+  const value = mapGetExact(map, slot);
+  found = value === undefined ? null : value;
+  return slot;
+}
+
+/** The value under the key the last updateSlot returned; nil when there was none. */
+export function updateFound(): unknown {
+  const value = found;
+  found = null;
+  return value;
+}
+
+const hasOwnKey = Object.prototype.hasOwnProperty;
 
 /** The collection with `value` under `slot` (a resolved map key, or a vector index). */
 function putSlot(container: unknown, slot: unknown, value: unknown): unknown {
@@ -145,16 +203,9 @@ function updateStep(
     slot = index;
     next = current[index];
   } else if (isMap(current)) {
-    // Fast path: the exact key is in a LispMap (stored values are never undefined), so one
-    // lookup serves and no flexible resolution is needed.
-    const exact = current instanceof LispMap ? current.get(key) : undefined;
-    if (exact !== undefined) {
-      slot = key;
-      next = exact;
-    } else {
-      slot = writeKey(current, key);
-      next = mapGetExact(current, slot);
-    }
+    // The key written and the value under it (nil when absent) in one lookup per spelling.
+    slot = updateSlot(current, key);
+    next = updateFound();
   } else {
     const where = print(path.slice(0, depth), { maxChars: 60 });
     throw new LispError(

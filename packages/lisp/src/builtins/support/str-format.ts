@@ -74,21 +74,31 @@ function floatText(value: unknown, conversion: "f" | "e", precision: number): st
   return conversion === "f" ? fixed(double, precision) : scientific(double, precision);
 }
 
-export function formatText(template: string, args: readonly unknown[]): string {
-  const out = new FormattedText();
-  let next = 0;
+/** One step of a template: text as written, a conversion, or the error the template holds there. */
+type Step =
+  | string
+  | { readonly conversion: string; readonly precision: number | undefined }
+  | { readonly failure: string };
+
+/**
+ * The steps of a template, in order, as formatText meets them: the template's own errors become
+ * steps too, so a program still gets whichever error comes first (a missing argument before a
+ * bad specifier later in the text, as the scan finds them).
+ */
+function stepsOf(template: string): Step[] {
+  const steps: Step[] = [];
   let i = 0;
   const length = template.length;
   while (i < length) {
     const percent = template.indexOf("%", i);
     if (percent < 0) {
-      out.add(template.slice(i));
+      steps.push(template.slice(i));
       break;
     }
-    out.add(template.slice(i, percent));
+    steps.push(template.slice(i, percent));
     i = percent + 1;
     if (template[i] === "%") {
-      out.add("%");
+      steps.push("%");
       i++;
       continue;
     }
@@ -99,19 +109,59 @@ export function formatText(template: string, args: readonly unknown[]): string {
     if (template[i] === ".") {
       const start = ++i;
       while (i < length && template.charCodeAt(i) >= 48 && template.charCodeAt(i) <= 57) i++;
-      if (i === start)
-        throw formatError(
-          `format: expected digits after '.' in ${JSON.stringify(template.slice(percent, i + 1))}`,
-        );
+      if (i === start) {
+        steps.push({
+          failure: `format: expected digits after '.' in ${JSON.stringify(template.slice(percent, i + 1))}`,
+        });
+        return steps;
+      }
       precision = Math.min(Number(template.slice(start, i)), 100);
     }
     const conversion = template[i];
     if (conversion === undefined || !"sdfexo".includes(conversion)) {
-      throw formatError(
-        `format: unsupported format specifier ${JSON.stringify(template.slice(percent, i + 1))}; use %s, %d, %f, %.2f, %e, %x, %o or %%`,
-      );
+      steps.push({
+        failure: `format: unsupported format specifier ${JSON.stringify(template.slice(percent, i + 1))}; use %s, %d, %f, %.2f, %e, %x, %o or %%`,
+      });
+      return steps;
     }
     i++;
+    steps.push({ conversion, precision });
+  }
+  return steps;
+}
+
+/**
+ * Templates already read, by their text: a program formats thousands of rows with one template.
+ * Only short templates, and only so many: a program that builds templates from data does not
+ * grow the cache without bound.
+ */
+const readTemplates = new Map<string, readonly Step[]>();
+const CACHED_TEMPLATE_CHARS = 512;
+const CACHED_TEMPLATES = 256;
+
+function templateSteps(template: string): readonly Step[] {
+  const cached = readTemplates.get(template);
+  if (cached !== undefined) return cached;
+  const steps = stepsOf(template);
+  if (template.length <= CACHED_TEMPLATE_CHARS) {
+    if (readTemplates.size >= CACHED_TEMPLATES) readTemplates.clear();
+    readTemplates.set(template, steps);
+  }
+  return steps;
+}
+
+export function formatText(template: string, args: readonly unknown[]): string {
+  const out = new FormattedText();
+  const steps = templateSteps(template);
+  let next = 0;
+  for (let s = 0; s < steps.length; s++) {
+    const step = steps[s] as Step;
+    if (typeof step === "string") {
+      out.add(step);
+      continue;
+    }
+    if ("failure" in step) throw formatError(step.failure);
+    const { conversion, precision } = step;
     if (next >= args.length) {
       throw formatError(
         `format: not enough arguments for format string ${JSON.stringify(template)} (${args.length} given)`,
@@ -143,20 +193,22 @@ export function formatText(template: string, args: readonly unknown[]): string {
  * text is joined), and to the clock one unit a piece.
  */
 class FormattedText {
-  private readonly pieces: string[] = [];
+  // Concatenated as the pieces come: V8 links them and copies nothing until the text is read,
+  // which beats joining an array of them.
+  private joined = "";
   private length = 0;
   private charged = 0;
 
   add(piece: string): void {
     this.length += piece.length;
     if (this.length - this.charged > 4096) this.charge();
-    this.pieces.push(piece);
+    this.joined += piece;
     active.work(1);
   }
 
   text(): string {
     this.charge();
-    return this.pieces.join("");
+    return this.joined;
   }
 
   private charge(): void {

@@ -1,0 +1,61 @@
+/**
+ * `for` and `doseq` on the general evaluator (comprehension.ts): a binding followed by a :when
+ * runs the test in the binding's own loop. These programs put :when, :while and :let in every
+ * order, with tests that wait on a tool, and check each against its expected value and against
+ * the other engines.
+ */
+import { describe, expect, test } from "vitest";
+import { format, run } from "../index.js";
+
+const rows = Array.from({ length: 40 }, (_, i) => ({
+  id: i,
+  status: i % 3 === 0 ? "paid" : "open",
+  n: i % 7,
+}));
+
+const cases: [source: string, expected: string][] = [
+  ['(for [r data/rows :when (= (:status r) "paid")] (:id r))', "[0 3 6 9 12 15 18 21 24 27 30 33 36 39]"],
+  ["(for [x [1 2 3 4 5 6] :when (odd? x) :when (> x 1)] x)", "[3 5]"],
+  ["(for [x [1 2 3 4 5 6] :when (odd? x) :while (< x 5)] x)", "[1 3]"],
+  ["(for [x [1 2 3 4 5 6] :while (< x 5) :when (odd? x)] x)", "[1 3]"],
+  ["(for [x [1 2 3] :let [y (* x 10)] :when (> y 10)] y)", "[20 30]"],
+  ["(for [x [1 2 3] :when (> x 1) y [:a :b] :when (not= y :a)] [x y])", "[[2 :b] [3 :b]]"],
+  ["(for [[a b] [[1 2] [3 4] [5 nil]] :when b] (+ a b))", "[3 7]"],
+  ["(for [{:keys [n]} data/rows :when (= n 6)] n)", "[6 6 6 6 6]"],
+  ["(for [x nil :when true] x)", "[]"],
+  ["(for [x [nil false 0] :when (nil? x)] x)", "[nil]"],
+  // The test waits on a tool: the loop goes on from the element it stopped at.
+  ["(for [x [1 2 3 4] :when (tool/keep? {:x x})] x)", "[2 4]"],
+  ["(for [x [1 2 3 4] :when (tool/keep? {:x x}) :while (< x 4)] (tool/keep? {:x (inc x)}))", "[false]"],
+  ["(count (for [x (range 30000) :when (zero? (mod x 7))] x))", "4286"],
+];
+
+const tools = { "keep?": (args: Record<string, unknown>) => (args.x as number) % 2 === 0 };
+
+describe("for with :when on the general evaluator", () => {
+  test.each(cases)("%s", async (source, expected) => {
+    const values: string[] = [];
+    for (const engine of ["general", "adaptive", "fast"] as const) {
+      const result = await run(source, { context: { rows }, tools, engine });
+      if (!result.ok) throw new Error(`${engine}: ${result.error.message}`);
+      values.push(format(result.value));
+    }
+    expect(values).toEqual([expected, expected, expected]);
+  });
+
+  test("doseq runs its body for the elements the :when keeps, in order", async () => {
+    for (const engine of ["general", "adaptive"] as const) {
+      const result = await run("(doseq [x [1 2 3 4] :when (even? x)] (println x))", { engine });
+      expect(result.ok && result.prints).toEqual(["2", "4"]);
+    }
+  });
+
+  test("elements a :when filters out still count against the clock", async () => {
+    const result = await run("(count (for [x (range 10000) y (range 10000) :when (neg? y)] 1))", {
+      engine: "general",
+      limits: { timeoutMs: 200 },
+    });
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.error.reason).toBe("timeout");
+  });
+});
