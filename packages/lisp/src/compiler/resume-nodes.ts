@@ -6,12 +6,28 @@
  */
 import type { ForClause, Node } from "../analyzer/ast.js";
 
+type LoopNode = Extract<Node, { kind: "loop" }>;
+
+/**
+ * The inits a resumed loop started from, by resumed loop. A raw slot holds the loop's first value
+ * or what a `recur` passed, computed by the general evaluator with the same meanings, so whatever
+ * integral.ts proves of a binding from its written init and its recurs holds for the slot too:
+ * `(loop [i 0 acc 0] ...)` keeps its integer arithmetic (one check per operation, not three) when
+ * it moves to generated code where it stands.
+ */
+const startedFrom = new WeakMap<LoopNode, readonly Node[]>();
+
+/** The inits `loop` was written with, when it is a resumed loop; else its own inits. */
+export function writtenInits(loop: LoopNode): readonly Node[] {
+  return startedFrom.get(loop) ?? loop.bindings.map((binding) => binding.init);
+}
+
 /**
  * The loop, continued from its current state: each binding's init reads the raw slot where the
  * last `recur` left its value (for a plain name that is the name's own slot).
  */
-export function resumedLoopNode(loop: Extract<Node, { kind: "loop" }>): Node {
-  return {
+export function resumedLoopNode(loop: LoopNode): Node {
+  const resumed: LoopNode = {
     ...loop,
     bindings: loop.bindings.map((binding, index) => ({
       pattern: binding.pattern,
@@ -23,6 +39,8 @@ export function resumedLoopNode(loop: Extract<Node, { kind: "loop" }>): Node {
       },
     })),
   };
+  startedFrom.set(resumed, writtenInits(loop));
+  return resumed;
 }
 
 /**
