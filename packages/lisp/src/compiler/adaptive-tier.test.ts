@@ -12,7 +12,7 @@ import { codegenRuntime } from "./codegen-runtime.js";
 import { generateUnitSource } from "./codegen-units.js";
 import { fastTierStats, resetFastTierStats } from "./fast-tier.js";
 import { promotionPolicy } from "./promotion.js";
-import { resumedLoopNode } from "./resume-nodes.js";
+import { RESUME_CHUNK, resumedLoopNode } from "./resume-nodes.js";
 
 // The threshold these tests are written for (PTC_LISP_PROMOTE_AFTER may have set another one).
 const THRESHOLD = 1000;
@@ -123,6 +123,30 @@ describe.runIf(codeGenerationWorks)("a hot function moves to generated code", ()
       const general = await run(source, { limits, engine: "general" });
       expect(outcome(result), program).toEqual(outcome(general));
       expect(stats, program).toMatchObject({ promotions: 1, fastRuns: 1, effectFallbacks: 0 });
+    }
+  });
+
+  test("a resumed loop hands back every chunk of jumps, and limits and fallbacks see one loop", async () => {
+    // Its state goes back to the raw slots every RESUME_CHUNK jumps and its entry calls it again
+    // (resume-nodes.ts): values, the iteration limit and errors are those of the general evaluator.
+    const loop = analyzedBody("(loop [i 0 acc 0] (if (< i 5000) (recur (inc i) (+ acc i)) acc))");
+    const source = generateUnitSource(
+      resumedLoopNode(loop as Extract<typeof loop, { kind: "loop" }>),
+      (name) => registry.get(name),
+    );
+    expect(source).toContain(`=== ${RESUME_CHUNK}) { frame[`);
+    expect(source).toContain("return $.AGAIN;");
+    for (const [program, limits] of [
+      ["(loop [i 0 acc 0] (if (< i 9000) (recur (inc i) (+ acc i)) acc))", { maxIterations: 100_000 }],
+      ["(loop [i 0] (if (< i 9000) (recur (inc i)) i))", { maxIterations: 4_500 }],
+      ["(loop [i 0 v []] (if (< i 3000) (recur (inc i) (conj v (if (= i 2500) (/ 1 0) i))) (count v)))", {}],
+      ["(loop [[a b] [0 1] k 0] (if (< k 4000) (recur [b (mod (+ a b) 1000)] (inc k)) [a b k]))", {}],
+    ] as const) {
+      const text = unique(program);
+      const { result, stats } = await adaptive(text, { limits });
+      const general = await run(text, { limits, engine: "general" });
+      expect(outcome(result), program).toEqual(outcome(general));
+      expect(stats.promotions, program).toBe(1);
     }
   });
 

@@ -17,6 +17,25 @@ type LoopNode = Extract<Node, { kind: "loop" }>;
  */
 const startedFrom = new WeakMap<LoopNode, readonly Node[]>();
 
+/** Whether `node` is a loop made by resumedLoopNode. */
+export function isResumedLoop(node: Node): node is LoopNode {
+  return node.kind === "loop" && startedFrom.has(node);
+}
+
+/**
+ * Jumps a resumed loop's generated code makes before it hands back (codegen.ts): it writes its
+ * state to the raw slots, as the general evaluator's `recur` does, and answers RESUME_AGAIN; its
+ * entry (codegen-units.ts) then calls it again from there. A loop that runs once per program
+ * would otherwise depend on V8 compiling it while it runs (on-stack replacement), which a loaded
+ * machine delays, and whose code a program's first calls often make V8 throw away; a function
+ * entered every thousand jumps gets optimized code of its own that the next program's run of the
+ * same loop enters at once.
+ */
+export const RESUME_CHUNK = 1024;
+
+/** What a resumed loop's generated code answers when it has made RESUME_CHUNK jumps. */
+export const RESUME_AGAIN: unique symbol = Symbol("resume again");
+
 /** The inits `loop` was written with, when it is a resumed loop; else its own inits. */
 export function writtenInits(loop: LoopNode): readonly Node[] {
   return startedFrom.get(loop) ?? loop.bindings.map((binding) => binding.init);
