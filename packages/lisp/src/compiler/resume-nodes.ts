@@ -2,7 +2,9 @@
  * Nodes the adaptive tier generates code for when a loop or a `for` turns out to be hot on the
  * general evaluator. They are the original node with its first inputs read from the frame, so the
  * generated code takes over exactly where the general evaluator stands, and the general evaluator
- * can take over again from the same frame (generated code never writes to the frame).
+ * can take over again from the same frame. Generated code writes to the frame in one place only:
+ * a resumed loop's state, into its raw slots, between two chunks of jumps (RESUME_CHUNK), where the
+ * general evaluator's `recur` would have left the same values.
  */
 import type { ForClause, Node } from "../analyzer/ast.js";
 
