@@ -30,8 +30,12 @@ function outcome(result: RunResult): unknown {
 }
 
 let textCounter = 0;
-/** A text no earlier run used (so the program cache does not hand back compiled code). */
-const unique = (source: string) => `(let [unused-${++textCounter} 0] ${source})`;
+/**
+ * A text no earlier run used (so the program cache does not hand back compiled code). The counter
+ * has a fixed width, so that every text puts the program at the same column: engines compared on
+ * two texts must report an error at the same position.
+ */
+const unique = (source: string) => `(let [unused-${String(++textCounter).padStart(6, "0")} 0] ${source})`;
 
 const rows = Array.from({ length: 3000 }, (_, i) => ({ id: i, amount: (i * 37) % 1000, tag: i % 3 }));
 const tools = { echo: (args: Record<string, unknown>) => args };
