@@ -1,6 +1,8 @@
 /** reduce, reduce-kv, group-by, frequencies, sum/avg and the *-by helpers through `run`. */
+import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { run } from "../run.js";
+import { format } from "../format/format.js";
+import { type RunResult, run } from "../run.js";
 import { evaluate, failure } from "../test-support.js";
 
 const echo = { tools: { echo: async (args: Record<string, unknown>) => args } };
@@ -190,6 +192,69 @@ describe("sum, avg, sum-by, avg-by", () => {
   test("key functions may call tools", async () => {
     expect(await evaluate("(sum-by #(:v (tool/echo {:v %})) [1 2 3])", echo)).toBe("6");
     expect(await evaluate("(avg-by #(:v (tool/echo {:v %})) [1 2])", echo)).toBe("1.5");
+  });
+});
+
+// sum and the *-by totals keep a double and a float flag while that is exact (aggregation.ts,
+// Total): the answer must be folding + over the terms, whatever their kinds and order.
+describe("totals are folds of +", () => {
+  const outcome = (result: RunResult): unknown =>
+    result.ok ? { value: format(result.value) } : { error: result.error.reason };
+  const item = fc.oneof(
+    fc.integer({ min: -1000, max: 1000 }).map(String),
+    fc.constantFrom("9007199254740991", "-9007199254740991", "9007199254740993", "4503599627370496"),
+    fc.double({ min: -1e6, max: 1e6, noNaN: true }).map((x) => String(x).replace(/^(-?\d+)$/, "$1.0")),
+    fc.constantFrom("0.5", "1.5", "2.0", "-0.0", "0.1", "0.2", "##NaN", "##Inf", "##-Inf", "nil", "nil"),
+    fc.constantFrom('"a"', ":k"),
+  );
+
+  test("sum, sum-by, avg and avg-by over written numbers", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(item, { minLength: 0, maxLength: 10 }), async (items) => {
+        const xs = `[${items.join(" ")}]`;
+        const terms = `(remove nil? ${xs})`;
+        // + raises a type error on a term that is not a number; the totals an arithmetic error.
+        const asTotal = (fold: unknown) =>
+          (fold as { error?: string }).error === undefined ? fold : { error: "arithmetic_error" };
+        const folded = asTotal(outcome(await run(`(reduce + 0 ${terms})`, { engine: "general" })));
+        const mean = asTotal(
+          outcome(
+            await run(`(let [ys ${terms}] (when (seq ys) (/ (reduce + 0 ys) (count ys))))`, {
+              engine: "general",
+            }),
+          ),
+        );
+        for (const engine of ["general", "adaptive", "fast"] as const) {
+          expect(outcome(await run(`(sum ${xs})`, { engine })), `${engine} (sum ${xs})`).toEqual(folded);
+          const rows = `(mapv (fn [x] {:v x}) ${xs})`;
+          expect(outcome(await run(`(sum-by :v ${rows})`, { engine })), `sum-by ${xs}`).toEqual(folded);
+          expect(outcome(await run(`(avg ${xs})`, { engine })), `(avg ${xs})`).toEqual(mean);
+          expect(outcome(await run(`(avg-by :v ${rows})`, { engine })), `avg-by ${xs}`).toEqual(mean);
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  test("sum-by over host numbers: unsafe integers, float sums that come out whole, the safe edge", async () => {
+    for (const values of [
+      [1e20, 3],
+      [3, 1e20, 0.5],
+      [0.5, 1e20],
+      [0.1, 0.2, 0.7],
+      [0.5, 0.5, 7],
+      [2 ** 53 - 1, 1, 1],
+      [2 ** 53 - 2, 1, -5],
+      [-0, -0],
+      [1.5, -1.5],
+    ]) {
+      const context = { rows: values.map((v) => ({ v })) };
+      const folded = outcome(await run("(reduce + 0 (map :v data/rows))", { context, engine: "general" }));
+      for (const engine of ["general", "adaptive", "fast"] as const) {
+        const total = await run("(sum-by :v data/rows)", { context, engine });
+        expect(outcome(total), `${engine} ${values.join(" ")}`).toEqual(folded);
+      }
+    }
   });
 });
 

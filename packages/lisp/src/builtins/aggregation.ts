@@ -21,8 +21,8 @@ import { Keyword } from "../values/keyword.js";
 import { FUNCTION_INFO, isLispFunction } from "../values/lisp-function.js";
 import { LispMap, MapBuilder } from "../values/lisp-map.js";
 import { LispSet } from "../values/lisp-set.js";
-import { type AnyMap, isMap, mapEntries, toLispMap } from "../values/map-access.js";
-import { isNumber, type LispNumber } from "../values/numbers.js";
+import { type AnyMap, getField, isMap, mapEntries, toLispMap } from "../values/map-access.js";
+import { isNumber, type LispNumber, makeFloat } from "../values/numbers.js";
 import { ownedTable } from "../values/owned-table.js";
 import { detachAccumulator } from "../values/pin.js";
 import { compareTerms } from "../values/term-order.js";
@@ -210,10 +210,20 @@ export class Groups {
 
 function groupBy(keyArg: unknown, coll: unknown): MaybePromise<unknown> {
   const items = collectionOf(coll, "group-by", "(group-by keyfn coll)");
-  const keyOf = keyFunctionOf(keyArg, "group-by");
   const groups = new Groups();
   const n = items.length;
   active.work(n);
+  if (keyArg instanceof Keyword) {
+    // The common `(group-by :region rows)`: the field read in place (no call of a key function
+    // per item, and no promise to look for: a field read never makes one).
+    for (let i = 0; i < n; i++) {
+      const item = items[i];
+      groups.add(getField(item, keyArg), item);
+      if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
+    }
+    return groups.build(n);
+  }
+  const keyOf = keyFunctionOf(keyArg, "group-by");
   for (let i = 0; i < n; i++) {
     const item = items[i];
     const key = keyOf(item);
@@ -299,22 +309,54 @@ function notSummable(who: string, value: unknown): LispError {
   );
 }
 
-/** Running total of the numbers seen; nil is skipped, anything else that is not a number raises. */
+/**
+ * Running total of the numbers seen; nil is skipped, anything else that is not a number raises.
+ * The total is what folding add over the terms from integer 0 gives, kept as a JS double and a
+ * flag saying whether it is a float while that is exact (as compiler/running-sum.ts does in
+ * generated code): add's steps are these same double additions, a float term makes every later
+ * sum a float, and an integer sum is exact while it stays safe. Folding with add itself would box
+ * every sum of 100,000 float amounts (a heap number each, or a WholeFloat when one is whole), so
+ * sum-by allocated per row. A term of another kind (a big integer, a whole float), or an integer
+ * sum leaving the safe range, hands the total over to add for the rest.
+ */
 class Total {
-  sum: LispNumber = 0;
+  /** The total while `exact` is undefined: a double, a float when `float` says so. */
+  private sum = 0;
+  private float = false;
+  /** The total once add took over. */
+  private exact: LispNumber | undefined = undefined;
   count = 0;
 
   constructor(private readonly who: string) {}
 
   add(value: unknown): void {
     if (value === null || value === undefined) return;
+    if (typeof value === "number" && this.exact === undefined) {
+      const next = this.sum + value;
+      if (!Number.isInteger(value)) this.float = true;
+      else if (!this.float && !(Math.abs(next) <= Number.MAX_SAFE_INTEGER)) {
+        // `sum` is an exact safe integer here: add makes the big integer (and charges it).
+        this.exact = add(this.sum, value);
+        this.count++;
+        return;
+      }
+      this.sum = next;
+      this.count++;
+      return;
+    }
     if (typeof value !== "number" && !isNumber(value)) throw notSummable(this.who, value);
-    this.sum = add(this.sum, value);
+    this.exact = add(this.total(), value);
     this.count++;
   }
 
+  /** The total as a value: a float that is whole boxed, as add would have returned it. */
+  total(): LispNumber {
+    if (this.exact !== undefined) return this.exact;
+    return this.float ? makeFloat(this.sum) : this.sum;
+  }
+
   average(): unknown {
-    return this.count === 0 ? null : divide(this.sum, this.count);
+    return this.count === 0 ? null : divide(this.total(), this.count);
   }
 }
 
@@ -331,10 +373,18 @@ function totalOf(who: string, coll: unknown): Total {
 
 function totalBy(who: string, keyArg: unknown, coll: unknown): MaybePromise<Total> {
   const items = collectionOf(coll, who, `(${who} key coll)`);
-  const keyOf = keyFunctionOf(keyArg, who);
   const n = items.length;
   active.work(n);
   const total = new Total(who);
+  if (keyArg instanceof Keyword) {
+    // `(sum-by :amount rows)`: the field read in place, as in groupBy.
+    for (let i = 0; i < n; i++) {
+      total.add(getField(items[i], keyArg));
+      if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
+    }
+    return total;
+  }
+  const keyOf = keyFunctionOf(keyArg, who);
   for (let i = 0; i < n; i++) {
     const value = keyOf(items[i]);
     if (value instanceof Promise) return totalByRest(keyOf, items, total, i, value);
@@ -485,7 +535,7 @@ export const aggregationBuiltins: BuiltinDefinition[] = [
     ["[coll]"],
     "Sum of the numbers in coll, skipping nil; (sum []) is 0.",
     CATEGORY,
-    (coll: unknown) => totalOf("sum", coll).sum,
+    (coll: unknown) => totalOf("sum", coll).total(),
     [
       ["(sum [1 2 3])", "6"],
       ["(sum [1.5 nil 2])", "3.5"],
@@ -509,7 +559,7 @@ export const aggregationBuiltins: BuiltinDefinition[] = [
     ["[key coll]"],
     "Sum of (key item) over the items, skipping nil or missing values.",
     CATEGORY,
-    (key: unknown, coll: unknown) => after(totalBy("sum-by", key, coll), (total) => total.sum),
+    (key: unknown, coll: unknown) => after(totalBy("sum-by", key, coll), (total) => total.total()),
     [["(sum-by :amount [{:amount 10} {:amount 5} {}])", "15"]],
   ),
   builtin(

@@ -5,11 +5,14 @@
  * values, output and errors are those of the other two engines.
  */
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { registry } from "../builtins/index.js";
 import { format, type RunOptions, type RunResult, run } from "../index.js";
-import { codeGenerationWorks } from "../test-support.js";
+import { analyzedBody, codeGenerationWorks } from "../test-support.js";
 import { codegenRuntime } from "./codegen-runtime.js";
+import { generateUnitSource } from "./codegen-units.js";
 import { fastTierStats, resetFastTierStats } from "./fast-tier.js";
 import { promotionPolicy } from "./promotion.js";
+import { RESUME_CHUNK, resumedLoopNode } from "./resume-nodes.js";
 
 // The threshold these tests are written for (PTC_LISP_PROMOTE_AFTER may have set another one).
 const THRESHOLD = 1000;
@@ -27,8 +30,12 @@ function outcome(result: RunResult): unknown {
 }
 
 let textCounter = 0;
-/** A text no earlier run used (so the program cache does not hand back compiled code). */
-const unique = (source: string) => `(let [unused-${++textCounter} 0] ${source})`;
+/**
+ * A text no earlier run used (so the program cache does not hand back compiled code). The counter
+ * has a fixed width, so that every text puts the program at the same column: engines compared on
+ * two texts must report an error at the same position.
+ */
+const unique = (source: string) => `(let [unused-${String(++textCounter).padStart(6, "0")} 0] ${source})`;
 
 const rows = Array.from({ length: 3000 }, (_, i) => ({ id: i, amount: (i * 37) % 1000, tag: i % 3 }));
 const tools = { echo: (args: Record<string, unknown>) => args };
@@ -84,6 +91,67 @@ describe.runIf(codeGenerationWorks)("a hot function moves to generated code", ()
     const general = await run(destructured, { limits, engine: "general" });
     expect(outcome(outcomes.result)).toEqual(outcome(general));
     expect(outcomes.stats.promotions).toBe(1);
+  });
+
+  test("a loop resumed in generated code keeps the integer-only arithmetic of its written inits", async () => {
+    // integral.ts proves `i` and `acc` integers from the literal 0s and the recurs: the resumed
+    // loop, whose inits read the frame, must still get the one-check arithmetic (no `(x | 0) === x`
+    // test of an operand, which only arithmetic on values of unknown kind needs).
+    const loop = analyzedBody("(loop [i 0 acc 0] (if (< i 5000) (recur (inc i) (+ acc (* i i))) acc))");
+    expect(loop.kind).toBe("loop");
+    const builtin = (name: string) => registry.get(name);
+    const written = generateUnitSource(loop, builtin);
+    const resumed = generateUnitSource(
+      resumedLoopNode(loop as Extract<typeof loop, { kind: "loop" }>),
+      builtin,
+    );
+    expect(written).not.toContain("| 0) ===");
+    expect(resumed).not.toContain("| 0) ===");
+    // A binding a recur may make a float is not integral, resumed or not.
+    const floating = analyzedBody("(loop [i 0 x 0] (if (< i 5000) (recur (inc i) (+ x 0.5)) x))");
+    const floatingResumed = generateUnitSource(
+      resumedLoopNode(floating as Extract<typeof floating, { kind: "loop" }>),
+      builtin,
+    );
+    expect(floatingResumed).toContain("| 0) ===");
+    // And the values past the threshold: overflow past 2^53 (bigints), -0, floats after the move.
+    const limits = { maxIterations: 100_000 };
+    for (const program of [
+      "(loop [i 0 acc 1] (if (< i 3000) (recur (inc i) (if (< i 2990) acc (* acc 99999999))) acc))",
+      "(loop [i 0 acc 0] (if (< i 3000) (recur (inc i) (* -5 acc)) acc))",
+      "(loop [i 0 x 0] (if (< i 3000) (recur (inc i) (if (< i 2500) x (+ x 0.5))) x))",
+      "(loop [i 9007199254740000 n 0] (if (< n 3000) (recur (inc i) (inc n)) i))",
+    ]) {
+      const source = unique(program);
+      const { result, stats } = await adaptive(source, { limits });
+      const general = await run(source, { limits, engine: "general" });
+      expect(outcome(result), program).toEqual(outcome(general));
+      expect(stats, program).toMatchObject({ promotions: 1, fastRuns: 1, effectFallbacks: 0 });
+    }
+  });
+
+  test("a resumed loop hands back every chunk of jumps, and limits and fallbacks see one loop", async () => {
+    // Its state goes back to the raw slots every RESUME_CHUNK jumps and its entry calls it again
+    // (resume-nodes.ts): values, the iteration limit and errors are those of the general evaluator.
+    const loop = analyzedBody("(loop [i 0 acc 0] (if (< i 5000) (recur (inc i) (+ acc i)) acc))");
+    const source = generateUnitSource(
+      resumedLoopNode(loop as Extract<typeof loop, { kind: "loop" }>),
+      (name) => registry.get(name),
+    );
+    expect(source).toContain(`=== ${RESUME_CHUNK}) { frame[`);
+    expect(source).toContain("return $.AGAIN;");
+    for (const [program, limits] of [
+      ["(loop [i 0 acc 0] (if (< i 9000) (recur (inc i) (+ acc i)) acc))", { maxIterations: 100_000 }],
+      ["(loop [i 0] (if (< i 9000) (recur (inc i)) i))", { maxIterations: 4_500 }],
+      ["(loop [i 0 v []] (if (< i 3000) (recur (inc i) (conj v (if (= i 2500) (/ 1 0) i))) (count v)))", {}],
+      ["(loop [[a b] [0 1] k 0] (if (< k 4000) (recur [b (mod (+ a b) 1000)] (inc k)) [a b k]))", {}],
+    ] as const) {
+      const text = unique(program);
+      const { result, stats } = await adaptive(text, { limits });
+      const general = await run(text, { limits, engine: "general" });
+      expect(outcome(result), program).toEqual(outcome(general));
+      expect(stats.promotions, program).toBe(1);
+    }
   });
 
   test("a loop that meets an effect after moving continues on the general evaluator", async () => {

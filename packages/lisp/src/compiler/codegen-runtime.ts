@@ -52,6 +52,7 @@ import { restToMap } from "./closures.js";
 import { sequentialItems } from "./destructure.js";
 import { fastTierStats } from "./fast-tier.js";
 import { order } from "./intrinsics.js";
+import { RESUME_AGAIN } from "./resume-nodes.js";
 
 /** How to rebuild a generated function on the general evaluator, for a deoptimization. */
 export interface SlowFunctionSpec {
@@ -84,6 +85,7 @@ export const codegenRuntime = {
   site: callSite,
   P: pureMode,
   NOT_PURE,
+  AGAIN: RESUME_AGAIN,
   INFO: FUNCTION_INFO,
   TWIN: GENERATED_TWIN,
   stats: fastTierStats,

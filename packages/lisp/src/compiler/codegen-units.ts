@@ -9,6 +9,7 @@ import type { Code } from "./code.js";
 import { type CodegenEnvironment, Generator } from "./codegen.js";
 import { type CodegenRuntime, codegenRuntime } from "./codegen-runtime.js";
 import { fastTierStats, GenerationGap } from "./fast-tier.js";
+import { RESUME_AGAIN } from "./resume-nodes.js";
 
 type Factory = (runtime: CodegenRuntime, constants: unknown[]) => Code;
 
@@ -64,7 +65,7 @@ interface CompiledUnit {
  */
 export function compileUnit(node: Node, compileSlow: () => Code, environment: CodegenEnvironment): Code {
   const generator = new Generator(environment);
-  const { source, constants } = generator.unitSource(node);
+  const { source, constants, chunked } = generator.unitSource(node);
   const fast = factoryFor(source)(codegenRuntime, constants);
   fastTierStats.unitsGenerated++;
   // The general version is compiled only if this unit ever needs it.
@@ -75,7 +76,7 @@ export function compileUnit(node: Node, compileSlow: () => Code, environment: Co
   };
   const { P: pure } = codegenRuntime;
   let fallbacks = 0;
-  return (frame) => {
+  const enter: Code = (frame) => {
     if (fallbacks > 3) {
       fastTierStats.effectFallbacks++;
       return slow(frame);
@@ -86,7 +87,7 @@ export function compileUnit(node: Node, compileSlow: () => Code, environment: Co
     const { depth, iterations, memory, copied, loopCheckAt } = context;
     try {
       const value = fast(frame);
-      fastTierStats.fastRuns++;
+      if (value !== RESUME_AGAIN) fastTierStats.fastRuns++;
       return value;
     } catch (error) {
       if (wasPure || !codegenRuntime.rerun(error)) throw error;
@@ -100,6 +101,16 @@ export function compileUnit(node: Node, compileSlow: () => Code, environment: Co
     } finally {
       pure.on = wasPure;
     }
+  };
+  if (!chunked) return enter;
+  // A resumed loop hands back every RESUME_CHUNK jumps with its state in the frame's raw slots
+  // (resume-nodes.ts): each entry starts from there, with its own meters to rewind on a fallback,
+  // and the general evaluator (the fallback) continues from there too.
+  return (frame) => {
+    let value: unknown;
+    do value = enter(frame);
+    while (value === RESUME_AGAIN);
+    return value;
   };
 }
 

@@ -30,6 +30,7 @@ import { GenerationGap } from "./fast-tier.js";
 import { fusedPipeline } from "./fused-pipelines.js";
 import { integralLoopSlots } from "./integral.js";
 import { isLeafLoop } from "./leaf-loops.js";
+import { isResumedLoop, RESUME_CHUNK } from "./resume-nodes.js";
 import { specializedCall } from "./specialized-calls.js";
 
 export interface CodegenEnvironment {
@@ -54,6 +55,11 @@ interface LoopInfo {
   readonly position: Position;
   /** A leaf loop's local count of iterations (leaf-loops.ts), stored into the context on exit. */
   readonly counter?: string | undefined;
+  /**
+   * A resumed loop's count of jumps since its entry, and the frame slots its state goes back to
+   * every RESUME_CHUNK jumps (resume-nodes.ts).
+   */
+  readonly chunk?: { readonly count: string; readonly slots: readonly number[] } | undefined;
 }
 
 /** One generated function scope: the analyzer frame it stands for and its slot names. */
@@ -117,6 +123,8 @@ export class Generator implements LoopEmitter {
    * fallback handler, which the outermost call already holds.
    */
   private enclosingFn: SelfEntry | undefined;
+  /** The unit's root when it is a resumed loop (unitSource): its jumps are counted in chunks. */
+  private chunkedLoop: Node | undefined;
 
   constructor(
     private readonly environment: CodegenEnvironment,
@@ -244,8 +252,13 @@ export class Generator implements LoopEmitter {
 
   // ------------------------------------------------------------------ entry points
 
-  /** Source of the unit function `(frame) => value` for a pure node. */
-  unitSource(node: Node): { source: string; constants: unknown[] } {
+  /**
+   * Source of the unit function `(frame) => value` for a pure node. `chunked`: the node is a
+   * resumed loop whose code may answer RESUME_AGAIN instead (resume-nodes.ts).
+   */
+  unitSource(node: Node): { source: string; constants: unknown[]; chunked: boolean } {
+    const chunked = isResumedLoop(node);
+    if (chunked) this.chunkedLoop = node;
     const body = this.block(() => this.tail(node, { target: undefined, label: undefined }));
     const reads = [...this.unitFree].map((slot) => `const f_${slot} = frame[${slot}];`);
     const source = [
@@ -258,7 +271,7 @@ export class Generator implements LoopEmitter {
       ...body,
       "};",
     ].join("\n");
-    return { source, constants: this.constants };
+    return { source, constants: this.constants, chunked };
   }
 
   // ------------------------------------------------------------------ statements with a sink
@@ -721,12 +734,15 @@ export class Generator implements LoopEmitter {
           this.integral.add(this.nameOf(binding.pattern.slot));
       });
       const counter = isLeafLoop(node) ? this.temp("steps") : undefined;
+      const chunk =
+        node === this.chunkedLoop ? { count: this.temp("jumps"), slots: node.target.rawSlots } : undefined;
       this.loops.set(node.target, {
         label,
         raw,
         context: this.contextName,
         position: node.position,
         counter,
+        chunk,
       });
       const body = this.block(() => {
         node.bindings.forEach((binding, index) => {
@@ -737,6 +753,7 @@ export class Generator implements LoopEmitter {
           sink.label === undefined && sink.target !== undefined ? { target: sink.target, label } : sink,
         );
       });
+      if (chunk !== undefined) this.emit(`let ${chunk.count} = 0;`);
       if (counter !== undefined) {
         this.emit(`let ${counter} = ${this.contextName}.iterations;`);
         this.emit(`let ${counter}At = ${this.contextName}.loopCheckAt;`);
@@ -773,6 +790,12 @@ export class Generator implements LoopEmitter {
       this.emit(
         `if (++${loop.counter} > ${loop.counter}At) { ${context}.iterations = ${loop.counter}; $.loopCheck(${context}, ${this.position(loop.position)}); ${loop.counter}At = ${context}.loopCheckAt; }`,
       );
+    }
+    if (loop.chunk !== undefined) {
+      // The state where the general evaluator's recur leaves it (the resumed loop's inits read
+      // it there), then back to the entry, which calls this code again.
+      const writes = loop.chunk.slots.map((slot, index) => `frame[${slot}] = ${loop.raw[index]};`);
+      this.emit(`if (++${loop.chunk.count} === ${RESUME_CHUNK}) { ${writes.join(" ")} return $.AGAIN; }`);
     }
     this.emit(`continue ${loop.label};`);
   }

@@ -11,6 +11,7 @@
  * bindings that are still candidates (a fixpoint from the optimistic start).
  */
 import type { Node, RecurTarget } from "../analyzer/ast.js";
+import { writtenInits } from "./resume-nodes.js";
 
 const BINARY = new Set(["+", "-", "*"]);
 const UNARY = new Set(["inc", "dec", "count"]);
@@ -77,9 +78,12 @@ export function integralLoopSlots(
     binding.pattern.kind === "bind" ? binding.pattern.slot : undefined,
   );
   const integral = new Set<number>();
-  loop.bindings.forEach((binding, index) => {
+  // A loop resumed where the general evaluator stands starts from what its written inits and its
+  // recurs made (resume-nodes.ts); its written inits read the frame as the loop's first run did.
+  const inits = writtenInits(loop);
+  loop.bindings.forEach((_binding, index) => {
     const slot = slots[index];
-    if (slot !== undefined && isIntegralNode(binding.init, integral, isLocal)) integral.add(slot);
+    if (slot !== undefined && isIntegralNode(inits[index] as Node, integral, isLocal)) integral.add(slot);
   });
   if (integral.size === 0) return integral;
   const recurs: Extract<Node, { kind: "recur" }>[] = [];
