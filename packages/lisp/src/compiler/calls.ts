@@ -14,6 +14,7 @@ import { getField } from "../values/map-access.js";
 import type { Code } from "./code.js";
 import { evaluateAll, invoke, resume } from "./evaluation.js";
 import { binaryIntrinsic, binaryNode, type Operand, operandCode } from "./intrinsics.js";
+import { shortcutStats } from "./number-shortcuts.js";
 
 export function compileCall(
   compile: (node: Node) => Code,
@@ -34,6 +35,8 @@ export function compileCall(
       const arg = operand(compile, argNodes[0] as Node);
       if (arg.kind === "local") {
         const slot = arg.slot;
+        const counted = countingShortcut(calleeNode.name, slot, fn, position);
+        if (counted !== undefined) return counted;
         return (frame) => {
           callSite.current = position;
           return fn(frame[slot]);
@@ -123,6 +126,40 @@ export function compileCall(
     return invoke(list[0], list.slice(1), position);
   };
   return (frame) => after(evaluateAll(all, frame, new Array(all.length), 0), call);
+}
+
+/**
+ * `(inc i)`, `(dec n)` on a local, the step of most loops: a safe integer stepped in the node
+ * itself, a function literal for each (see number-shortcuts.ts for why); anything else (a float, a
+ * big integer, not a number) goes to the builtin.
+ */
+function countingShortcut(
+  name: string,
+  slot: number,
+  fn: LispFunction,
+  position: Position,
+): Code | undefined {
+  if (name === "inc") {
+    shortcutStats.counting++;
+    return (frame) => {
+      const value = frame[slot];
+      if (typeof value === "number" && Number.isSafeInteger(value) && value < Number.MAX_SAFE_INTEGER)
+        return value + 1;
+      callSite.current = position;
+      return fn(value);
+    };
+  }
+  if (name === "dec") {
+    shortcutStats.counting++;
+    return (frame) => {
+      const value = frame[slot];
+      if (typeof value === "number" && Number.isSafeInteger(value) && value > Number.MIN_SAFE_INTEGER)
+        return value - 1;
+      callSite.current = position;
+      return fn(value);
+    };
+  }
+  return undefined;
 }
 
 /** How a call argument is read: locals and constants inline (see intrinsics.ts). */

@@ -14,6 +14,7 @@ import type { Keyword } from "../values/keyword.js";
 import { getField } from "../values/map-access.js";
 import { WholeFloat } from "../values/numbers.js";
 import { compareTerms } from "../values/term-order.js";
+import { numberShortcut } from "./number-shortcuts.js";
 
 type Binary = (a: unknown, b: unknown) => unknown;
 type Unary = (a: unknown) => unknown;
@@ -55,6 +56,12 @@ export function binaryIntrinsic(name: string): Binary | undefined {
   return binary.get(name);
 }
 
+/** The name of an intrinsic (`binary.get(name) === op`), or undefined for any other function. */
+function intrinsicName(op: Binary): string | undefined {
+  for (const [name, fn] of binary) if (fn === op) return name;
+  return undefined;
+}
+
 /** Unary intrinsics are the builtins themselves (inc, dec...), already fixed-arity. */
 export type { Unary };
 
@@ -85,11 +92,14 @@ export function binaryNode(
     callSite.current = position;
     return op(a, b);
   };
+  const name = intrinsicName(op);
+  if (name !== undefined) {
+    const shortcut = numberShortcut(name, left, right, guard);
+    if (shortcut !== undefined) return shortcut;
+  }
   if (left.kind === "local" && right.kind === "const") {
     const slot = left.slot;
     const value = right.value;
-    const shortcut = constantShortcut(op, value, (frame) => frame[slot], guard);
-    if (shortcut !== undefined) return shortcut;
     return (frame) => guard(frame[slot], value);
   }
   if (left.kind === "local" && right.kind === "local") {
@@ -107,22 +117,12 @@ export function binaryNode(
     const slot = left.slot;
     const keyword = left.keyword;
     const value = right.value;
-    const shortcut = constantShortcut(op, value, (frame) => getField(frame[slot], keyword), guard);
-    if (shortcut !== undefined) return shortcut;
     return (frame) => guard(getField(frame[slot], keyword), value);
   }
   if (left.kind === "const" && right.kind === "field") {
     const value = left.value;
     const slot = right.slot;
     const keyword = right.keyword;
-    if (op === binary.get("=") && typeof value === "string") {
-      // `(= "pending" (:status %))`, as constantShortcut answers it.
-      shortcutStats.constantComparisons++;
-      return (frame) => {
-        const b = getField(frame[slot], keyword);
-        return typeof b === "string" ? value === b : guard(value, b);
-      };
-    }
     return (frame) => guard(value, getField(frame[slot], keyword));
   }
   if (left.kind === "field" && right.kind === "field") {
@@ -183,72 +183,6 @@ export function binaryNode(
     const b = readRight(frame);
     return b instanceof Promise ? slow(frame, 1, a, b) : guard(a, b);
   };
-}
-
-/** How many comparison nodes the general evaluator compiled to a constant shortcut (tests read it). */
-export const shortcutStats = { constantComparisons: 0 };
-
-/**
- * `(> (:amount o) 500)`, `(= (:status o) "paid")`, `(< i 10)`: a comparison of a value read from
- * the frame with a constant number (or `=` with a constant string), answered in the node itself
- * when the value read has the constant's type; anything else goes to `guard` (the operation
- * proper). Each operator has a function literal of its own: V8 keeps feedback per literal, and the
- * generic node's call of the operation sees every operator of every program (megamorphic, never
- * inlined); here the comparison is one machine instruction. Undefined when no shortcut applies.
- */
-function constantShortcut(
-  op: Binary,
-  value: unknown,
-  read: (frame: unknown[]) => unknown,
-  guard: Binary,
-): ((frame: unknown[]) => unknown) | undefined {
-  const code = constantComparison(op, value, read, guard);
-  if (code !== undefined) shortcutStats.constantComparisons++;
-  return code;
-}
-
-function constantComparison(
-  op: Binary,
-  value: unknown,
-  read: (frame: unknown[]) => unknown,
-  guard: Binary,
-): ((frame: unknown[]) => unknown) | undefined {
-  if (typeof value === "string") {
-    if (op !== binary.get("=")) return undefined;
-    return (frame) => {
-      const a = read(frame);
-      // As equals on two strings.
-      return typeof a === "string" ? a === value : guard(a, value);
-    };
-  }
-  if (typeof value !== "number" || Number.isNaN(value)) return undefined;
-  if (op === binary.get("<"))
-    return (frame) => {
-      const a = read(frame);
-      return typeof a === "number" ? a < value : guard(a, value);
-    };
-  if (op === binary.get(">"))
-    return (frame) => {
-      const a = read(frame);
-      return typeof a === "number" ? a > value : guard(a, value);
-    };
-  if (op === binary.get("<="))
-    return (frame) => {
-      const a = read(frame);
-      return typeof a === "number" ? a <= value : guard(a, value);
-    };
-  if (op === binary.get(">="))
-    return (frame) => {
-      const a = read(frame);
-      return typeof a === "number" ? a >= value : guard(a, value);
-    };
-  if (op === binary.get("="))
-    return (frame) => {
-      const a = read(frame);
-      // As equals on two numbers (0 equal to -0; NaN, the constant is not).
-      return typeof a === "number" ? a === value : guard(a, value);
-    };
-  return undefined;
 }
 
 export function operandCode(operand: Operand): (frame: unknown[]) => unknown {
