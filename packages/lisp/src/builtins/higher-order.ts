@@ -13,7 +13,7 @@
 import { isLispError, LispError } from "../errors.js";
 import { print } from "../format/print.js";
 import { VECTOR_BYTES } from "../runtime/allocation.js";
-import { after, eachResult, type MaybePromise, settle } from "../runtime/async.js";
+import { after, eachResult, eachResultFrom, type MaybePromise, settle } from "../runtime/async.js";
 import { type Callable, callNow } from "../runtime/call.js";
 import { active } from "../runtime/context.js";
 import { CHECK_EVERY, CHECK_MASK, sortInSlices } from "../runtime/interruptible.js";
@@ -230,19 +230,34 @@ function scan(who: string, predArg: unknown, coll: unknown, untilTruthy: boolean
   active.work(items.length);
   let found = -1;
   let value: unknown = null;
-  const done = eachResult(
-    0,
-    items.length,
-    (i) => pred(items[i]),
-    (i, result) => {
-      if (truthy(result) !== untilTruthy) return true;
-      found = i;
-      value = result;
-      return false;
-    },
-  );
-  return after(done, () => ({ items, found, value }));
+  const accept = (i: number, result: unknown): boolean => {
+    if (truthy(result) !== untilTruthy) return true;
+    found = i;
+    value = result;
+    return false;
+  };
+  // eachResult's loop written out while every answer is ready (`some` over rows is a hot search):
+  // no closure call per item for the call and the acceptance. From the first promise on, the
+  // rest goes as eachResult would go on, each answer awaited in turn.
+  const n = items.length;
+  for (let i = 0; i < n; i++) {
+    const result = pred(items[i]);
+    if (result instanceof Promise) {
+      const rest = eachResultFrom(i, result, n, (j) => pred(items[j]), accept);
+      return after(rest, () => ({ items, found, value }));
+    }
+    if ((result !== null && result !== false && result !== undefined) === untilTruthy) {
+      searchStats.readyScans++;
+      return { items, found: i, value: result as unknown };
+    }
+    if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
+  }
+  searchStats.readyScans++;
+  return { items, found, value };
 }
+
+/** Searches (some, every?...) that ran to their answer in scan's own loop: the tests read it. */
+export const searchStats = { readyScans: 0 };
 
 function some(predArg: unknown, coll: unknown): MaybePromise<unknown> {
   return after(scan("some", predArg, coll, true, "(some pred coll)"), ({ value }) => value ?? null);

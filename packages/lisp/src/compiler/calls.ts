@@ -8,12 +8,15 @@ import type { Position } from "../reader/form.js";
 import { after } from "../runtime/async.js";
 import { callValue, checkBuiltinArity } from "../runtime/call.js";
 import { callSite } from "../runtime/call-site.js";
+import { type VarSpec, varSpec } from "../runtime/var-cell.js";
 import { Keyword } from "../values/keyword.js";
 import { FUNCTION_INFO, type LispFunction } from "../values/lisp-function.js";
 import { getField } from "../values/map-access.js";
 import type { Code } from "./code.js";
 import { evaluateAll, invoke, resume } from "./evaluation.js";
 import { binaryIntrinsic, binaryNode, type Operand, operandCode } from "./intrinsics.js";
+import { shortcutStats } from "./number-shortcuts.js";
+import { readVar } from "./var-read.js";
 
 export function compileCall(
   compile: (node: Node) => Code,
@@ -34,6 +37,8 @@ export function compileCall(
       const arg = operand(compile, argNodes[0] as Node);
       if (arg.kind === "local") {
         const slot = arg.slot;
+        const counted = countingShortcut(calleeNode.name, slot, fn, position);
+        if (counted !== undefined) return counted;
         return (frame) => {
           callSite.current = position;
           return fn(frame[slot]);
@@ -78,6 +83,12 @@ export function compileCall(
     }
     return compileKeywordLookup(calleeNode.value, args[0] as Code);
   }
+  if (calleeNode.kind === "var" && (args.length === 1 || args.length === 2))
+    return compileVarCall(
+      varSpec(calleeNode.name, calleeNode.position, calleeNode.soft === true),
+      args,
+      position,
+    );
   const callee = compile(calleeNode);
   const count = args.length;
   if (count === 1) {
@@ -123,6 +134,83 @@ export function compileCall(
     return invoke(list[0], list.slice(1), position);
   };
   return (frame) => after(evaluateAll(all, frame, new Array(all.length), 0), call);
+}
+
+/**
+ * `(inc i)`, `(dec n)` on a local, the step of most loops: a safe integer stepped in the node
+ * itself, a function literal for each (see number-shortcuts.ts for why); anything else (a float, a
+ * big integer, not a number) goes to the builtin.
+ */
+function countingShortcut(
+  name: string,
+  slot: number,
+  fn: LispFunction,
+  position: Position,
+): Code | undefined {
+  if (name === "inc") {
+    shortcutStats.counting++;
+    return (frame) => {
+      const value = frame[slot];
+      if (typeof value === "number" && Number.isSafeInteger(value) && value < Number.MAX_SAFE_INTEGER)
+        return value + 1;
+      callSite.current = position;
+      return fn(value);
+    };
+  }
+  if (name === "dec") {
+    shortcutStats.counting++;
+    return (frame) => {
+      const value = frame[slot];
+      if (typeof value === "number" && Number.isSafeInteger(value) && value > Number.MIN_SAFE_INTEGER)
+        return value - 1;
+      callSite.current = position;
+      return fn(value);
+    };
+  }
+  return undefined;
+}
+
+/**
+ * `(f x)`, `(f x y)` with `f` a var (a defn, recursion through its own name): the var read inline
+ * rather than by a closure of its own (a var's value is never a promise), as the other calls
+ * do, else.
+ */
+function compileVarCall(spec: VarSpec, args: readonly Code[], position: Position): Code {
+  // Codes in the order of the values resume fills (the callee at 0: already read when it runs).
+  const readCallee: Code = () => readVar(spec);
+  if (args.length === 1) {
+    const a0 = args[0] as Code;
+    const codes = [readCallee, a0];
+    const finish = (values: unknown): unknown =>
+      invoke((values as unknown[])[0], [(values as unknown[])[1]], position);
+    return (frame) => {
+      const fn = readVar(spec);
+      const v0 = a0(frame);
+      if (v0 instanceof Promise) return after(resume(codes, frame, [fn], 1, v0), finish);
+      callSite.current = position;
+      if (typeof fn === "function" && (fn as Partial<LispFunction>)[FUNCTION_INFO]?.builtin === false)
+        return fn(v0);
+      return callValue(fn, [v0]);
+    };
+  }
+  const a0 = args[0] as Code;
+  const a1 = args[1] as Code;
+  const codes = [readCallee, a0, a1];
+  const finish = (values: unknown): unknown => {
+    const list = values as unknown[];
+    return invoke(list[0], [list[1], list[2]], position);
+  };
+  return (frame) => {
+    const fn = readVar(spec);
+    const v0 = a0(frame);
+    if (v0 instanceof Promise) return after(resume(codes, frame, [fn], 1, v0), finish);
+    const v1 = a1(frame);
+    if (v1 instanceof Promise) return after(resume(codes, frame, [fn, v0], 2, v1), finish);
+    callSite.current = position;
+    if (typeof fn === "function" && (fn as Partial<LispFunction>)[FUNCTION_INFO]?.builtin === false)
+      return fn(v0, v1);
+    return callValue(fn, [v0, v1]);
+  };
 }
 
 /** How a call argument is read: locals and constants inline (see intrinsics.ts). */

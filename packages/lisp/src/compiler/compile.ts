@@ -42,6 +42,7 @@ import { fusesIntoOneLoop } from "./fused-pipelines.js";
 import { promotionPolicy } from "./promotion.js";
 import { isPure, isTrivial, recursOutward } from "./purity.js";
 import { innerCollectionAt, largeCallNode, largeForNode, resumedLoopNode } from "./resume-nodes.js";
+import { readVar } from "./var-read.js";
 
 /**
  * How pure code runs. "general": closures only. "fast": every pure subtree compiled to JavaScript
@@ -56,13 +57,6 @@ export interface CompilerEnvironment {
   readonly tier: Tier;
   /** Runs a discovery form (doc, dir, apropos...). */
   readonly discovery: (operation: string, args: readonly unknown[]) => unknown;
-}
-
-function unboundVar(name: string): LispError {
-  return new LispError(
-    "unbound_var",
-    `Undefined variable: ${name}. It is not defined yet when this code runs: define it with (def ${name} ...) before using it`,
-  );
 }
 
 export class Compiler {
@@ -412,17 +406,7 @@ export class Compiler {
 
   private compileVar(name: string, position: { line: number; column: number }, soft: boolean): Code {
     const spec = varSpec(name, position, soft);
-    return () => {
-      const context = active;
-      const branch = context.branchDefs;
-      if (branch?.has(name)) return branch.get(name);
-      const cell = cellOf(spec, context.namespace);
-      if (!cell.bound) {
-        if (soft) return null;
-        throw unboundVar(name).at(position);
-      }
-      return cell.value;
-    };
+    return () => readVar(spec);
   }
 
   private compileDef(name: string, value: Code, once: boolean, position: Position): Code {

@@ -14,6 +14,7 @@ import type { Keyword } from "../values/keyword.js";
 import { getField } from "../values/map-access.js";
 import { WholeFloat } from "../values/numbers.js";
 import { compareTerms } from "../values/term-order.js";
+import { numberShortcut } from "./number-shortcuts.js";
 
 type Binary = (a: unknown, b: unknown) => unknown;
 type Unary = (a: unknown) => unknown;
@@ -55,6 +56,12 @@ export function binaryIntrinsic(name: string): Binary | undefined {
   return binary.get(name);
 }
 
+/** The name of an intrinsic (`binary.get(name) === op`), or undefined for any other function. */
+function intrinsicName(op: Binary): string | undefined {
+  for (const [name, fn] of binary) if (fn === op) return name;
+  return undefined;
+}
+
 /** Unary intrinsics are the builtins themselves (inc, dec...), already fixed-arity. */
 export type { Unary };
 
@@ -85,6 +92,11 @@ export function binaryNode(
     callSite.current = position;
     return op(a, b);
   };
+  const name = intrinsicName(op);
+  if (name !== undefined) {
+    const shortcut = numberShortcut(name, left, right, guard);
+    if (shortcut !== undefined) return shortcut;
+  }
   if (left.kind === "local" && right.kind === "const") {
     const slot = left.slot;
     const value = right.value;

@@ -70,6 +70,12 @@ export function eachResult(
   return undefined;
 }
 
+/**
+ * eachResult from item `first` on, whose call returned `pending`: for a caller that ran the
+ * synchronous part of the loop itself.
+ */
+export const eachResultFrom = continueEach;
+
 async function continueEach(
   first: number,
   pending: Promise<unknown>,
