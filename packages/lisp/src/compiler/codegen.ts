@@ -23,6 +23,13 @@ import { FUNCTION_INFO, type LispFunction } from "../values/lisp-function.js";
 import { plainObjectTest } from "../values/plain-object.js";
 import { FLAT_LIMIT } from "../values/versioned-table.js";
 import { ownedAccumulator } from "./accumulator-use.js";
+import {
+  type FunctionParts,
+  functionBodyLines,
+  functionEntrySource,
+  type SelfEntry,
+  selfCallExpression,
+} from "./codegen-functions.js";
 import { inlineHigherOrder, type LoopEmitter } from "./codegen-loops.js";
 import { arithmetic, binaryCall } from "./codegen-numbers.js";
 import type { SlowFunctionSpec } from "./codegen-runtime.js";
@@ -71,24 +78,6 @@ class Scope {
     /** Slots read from the enclosing general-evaluator frame (the unit's own scope only). */
     readonly free: Set<number> | undefined,
   ) {}
-}
-
-/** A generated function, for calls of itself from its own body (Generator.enclosingFn). */
-interface SelfEntry {
-  /** The JS name of the branded function value. */
-  readonly value: string;
-  /** The JS name of its body: `(ctx, ...params)`, counting depth and fuel, no try/catch. */
-  readonly body: string;
-  readonly context: string;
-  readonly arity: number;
-  /**
-   * Per var through which the body calls a function, the JS name of a flag: "this var holds the
-   * function being written (or its general twin)", set at the first such call and cleared by
-   * every entry. Vars change only through `def`, an effect pure mode forbids, so while any entry
-   * runs, a var found to hold the function still holds it, and later calls skip the var's read
-   * and the identity test (about 40% of a fresh recursive call's cost in V8's interpreter).
-   */
-  readonly selfVars: Map<string, string>;
 }
 
 /** Writes the JavaScript of a pure node (a unit); codegen-units.ts turns it into running code. */
@@ -585,16 +574,9 @@ export class Generator implements LoopEmitter {
     this.emit("}");
     const args = argNodes.map((arg) => this.value(arg));
     this.site(position);
-    const same = `${fn} === ${self.value} || (typeof ${fn} === "function" && ${fn}[$.TWIN] === ${self.value})`;
-    const body = `${self.body}(${[self.context, ...args].join(", ")})`;
-    const generic = `typeof ${fn} === "function" && ${fn}[INFO]?.builtin === false ? ${fn}(${args.join(", ")}) : $.callN(${fn}, [${args.join(", ")}])`;
-    return this.bind(`${flag} ? ${body} : ${same} ? ((${flag} = true), ${body}) : ${generic}`);
+    return this.bind(selfCallExpression(self, flag, fn, args));
   }
 
-  /**
-   * `(:k x)`: a plain host object is read in place (this access site learns the object's shape,
-   * which a shared helper could not), everything else goes through the full flexible lookup.
-   */
   /**
    * An expression usable as a member-access target: a literal such as `42` is bound to a name
    * first (`42.constructor` does not parse).
@@ -607,6 +589,10 @@ export class Generator implements LoopEmitter {
    * `raw`: a missing field of a plain object may be left undefined (the name is then not known
    * to be defined, so a consumer that needs nil normalizes it): for comparisons, which treat
    * undefined as nil on their fast path, and for which the test per row costs V8 the type it knew.
+   */
+  /**
+   * `(:k x)`: a plain host object is read in place (this access site learns the object's shape,
+   * which a shared helper could not), everything else goes through the full flexible lookup.
    */
   field(value: string, keyword: Keyword, raw = false): string {
     const target = this.named(value);
@@ -938,7 +924,7 @@ export class Generator implements LoopEmitter {
     const fixed = node.params.length;
     const variadic = node.rest !== undefined;
     const params = Array.from({ length: fixed }, (_, index) => `a${index}`);
-    const info = {
+    const fnInfo = {
       name: node.name,
       signature: node.signature,
       builtin: false,
@@ -958,11 +944,10 @@ export class Generator implements LoopEmitter {
     this.scope = scope;
     this.contextName = this.temp("ctx");
     const context = this.contextName;
-    const bodyName = `${functionName}_body`;
     const selfVars = new Map<string, string>();
     this.enclosingFn = variadic
       ? undefined
-      : { value: functionName, body: bodyName, context, arity: fixed, selfVars };
+      : { value: functionName, body: `${functionName}_body`, context, arity: fixed, selfVars };
     const result = this.temp("res");
     const label = this.temp("L");
     const raw = node.target.rawSlots.map(() => this.temp("r"));
@@ -984,60 +969,29 @@ export class Generator implements LoopEmitter {
     this.contextName = savedContext;
     this.enclosingFn = savedEnclosing;
 
-    const restParam = variadic ? (fixed > 0 ? ", ...rest" : "...rest") : "";
-    const arityTest = variadic ? `arguments.length < ${fixed}` : `arguments.length !== ${fixed}`;
-    const infoConstant = this.constant(info);
+    const info = this.constant(fnInfo);
     const restValue = node.restAsMap ? `$.restMap(rest, ${this.position(node.position)})` : "rest";
-    const rawInit = [
-      ...params.map((param, index) => `let ${raw[index]} = ${param} === undefined ? null : ${param};`),
-    ];
+    const rawInit = params.map(
+      (param, index) => `let ${raw[index]} = ${param} === undefined ? null : ${param};`,
+    );
     if (variadic) rawInit.push(`let ${raw[fixed]} = ${restValue};`);
-    const paramList = [...params, ...(variadic ? ["rest"] : [])].join(", ");
-    // The body: depth, fuel and the loop of `recur`, entered by the function below and directly
-    // by the body's own calls of the same function (enclosingFn), which need no entry of their own.
-    const flags = [...selfVars.values()];
-    if (flags.length > 0) this.emit(`let ${flags.map((flag) => `${flag} = false`).join(", ")};`);
-    this.emit(
-      `const ${bodyName} = function (${[context, paramList].filter((part) => part !== "").join(", ")}) {`,
-    );
-    this.emit(
-      `if (++${context}.depth > ${context}.limits.maxDepth) throw $.depth(${context}, ${this.position(node.position)});`,
-    );
-    this.emit(`if (--${context}.fuel <= 0) ${context}.refuel();`);
-    this.emit(`let ${result};`);
-    this.lines.push(...rawInit, `${label}: while (true) {`, ...body, `break ${label};`, "}");
-    this.emit(`${context}.depth--;`);
-    this.emit(`return ${result};`);
-    this.emit("};");
-    const source = [
-      `$.fn(function ${functionName}(${params.join(", ")}${restParam}) {`,
-      `if (${arityTest}) throw $.arity(${infoConstant}, arguments.length);`,
-      `const ${context} = $.ctx();`,
-      "$.stats.functionEntries++;",
-      // Saved, not decremented, on the way out of a throw: closures of the general evaluator
-      // unwound by the same throw leave the count raised (closures.ts).
-      `const depth = ${context}.depth;`,
-      // The meters at entry, put back before the call runs again on the general evaluator.
-      `const mark_i = ${context}.iterations, mark_m = ${context}.memory, mark_c = ${context}.copied, mark_a = ${context}.loopCheckAt;`,
-      "const wasPure = P.on;",
-      "P.on = true;",
-      // A new entry: what the flags say was found before may have changed since (a def).
-      ...flags.map((flag) => `${flag} = false;`),
-      `let ${result};`,
-      "try {",
-      `${result} = ${bodyName}(${[context, ...params, ...(variadic ? ["rest"] : [])].join(", ")});`,
-      "} catch (error) {",
-      "P.on = wasPure;",
-      `${context}.depth = depth;`,
-      "if (wasPure || !$.rerun(error)) throw error;",
-      `${context}.rewind(mark_i, mark_m, mark_c, mark_a);`,
-      `return $.deopt(${this.constant(slow)}, [${capturedNames.join(", ")}], [${[...params, ...(variadic ? ["...rest"] : [])].join(", ")}]);`,
-      "}",
-      "P.on = wasPure;",
-      `return ${result};`,
-      `}, ${infoConstant})`,
-    ];
-    this.emit(`const ${functionName} = ${source.join("\n")};`);
+    const parts: FunctionParts = {
+      functionName,
+      params,
+      variadic,
+      context,
+      result,
+      rawInit,
+      label,
+      body,
+      flags: [...selfVars.values()],
+      info,
+      position: this.position(node.position),
+      slow: this.constant(slow),
+      captured: capturedNames,
+    };
+    this.emitAll(functionBodyLines(parts));
+    this.emit(`const ${functionName} = ${functionEntrySource(parts)};`);
     return functionName;
   }
 }
