@@ -241,12 +241,14 @@ describe("merge and merge-with", () => {
     ];
     for (const [short, long] of pairs) {
       const before = mergeWithStats.oneEntry;
-      const shortResult = await run(short, tiered);
+      // On the general evaluator: generated code may build or fold these maps its own way (CI
+      // runs this file again on generated code up front), and then the builtin's path is not asked.
+      const shortResult = await run(short, { ...tiered, engine: "general" });
       const taken = mergeWithStats.oneEntry - before;
       const longResult = await run(long, tiered);
       const shown = (result: typeof shortResult) => (result.ok ? format(result.value) : result.error.reason);
-      expect(shown(shortResult)).toBe(shown(longResult));
-      expect(taken).toBeGreaterThan(0);
+      expect(shown(shortResult), short).toBe(shown(longResult));
+      expect(taken, short).toBeGreaterThan(0);
     }
     expect(await evaluate("(merge-with + {:a 1} {:a 2})")).toBe("{:a 3}");
   });
