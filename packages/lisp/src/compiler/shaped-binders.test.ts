@@ -131,4 +131,22 @@ describe("shaped destructuring binders (general engine)", () => {
     expect(deep.ok).toBe(false);
     if (!deep.ok) expect(deep.error.reason).toBe("recursion_limit_exceeded");
   });
+
+  test("a let of two bindings binds in order, also when either init waits on a tool", async () => {
+    const row = async () => ({ amount: 3, quantity: 4 });
+    const pair = async () => [5, 6];
+    for (const source of [
+      "(let [{:keys [amount quantity]} (tool/row) [lo hi] (tool/pair)] [amount quantity lo hi])",
+      "(let [{:keys [amount quantity]} {:amount 3 :quantity 4} [lo hi] (tool/pair)] [amount quantity lo hi])",
+      "(let [{:keys [amount quantity]} (tool/row) [lo hi] [5 6]] [amount quantity lo hi])",
+      "(let [{:keys [amount quantity]} {:amount 3 :quantity 4} [lo hi] [5 6]] [amount quantity lo hi])",
+    ]) {
+      const result = await run(source, { engine: "general", tools: { row, pair } });
+      expect(result.ok && format(result.value), source).toBe("[3 4 5 6]");
+    }
+    const later = await run("(let [a 1 b (+ a 1)] [a b])", { engine: "general" });
+    expect(later.ok && format(later.value)).toBe("[1 2]");
+    const failing = await run('(let [a 1 [x y] "ab"] [a x y])', { engine: "general" });
+    expect(outcome(failing)).toEqual(outcome(await run('(let [a 1 [x y] "ab"] [a x y])', {})));
+  });
 });
