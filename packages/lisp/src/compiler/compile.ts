@@ -552,6 +552,33 @@ export class Compiler {
         return body(frame);
       };
     }
+    if (bindings.length === 2) {
+      // Two bindings, unrolled: each binder call its own site (`(let [{:keys [a b]} o [x y] v] ...)`).
+      const [init0, init1] = inits as [Code, Code];
+      const [bind0, bind1] = binders as [Binder, Binder];
+      const second = (frame: unknown[]): unknown => {
+        const value = init1(frame);
+        if (value instanceof Promise) {
+          return after(value, (resolved) => {
+            bind1(frame, resolved);
+            return body(frame);
+          });
+        }
+        bind1(frame, value);
+        return body(frame);
+      };
+      return (frame) => {
+        const value = init0(frame);
+        if (value instanceof Promise) {
+          return after(value, (resolved) => {
+            bind0(frame, resolved);
+            return second(frame);
+          });
+        }
+        bind0(frame, value);
+        return second(frame);
+      };
+    }
     const run = (frame: unknown[], start: number): unknown => {
       for (let i = start; i < inits.length; i++) {
         const value = (inits[i] as Code)(frame);

@@ -12,8 +12,12 @@ import { LispSet } from "../values/lisp-set.js";
 import { lookup, mapEntries } from "../values/map-access.js";
 import { isPlainObject } from "../values/plain-object.js";
 import type { Code } from "./code.js";
+import { shapedKeyBinder } from "./key-binders.js";
 
 export type Binder = (frame: unknown[], value: unknown) => void;
+
+/** How many `[a b]` patterns got the unrolled pair binder when compiled (the tests read it). */
+export const seqBinderStats = { pairs: 0 };
 
 const EMPTY: readonly unknown[] = Object.freeze([]);
 
@@ -55,6 +59,20 @@ export function compilePattern(
       const rest = pattern.rest === undefined ? undefined : compilePattern(pattern.rest, compileDefault);
       const position = pattern.position;
       const slots = pattern.items.map((item) => (item.kind === "bind" ? item.slot : -1));
+      if (rest === undefined && slots.length === 2 && slots.every((slot) => slot >= 0)) {
+        // `[k v]`, `[lo hi]`: the commonest vector pattern, unrolled, a vector read without a call.
+        const s0 = slots[0] as number;
+        const s1 = slots[1] as number;
+        seqBinderStats.pairs++;
+        return (frame, value) => {
+          const source = Array.isArray(value) ? value : sequentialItems(value, position);
+          const length = source.length;
+          const v0 = length > 0 ? source[0] : null;
+          frame[s0] = v0 === undefined ? null : v0;
+          const v1 = length > 1 ? source[1] : null;
+          frame[s1] = v1 === undefined ? null : v1;
+        };
+      }
       if (rest === undefined && slots.every((slot) => slot >= 0)) {
         // `[a b]` over a vector: every item straight into its slot, no binder call per item.
         return (frame, value) => {
@@ -86,7 +104,7 @@ export function compilePattern(
       const count = entries.length;
       const whole = pattern.whole === undefined ? undefined : compilePattern(pattern.whole, compileDefault);
       const position = pattern.position;
-      return (frame, value) => {
+      const general: Binder = (frame, value) => {
         const isNil = value === null || value === undefined;
         // Host rows (`{:keys [id amount]}` over tool results) are the common case: plain objects.
         const plain =
@@ -116,6 +134,19 @@ export function compilePattern(
         }
         if (whole !== undefined) whole(frame, value);
       };
+      // Plain names only (`{:keys [a b]}`, `{a :a}`): a binder written for the pattern's size.
+      if (
+        whole === undefined &&
+        entries.every((entry) => entry.name !== undefined && entry.slot >= 0 && entry.fallback === undefined)
+      ) {
+        const reads = entries.map((entry) => ({
+          name: entry.name as string,
+          key: entry.key as Keyword,
+          slot: entry.slot,
+        }));
+        return shapedKeyBinder(reads, general) ?? general;
+      }
+      return general;
     }
   }
 }
