@@ -35,8 +35,11 @@ import { callbackOf, truthy } from "./support/hof-common.js";
 /** What the lazy runs did, for tests that prove the lazy path ran (or fell back). */
 export const lazyPipelineStats = { lazyRuns: 0, eagerFallbacks: 0, fieldStages: 0 };
 
-/** Lazy runs whose stream was collected by one loop over its source (collectPushed). */
-export const pushedStats = { pushedRuns: 0 };
+/**
+ * Lazy runs whose stream was collected by one loop over its source: whole (collectPushed) or its
+ * first items, for take and first (pushedPrefix).
+ */
+export const pushedStats = { pushedRuns: 0, pushedPrefixRuns: 0 };
 
 /** The lazy run cannot go on exactly: run the pipeline eagerly. Never seen by a program. */
 const GIVE_UP: unique symbol = Symbol("lazy pipeline gives up");
@@ -317,6 +320,11 @@ function consumePrefix(plan: PipelinePlan, values: readonly unknown[]): unknown 
     case "take": {
       const count = values[plan.args[0] as number];
       if (typeof count !== "number" || !Number.isInteger(count)) throw GIVE_UP;
+      const pushed = pushedPrefix(source, values, count);
+      if (pushed !== undefined) {
+        active.allocate(vectorBytes(pushed.length));
+        return pushed;
+      }
       const pull = stream(source, values);
       const out: unknown[] = [];
       while (out.length < count) {
@@ -328,6 +336,8 @@ function consumePrefix(plan: PipelinePlan, values: readonly unknown[]): unknown 
       return out;
     }
     case "first": {
+      const pushed = pushedPrefix(source, values, 1);
+      if (pushed !== undefined) return pushed.length === 0 ? null : pushed[0];
       const item = stream(source, values)();
       return item === DONE ? null : item;
     }
@@ -352,6 +362,61 @@ interface PushedStage {
  * or three closure calls per item that pulling through the stages costs. Undefined for other plans.
  */
 function collectPushed(plan: PipelinePlan, values: readonly unknown[]): unknown[] | undefined {
+  const chain = pushedChain(plan, values);
+  if (chain === undefined) return undefined;
+  pushedStats.pushedRuns++;
+  const { stages, items } = chain;
+  return stages.length === 1 ? pushOne(stages[0] as PushedStage, items) : pushAll(stages, items);
+}
+
+/**
+ * collectPushed for `take` and `first`: the first `limit` items of the stream, the loop stopping
+ * at the source item that gave the last of them, so that no callback runs on an item the pulls
+ * would not have reached (`(take 3 (filter p (range)))`... over a vector; `(first (map f rows))`).
+ */
+function pushedPrefix(plan: PipelinePlan, values: readonly unknown[], limit: number): unknown[] | undefined {
+  const chain = pushedChain(plan, values);
+  if (chain === undefined) return undefined;
+  pushedStats.pushedPrefixRuns++;
+  const { stages, items } = chain;
+  const out: unknown[] = [];
+  if (limit <= 0) return out;
+  const n = items.length;
+  if (stages.length === 1 && (stages[0] as PushedStage).kind === "select") {
+    // `(first (filter p xs))`, the commonest: no loop over the stages per item.
+    const { f, wanted } = stages[0] as PushedStage;
+    for (let i = 0; i < n; i++) {
+      if (--active.fuel <= 0) active.refuel();
+      const raw = items[i];
+      const item = raw === undefined ? null : raw;
+      if (truthy(answer(f(item))) === wanted && out.push(item) >= limit) break;
+    }
+    return out;
+  }
+  next: for (let i = 0; i < n; i++) {
+    if (--active.fuel <= 0) active.refuel();
+    const raw = items[i];
+    let item: unknown = raw === undefined ? null : raw;
+    for (const stage of stages) {
+      if (stage.kind === "select") {
+        if (truthy(answer(stage.f(item))) !== stage.wanted) continue next;
+      } else {
+        const result = answer(stage.f(item));
+        if (stage.kind === "keep" && result === null) continue next;
+        item = result;
+      }
+    }
+    if (out.push(item) >= limit) break;
+  }
+  return out;
+}
+
+/** The stages of `plan` (innermost first) and its source's items, when collectPushed applies. */
+function pushedChain(
+  plan: PipelinePlan,
+  values: readonly unknown[],
+): { stages: PushedStage[]; items: readonly unknown[] } | undefined {
+  if (!pushable(plan)) return undefined;
   const stages: PushedStage[] = [];
   let stage = plan;
   for (;;) {
@@ -374,9 +439,24 @@ function collectPushed(plan: PipelinePlan, values: readonly unknown[]): unknown[
       if (items === undefined) throw GIVE_UP;
       // Innermost first: the order an item meets the stages.
       stages.reverse();
-      pushedStats.pushedRuns++;
-      return stages.length === 1 ? pushOne(stages[0] as PushedStage, items) : pushAll(stages, items);
+      return { stages, items };
     }
+    stage = source;
+  }
+}
+
+/**
+ * Whether every stage of `plan` down to its source is one pushedChain takes, checked before any
+ * callback is looked up: `(take 5 (filter p (partition 3 1 xs)))` pulls, and should pay nothing
+ * for having looked.
+ */
+function pushable(plan: PipelinePlan): boolean {
+  for (let stage = plan; ; ) {
+    if (stage.args.length !== 2) return false;
+    const op = stage.op;
+    if (op !== "filter" && op !== "remove" && op !== "keep" && op !== "map") return false;
+    const source = stage.args[1] as number | PipelinePlan;
+    if (typeof source === "number") return true;
     stage = source;
   }
 }

@@ -39,6 +39,7 @@ import { type Binder, compilePattern } from "./destructure.js";
 import { evaluateAll, iterateAt, located, resume } from "./evaluation.js";
 import { fastTierStats, GenerationGap, generationPolicy } from "./fast-tier.js";
 import { fusesIntoOneLoop } from "./fused-pipelines.js";
+import { answersBoolean, branchShortcut, markBoolean, shortcutStats } from "./number-shortcuts.js";
 import { promotionPolicy } from "./promotion.js";
 import { isPure, isTrivial, recursOutward } from "./purity.js";
 import { innerCollectionAt, largeCallNode, largeForNode, resumedLoopNode } from "./resume-nodes.js";
@@ -432,6 +433,16 @@ export class Compiler {
     const test = this.compile(testNode);
     const yes = this.compile(thenNode);
     const no = this.compile(elseNode);
+    const branch = branchShortcut(test, yes, no);
+    if (branch !== undefined) {
+      shortcutStats.branches++;
+      return branch;
+    }
+    if (answersBoolean(test)) {
+      // `(if (< i n) ...)`: the comparison answers true or false, never a promise.
+      shortcutStats.booleanTests++;
+      return (frame) => (test(frame) ? yes(frame) : no(frame));
+    }
     return (frame) => {
       const value = test(frame);
       if (value instanceof Promise)
@@ -456,6 +467,13 @@ export class Compiler {
     if (items.length === 2) {
       // `(and a b)` / `(or a b)`, the common shape: no loop, no index bookkeeping.
       const [first, second] = items as [Code, Code];
+      if (answersBoolean(first) && answersBoolean(second)) {
+        // `(and (> x 0) (< x 10))`: two booleans make a boolean, which an enclosing `if` tests as one.
+        shortcutStats.booleanLogic++;
+        return markBoolean(
+          isAnd ? (frame) => first(frame) && second(frame) : (frame) => first(frame) || second(frame),
+        );
+      }
       return (frame) => {
         const value = first(frame);
         if (value instanceof Promise)

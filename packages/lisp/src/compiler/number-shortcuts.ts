@@ -25,7 +25,46 @@ export const shortcutStats = {
   operandComparisons: 0,
   /** `(inc i)`, `(dec n)` on a local (calls.ts). */
   counting: 0,
+  /** `if` nodes whose test answers a boolean (answersBoolean), tested as one (compile.ts). */
+  booleanTests: 0,
+  /** `(and a b)`, `(or a b)` of two such tests, themselves boolean (compile.ts). */
+  booleanLogic: 0,
+  /** `if` nodes over a comparison of a local with a number, compared in the node (branchShortcut). */
+  branches: 0,
 };
+
+/**
+ * Nodes that answer a boolean every time, never a promise: the comparison shortcuts below (their
+ * fallback, the comparison proper, answers true or false or throws), and the `and`/`or` of two of
+ * them (compile.ts). An `if` over one tests the boolean itself, without the promise check and the
+ * truthiness test a value of any kind needs.
+ */
+const booleanNodes = new WeakSet<Code>();
+
+/** Branch makers of comparison nodes: `(if test yes no)` with the comparison read inline. */
+type Branch = (yes: Code, no: Code) => Code;
+const branches = new WeakMap<Code, Branch>();
+
+/**
+ * `(if test yes no)` as one node when `test` is a comparison of a local or `(:k local)` with a
+ * number: the operands read and compared in the if's own function literal (one per operator and
+ * operand kind), not through a call of the test node. Undefined for any other test.
+ */
+export function branchShortcut(test: Code, yes: Code, no: Code): Code | undefined {
+  const branch = branches.get(test);
+  return branch === undefined ? undefined : branch(yes, no);
+}
+
+/** Whether `code` is known to answer a boolean, never a promise (booleanNodes). */
+export function answersBoolean(code: Code): boolean {
+  return booleanNodes.has(code);
+}
+
+/** Records that `code` answers a boolean every time; returns it. */
+export function markBoolean(code: Code): Code {
+  booleanNodes.add(code);
+  return code;
+}
 
 /** Comparisons whose operands may swap sides: `(< 0 x)` is `(> x 0)` for two numbers. */
 const MIRRORED: Readonly<Record<string, string>> = { "<": ">", ">": "<", "<=": ">=", ">=": "<=", "=": "=" };
@@ -40,18 +79,21 @@ export function numberShortcut(name: string, left: Operand, right: Operand, guar
   if (left.kind === "const" && right.kind === "const") return undefined;
   if (right.kind === "const") {
     const value = right.value;
-    const code = constantComparison(name, value, left, (a) => guard(a, value));
+    const fallback = (a: unknown) => guard(a, value);
+    const code = constantComparison(name, value, left, fallback);
     if (code !== undefined) {
       shortcutStats.constantComparisons++;
-      return code;
+      return withBranch(code, name, value, left, fallback);
     }
   }
   if (left.kind === "const" && MIRRORED[name] !== undefined) {
     const value = left.value;
-    const code = constantComparison(MIRRORED[name] as string, value, right, (b) => guard(value, b));
+    const mirrored = MIRRORED[name] as string;
+    const fallback = (b: unknown) => guard(value, b);
+    const code = constantComparison(mirrored, value, right, fallback);
     if (code !== undefined) {
       shortcutStats.constantComparisons++;
-      return code;
+      return withBranch(code, mirrored, value, right, fallback);
     }
   }
   const arithmetic = operandArithmetic(name, reader(left), reader(right), guard);
@@ -60,8 +102,66 @@ export function numberShortcut(name: string, left: Operand, right: Operand, guar
     return arithmetic;
   }
   const comparison = operandComparison(name, reader(left), reader(right), guard);
-  if (comparison !== undefined) shortcutStats.operandComparisons++;
-  return comparison;
+  if (comparison === undefined) return undefined;
+  shortcutStats.operandComparisons++;
+  return markBoolean(comparison);
+}
+
+/** Marks `code` boolean and records its branch maker, when it has one (numberBranch). */
+function withBranch(
+  code: Code,
+  name: string,
+  value: unknown,
+  operand: Operand,
+  fallback: (a: unknown) => unknown,
+): Code {
+  markBoolean(code);
+  if (operand.kind === "local" && typeof value === "number") {
+    const branch = numberBranch(name, value, operand.slot, fallback);
+    if (branch !== undefined) branches.set(code, branch);
+  }
+  return code;
+}
+
+/**
+ * `(if (op x value) yes no)` with `x` a local and `value` a number. The fallback answers true or
+ * false (the comparison proper), tested as such.
+ */
+function numberBranch(
+  name: string,
+  value: number,
+  slot: number,
+  fallback: (a: unknown) => unknown,
+): Branch | undefined {
+  switch (name) {
+    case "<":
+      return (yes, no) => (frame) => {
+        const a = frame[slot];
+        return (typeof a === "number" ? a < value : fallback(a)) ? yes(frame) : no(frame);
+      };
+    case ">":
+      return (yes, no) => (frame) => {
+        const a = frame[slot];
+        return (typeof a === "number" ? a > value : fallback(a)) ? yes(frame) : no(frame);
+      };
+    case "<=":
+      return (yes, no) => (frame) => {
+        const a = frame[slot];
+        return (typeof a === "number" ? a <= value : fallback(a)) ? yes(frame) : no(frame);
+      };
+    case ">=":
+      return (yes, no) => (frame) => {
+        const a = frame[slot];
+        return (typeof a === "number" ? a >= value : fallback(a)) ? yes(frame) : no(frame);
+      };
+    case "=":
+      return (yes, no) => (frame) => {
+        const a = frame[slot];
+        return (typeof a === "number" ? a === value : fallback(a)) ? yes(frame) : no(frame);
+      };
+    default:
+      return undefined;
+  }
 }
 
 function reader(operand: Operand): Code {
