@@ -5,22 +5,9 @@
  * builtins answer, with the same prints, tool calls and errors, on every engine.
  */
 import { describe, expect, test } from "vitest";
-import { format, type RunResult, run } from "../index.js";
+import { run } from "../index.js";
 import { pushedStats } from "./lazy-pipeline.js";
-
-const rows = Array.from({ length: 3000 }, (_, i) => ({
-  id: i,
-  status: ["paid", "pending", "refunded"][i % 3] as string,
-  amount: (i * 37) % 1000,
-  tags: i % 7 === 0 ? null : [i % 2, i % 5],
-}));
-const context = { rows, xs: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, null, 12] };
-const limits = { timeoutMs: 60_000 };
-
-function outcome(result: RunResult): unknown {
-  const common = { prints: result.prints, tools: result.toolCalls.map((call) => [call.name, call.args]) };
-  return result.ok ? { ...common, value: format(result.value) } : { ...common, error: result.error.reason };
-}
+import { context, limits, outcome } from "./pushed-fixtures.js";
 
 /** The same consumer over the pipeline bound by let first: not fused, so the eager builtins run. */
 const eagerly = (consumer: string, pipeline: string) => `(let [all ${pipeline}] (${consumer} all))`;
