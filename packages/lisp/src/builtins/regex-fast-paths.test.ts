@@ -1,10 +1,10 @@
 /**
  * The regex builtins' fast paths on V8's engine (support/str-regex.ts: re-seq's loop that collects
- * native matches without a callback, split of a short text as one call of V8's split) against the
- * plain path. Each pattern also runs written with a leading `(?:)`: it matches the empty text, so
- * it changes no match, but it puts the pattern outside the native subset (regex-native.ts), so
- * that twin always runs on RE2. Both must give the same values and charge the same memory, and
- * the counters must show the fast path ran for the pattern as written.
+ * native matches without a callback into a vector of their number, split of a short text as one
+ * call of V8's split) against the plain path. Each pattern also runs written with a leading `(?:)`:
+ * it matches the empty text, so it changes no match, but it puts the pattern outside the native
+ * subset (regex-native.ts), so that twin always runs on RE2. Both must give the same values and
+ * charge the same memory, and the counters must show the fast path ran for the pattern as written.
  */
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
@@ -90,6 +90,8 @@ describe("re-seq and split on the native engine agree with RE2", () => {
     // Each sample ran both builtins natively once (the twin never does).
     expect(regexPathStats.nativeSplits - before.nativeSplits).toBe(samples.length);
     expect(regexPathStats.nativeCollects - before.nativeCollects).toBe(samples.length);
+    // re-seq's vector is made at the number of matches (shortTextMatches), its charge unchanged.
+    expect(regexPathStats.exactVectors - before.exactVectors).toBe(samples.length);
   });
 
   test("long texts of short lines, with a line too long for the native engine among them", async () => {

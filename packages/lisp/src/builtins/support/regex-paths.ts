@@ -8,6 +8,8 @@ export interface RegexPathStats {
   nativeSplits: number;
   /** Texts, or stretches of a long text, whose matches re-seq collected in one native loop (nativeFindInto). */
   nativeCollects: number;
+  /** Short texts whose matches re-seq copied into a vector of their number (shortTextMatches). */
+  exactVectors: number;
 }
 
-export const regexPathStats: RegexPathStats = { nativeSplits: 0, nativeCollects: 0 };
+export const regexPathStats: RegexPathStats = { nativeSplits: 0, nativeCollects: 0, exactVectors: 0 };
