@@ -14,6 +14,7 @@ import { type LispMap, MapBuilder } from "../values/lisp-map.js";
 import { LispSet } from "../values/lisp-set.js";
 import { builderPut, isMap, mapEntries, mapPut, mapSize, toLispMap } from "../values/map-access.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
+import { flatTextKeyMap } from "./support/into-map.js";
 import {
   chargeCopy,
   chargeVector,
@@ -209,6 +210,8 @@ function into(to: unknown, from: unknown): unknown {
     active.allocate(MAP_ENTRY_BYTES * items.length);
     active.work(items.length);
     if (mapSize(to) === 0) {
+      const flat = flatTextKeyMap(items);
+      if (flat !== undefined) return flat;
       // A fresh map is filled in place: cheaper than deriving a version per entry.
       const builder = new MapBuilder();
       for (let i = 0; i < items.length; i++) {

@@ -17,6 +17,7 @@ import {
   updateTarget,
 } from "../builtins/maps.js";
 import { mergeWithEntry, mergeWithPairs } from "../builtins/merge-with.js";
+import { mapOfFlatPairs } from "../builtins/support/into-map.js";
 import { isLimitError, isLispError, LispError } from "../errors.js";
 import { print } from "../format/print.js";
 import type { Position } from "../reader/form.js";
@@ -266,6 +267,7 @@ export const codegenRuntime = {
   chargeVector(slots: number): void {
     active.allocate(vectorBytes(slots));
   },
+  mapOfFlatPairs,
 
   items(collection: unknown, position: Position, name: string): readonly unknown[] {
     const items = itemsOf(collection);

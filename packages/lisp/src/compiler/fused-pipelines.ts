@@ -283,6 +283,32 @@ function consumeStream(
       g.emit(`$.chargeVector(${count});`);
       return g.bind(`$.vec(${out})`);
     }
+    case "into": {
+      // (into {} (map (fn [[_ k v]] [k v]) xs)): keys and values collected flat, no entry vector
+      // made, and the map built from them as into builds it (builtins/support/into-map.ts).
+      const to = nodeAt(0);
+      const fn =
+        to.kind === "map" && to.entries.length === 0 && source.op === "map" && source.args.length === 2
+          ? inlinable(valueNodes[source.args[0] as number] as Node, 1)
+          : undefined;
+      if (fn === undefined || !pairBody(fn.body)) break;
+      const flat = g.temp("out");
+      g.emit(`const ${flat} = [];`);
+      fold(
+        (item) =>
+          g.inlineWith(fn, [item], () =>
+            g.withLets(fn.body, (body) => {
+              const [key, value] = (body as Extract<Node, { kind: "vector" }>).items.map((node) =>
+                g.value(node),
+              );
+              g.emit(`${flat}.push(${g.normalized(key as string)}, ${g.normalized(value as string)});`);
+            }),
+          ),
+        source.args[1] as number | PipelinePlan,
+      );
+      g.emit(`$.chargeVector(${count});`);
+      return g.bind(`$.mapOfFlatPairs(${flat})`);
+    }
     default:
       break;
   }
@@ -295,6 +321,12 @@ function consumeStream(
     return g.bind(`$.applyBuiltin(${valueAt(0)}, ${items}, ${consumer})`);
   const args = plan.args.map((_, position) => (position === last ? items : valueAt(position)));
   return g.bind(`$.answer(${consumer}(${args.join(", ")}))`);
+}
+
+/** Whether a fn body is, under its lets, a two-item vector literal: `[k v]`. */
+function pairBody(node: Node): boolean {
+  if (node.kind === "let") return pairBody(node.body);
+  return node.kind === "vector" && node.items.length === 2;
 }
 
 /**
