@@ -291,16 +291,14 @@ function consumeStream(
         to.kind === "map" && to.entries.length === 0 && source.op === "map" && source.args.length === 2
           ? inlinable(valueNodes[source.args[0] as number] as Node, 1)
           : undefined;
-      if (fn === undefined || !pairBody(fn.body)) break;
+      if (fn === undefined || pairItems(fn.body) === undefined) break;
       const flat = g.temp("out");
       g.emit(`const ${flat} = [];`);
       fold(
         (item) =>
           g.inlineWith(fn, [item], () =>
             g.withLets(fn.body, (body) => {
-              const [key, value] = (body as Extract<Node, { kind: "vector" }>).items.map((node) =>
-                g.value(node),
-              );
+              const [key, value] = (pairItems(body) as readonly Node[]).map((node) => g.value(node));
               g.emit(`${flat}.push(${g.normalized(key as string)}, ${g.normalized(value as string)});`);
             }),
           ),
@@ -323,10 +321,10 @@ function consumeStream(
   return g.bind(`$.answer(${consumer}(${args.join(", ")}))`);
 }
 
-/** Whether a fn body is, under its lets, a two-item vector literal: `[k v]`. */
-function pairBody(node: Node): boolean {
-  if (node.kind === "let") return pairBody(node.body);
-  return node.kind === "vector" && node.items.length === 2;
+/** The items of the two-item vector literal `[k v]` a fn body is under its lets, or undefined. */
+function pairItems(node: Node): readonly Node[] | undefined {
+  if (node.kind === "let") return pairItems(node.body);
+  return node.kind === "vector" && node.items.length === 2 ? node.items : undefined;
 }
 
 /**
