@@ -70,8 +70,14 @@ export function fusedPipeline(g: LoopEmitter, args: readonly Node[]): string | u
     for (const arg of stage.args) if (typeof arg === "object") collectBuiltins(arg);
   };
   collectBuiltins(plan);
+  // The {} of (into {} ...) is made where it is used, if at all: the fused into makes no map for it.
+  const intoTarget = plan.op === "into" && typeof plan.args[0] === "number" ? plan.args[0] : -1;
   const names = valueNodes.map((node, index) =>
-    builtinIndexes.has(index) || inlinableCallback(node) ? undefined : g.value(node),
+    builtinIndexes.has(index) ||
+    inlinableCallback(node) ||
+    (index === intoTarget && node.kind === "map" && node.entries.length === 0)
+      ? undefined
+      : g.value(node),
   );
   if (!pullsPrefix(plan.op))
     return readingWhole(!takes(source), () => consumeStream(g, plan, source, valueNodes, names));
