@@ -10,7 +10,7 @@
  * (compiler/fused-pipelines.ts), which collects keys and values flat from a mapped fn whose body
  * is a [k v] literal, so that no entry vector is made at all.
  */
-import { MAP_ENTRY_BYTES } from "../../runtime/allocation.js";
+import { MAP_ENTRY_BYTES, mapBytes, vectorBytes } from "../../runtime/allocation.js";
 import { active } from "../../runtime/context.js";
 import { CHECK_EVERY, CHECK_MASK } from "../../runtime/interruptible.js";
 import { LispMap, MapBuilder } from "../../values/lisp-map.js";
@@ -67,12 +67,14 @@ export function flatTextKeyMap(items: readonly unknown[]): LispMap | undefined {
 
 /**
  * `(into {} entries)` where the entries came as keys and values in one flat array
- * `[k0 v0 k1 v1 ...]` (values never undefined), charged as `into` charges its entries.
+ * `[k0 v0 k1 v1 ...]` (values never undefined), charged as `into` charges its entries, and for
+ * the {} and the [k v] vectors the program makes on the general evaluator (generated code makes
+ * none of them), so that every engine charges the same memory for the same program.
  */
 export function mapOfFlatPairs(flat: readonly unknown[]): LispMap {
   intoPathStats.flatPairMaps++;
   const n = flat.length / 2;
-  active.allocate(MAP_ENTRY_BYTES * n);
+  active.allocate(mapBytes(0) + (MAP_ENTRY_BYTES + vectorBytes(2)) * n);
   active.work(n);
   if (n <= FLAT_LIMIT) {
     const pairs = new Array<unknown>(flat.length);
