@@ -441,7 +441,24 @@ export class Compiler {
     if (answersBoolean(test)) {
       // `(if (< i n) ...)`: the comparison answers true or false, never a promise.
       shortcutStats.booleanTests++;
+      if (elseNode.kind === "const") {
+        // `(when (and ...) x)`, `#(when (p %) (:id %))`: the else is a constant (nil), answered
+        // here rather than by a call of its node, for every item a filter-like test turns down.
+        shortcutStats.constantElse++;
+        const otherwise = elseNode.value;
+        return (frame) => (test(frame) ? yes(frame) : otherwise);
+      }
       return (frame) => (test(frame) ? yes(frame) : no(frame));
+    }
+    if (elseNode.kind === "const") {
+      shortcutStats.constantElse++;
+      const otherwise = elseNode.value;
+      return (frame) => {
+        const value = test(frame);
+        if (value instanceof Promise)
+          return after(value, (resolved) => (isTruthy(resolved) ? yes(frame) : otherwise));
+        return value !== null && value !== false && value !== undefined ? yes(frame) : otherwise;
+      };
     }
     return (frame) => {
       const value = test(frame);
@@ -558,6 +575,16 @@ export class Compiler {
       // pattern (`(fn [{:keys [id amount]}] ...)`), run once per call.
       const bind = binders[0] as Binder;
       const init = inits[0] as Code;
+      const initNode = (bindings[0] as Binding).init;
+      if (initNode.kind === "local") {
+        // The parameter's own slot: read here, not by a call of the local's node, once per call.
+        shortcutStats.localInits++;
+        const from = initNode.slot;
+        return (frame) => {
+          bind(frame, frame[from]);
+          return body(frame);
+        };
+      }
       return (frame) => {
         const value = init(frame);
         if (value instanceof Promise) {
