@@ -3,10 +3,12 @@
  * an `if`/`when` whose else is a constant (constantElse), a destructuring `let` over a local, the
  * shape the analyzer wraps around a fn whose parameter is a pattern (localInits). These tests prove
  * those nodes were made (counters) and that they answer what the default engine answers, for
- * truthy, falsy and waiting (tool) tests.
+ * truthy, falsy and waiting (tool) tests; and a builtin call of four or more arguments that
+ * evaluates them in its own node (manyArgumentStats), with an argument that waits on a tool.
  */
 import { describe, expect, test } from "vitest";
 import { format, type RunResult, run } from "../index.js";
+import { manyArgumentStats } from "./calls.js";
 import { shortcutStats } from "./number-shortcuts.js";
 
 function outcome(result: RunResult): unknown {
@@ -40,6 +42,29 @@ describe("general evaluator node shortcuts", () => {
       const result = await run(source, { engine: "general", tools });
       expect(outcome(result), source).toBe(expected);
       expect(shortcutStats[counter] - before, source).toBeGreaterThan(0);
+    }
+  });
+
+  test("calls of four or more arguments answer as the default engine does, in order", async () => {
+    const sources = [
+      `(mapv #(str "order " (:id %) " in " (:region %) ": " (:amount %)) ${rows})`,
+      '(format "%s-%s-%s" 1 (tool/flag {:v "two"}) 3)',
+      '(str "a" (tool/flag {:v 1}) "b" (tool/flag {:v 2}) "c")',
+      '(str "a" "b" "c" (tool/flag {:v 1}))',
+      "(max 1 2 3 4 5)",
+      '(max 1 2 3 "x")',
+      "(assoc {} :a 1 :b)",
+    ];
+    for (const source of sources) {
+      const expected = await run(source, { tools });
+      const before = manyArgumentStats.inline;
+      const result = await run(source, { engine: "general", tools });
+      expect(outcome(result), source).toBe(outcome(expected));
+      expect(
+        result.toolCalls.map((call) => call.args),
+        source,
+      ).toEqual(expected.toolCalls.map((call) => call.args));
+      expect(manyArgumentStats.inline - before, source).toBeGreaterThan(0);
     }
   });
 
