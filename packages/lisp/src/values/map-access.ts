@@ -227,6 +227,13 @@ const ObjectPrototype = Object.prototype;
  * a direct path before the general lookup.
  */
 export function getField(item: unknown, key: unknown): unknown {
+  if (key instanceof Keyword) {
+    // A keyword with a pooled reader (hot where code may not be generated, reader-pool.ts) goes
+    // to it first, on any item: the reader sends whatever is not a plain row with the field to
+    // slowField, which answers as the rest of this function would (nil, a program map's field).
+    const pooled = key.pooled;
+    if (pooled !== undefined && pooled !== null) return pooled(item, slowField);
+  }
   if (typeof item !== "object" || item === null) return null;
   if (key instanceof Keyword) {
     // A program map (often a row with a field or two changed) goes straight to its own path.
