@@ -91,6 +91,8 @@ export function compileCall(
     );
   const callee = compile(calleeNode);
   const count = args.length;
+  // The one- and two-argument makers below (and compileVarCall's) repeat one preamble: kept
+  // written out per size for the reason given at compileBuiltinCall.
   if (count === 1) {
     const a0 = args[0] as Code;
     const codes = [callee, a0];
@@ -253,6 +255,14 @@ function compileBinaryIntrinsic(
   return binaryNode(op, a, b, slow, position);
 }
 
+/**
+ * A call of a known builtin with its arguments as compiled code. The cases for one, two and three
+ * arguments repeat the same preamble (evaluate, check for a promise, go on) on purpose: each is
+ * its own function literal, so the argument calls and the builtin call of each see only the
+ * calls of that size, and a fold into one loop over an array (the default case) allocates the array
+ * per call and shares one call site among every size. Last round's per-shape literals paid and
+ * the generic helpers lost (docs/benchmarks.md, "Issue 22's third round"), so they stay written out.
+ */
 export function compileBuiltinCall(fn: LispFunction, args: readonly Code[], position: Position): Code {
   const count = args.length;
   const info = fn[FUNCTION_INFO];
