@@ -91,6 +91,8 @@ export function compileCall(
     );
   const callee = compile(calleeNode);
   const count = args.length;
+  // The one- and two-argument makers below (and compileVarCall's) repeat one preamble: kept
+  // written out per size for the reason given at compileBuiltinCall.
   if (count === 1) {
     const a0 = args[0] as Code;
     const codes = [callee, a0];
@@ -253,6 +255,14 @@ function compileBinaryIntrinsic(
   return binaryNode(op, a, b, slow, position);
 }
 
+/**
+ * A call of a known builtin with its arguments as compiled code. The cases for one, two and three
+ * arguments repeat the same preamble (evaluate, check for a promise, go on) on purpose: each is
+ * its own function literal, so the argument calls and the builtin call of each see only the
+ * calls of that size, and a fold into one loop over an array (the default case) allocates the array
+ * per call and shares one call site among every size. Last round's per-shape literals paid and
+ * the generic helpers lost (docs/benchmarks.md, "Issue 22's third round"), so they stay written out.
+ */
 export function compileBuiltinCall(fn: LispFunction, args: readonly Code[], position: Position): Code {
   const count = args.length;
   const info = fn[FUNCTION_INFO];
@@ -311,9 +321,25 @@ export function compileBuiltinCall(fn: LispFunction, args: readonly Code[], posi
       };
     }
     default:
-      return (frame) => after(evaluateAll(args, frame, new Array(count), 0), spread);
+      // `(str "order " id " for " c ": " p)`, `(format t a b c)`: the arguments evaluated in this
+      // node's own loop and the builtin called from here; only an argument that waits on a tool
+      // takes the asynchronous path (as vectors do, compile.ts).
+      manyArgumentStats.inline++;
+      return (frame) => {
+        const values = new Array<unknown>(count);
+        for (let i = 0; i < count; i++) {
+          const value = (args[i] as Code)(frame);
+          if (value instanceof Promise) return after(resume(args, frame, values, i, value), spread);
+          values[i] = value;
+        }
+        callSite.current = position;
+        return fn(...values);
+      };
   }
 }
+
+/** Builtin calls of four or more arguments evaluated in their own node (the tests read it). */
+export const manyArgumentStats = { inline: 0 };
 
 /** `(:k m)`: the commonest call in data programs, specialized. */
 function compileKeywordLookup(keyword: Keyword, target: Code): Code {

@@ -7,7 +7,7 @@
  * Hot paths (calls to known builtins, locals, closures with 0-3 parameters, loops) get closures
  * specialized by shape so V8 can inline them.
  */
-import type { Binding, Node, Pattern, RecurTarget } from "../analyzer/ast.js";
+import type { Node, Pattern, RecurTarget } from "../analyzer/ast.js";
 import { generatedCodePermitted } from "../code-generation.js";
 import { LispError } from "../errors.js";
 import type { Position } from "../reader/form.js";
@@ -30,16 +30,17 @@ import { VarRef } from "../values/var-ref.js";
 import { FLAT_LIMIT } from "../values/versioned-table.js";
 import { compileCall } from "./calls.js";
 import { compileClosure } from "./closures.js";
-import { type Code, isTruthy } from "./code.js";
+import type { Code } from "./code.js";
 import type { CodegenEnvironment } from "./codegen.js";
 import { inlinable } from "./codegen-loops.js";
 import { compileUnit } from "./codegen-units.js";
 import { compileComprehension } from "./comprehension.js";
+import { compileAndOr, compileIf } from "./conditionals.js";
 import { type Binder, compilePattern } from "./destructure.js";
 import { evaluateAll, iterateAt, located, resume } from "./evaluation.js";
 import { fastTierStats, GenerationGap, generationPolicy } from "./fast-tier.js";
 import { fusesIntoOneLoop } from "./fused-pipelines.js";
-import { answersBoolean, branchShortcut, markBoolean, shortcutStats } from "./number-shortcuts.js";
+import { compileLet } from "./let-forms.js";
 import { promotionPolicy } from "./promotion.js";
 import { isPure, isTrivial, recursOutward } from "./purity.js";
 import { innerCollectionAt, largeCallNode, largeForNode, resumedLoopNode } from "./resume-nodes.js";
@@ -143,11 +144,21 @@ export class Compiler {
         return () => active.history[index] ?? null;
       }
       case "if":
-        return this.compileIf(node.test, node.consequent, node.alternative);
+        return compileIf(
+          this.compile(node.test),
+          this.compile(node.consequent),
+          this.compile(node.alternative),
+          node.alternative,
+        );
       case "do":
         return this.compileDo(node.body.map((item) => this.compile(item)));
       case "let":
-        return this.compileLet(node.bindings, node.body);
+        return compileLet(
+          node.bindings,
+          this.compile(node.body),
+          node.bindings.map((binding) => this.compile(binding.init)),
+          node.bindings.map((binding) => this.binder(binding.pattern)),
+        );
       case "fn": {
         const body = this.compile(node.body);
         if (this.adaptive(node)) return compileClosure(node, body, () => this.promote(node), true);
@@ -190,12 +201,12 @@ export class Compiler {
       case "def":
         return this.compileDef(node.name, this.compile(node.value), node.once, node.position);
       case "and":
-        return this.compileAndOr(
+        return compileAndOr(
           node.items.map((item) => this.compile(item)),
           true,
         );
       case "or":
-        return this.compileAndOr(
+        return compileAndOr(
           node.items.map((item) => this.compile(item)),
           false,
         );
@@ -429,28 +440,6 @@ export class Compiler {
 
   // ---------------------------------------------------------------- control
 
-  private compileIf(testNode: Node, thenNode: Node, elseNode: Node): Code {
-    const test = this.compile(testNode);
-    const yes = this.compile(thenNode);
-    const no = this.compile(elseNode);
-    const branch = branchShortcut(test, yes, no);
-    if (branch !== undefined) {
-      shortcutStats.branches++;
-      return branch;
-    }
-    if (answersBoolean(test)) {
-      // `(if (< i n) ...)`: the comparison answers true or false, never a promise.
-      shortcutStats.booleanTests++;
-      return (frame) => (test(frame) ? yes(frame) : no(frame));
-    }
-    return (frame) => {
-      const value = test(frame);
-      if (value instanceof Promise)
-        return after(value, (resolved) => (isTruthy(resolved) ? yes(frame) : no(frame)));
-      return value !== null && value !== false && value !== undefined ? yes(frame) : no(frame);
-    };
-  }
-
   private compileDo(body: readonly Code[]): Code {
     const last = body.length - 1;
     const run = (frame: unknown[], start: number): unknown => {
@@ -459,38 +448,6 @@ export class Compiler {
         if (value instanceof Promise) return after(value, () => run(frame, i + 1));
       }
       return (body[last] as Code)(frame);
-    };
-    return (frame) => run(frame, 0);
-  }
-
-  private compileAndOr(items: readonly Code[], isAnd: boolean): Code {
-    if (items.length === 2) {
-      // `(and a b)` / `(or a b)`, the common shape: no loop, no index bookkeeping.
-      const [first, second] = items as [Code, Code];
-      if (answersBoolean(first) && answersBoolean(second)) {
-        // `(and (> x 0) (< x 10))`: two booleans make a boolean, which an enclosing `if` tests as one.
-        shortcutStats.booleanLogic++;
-        return markBoolean(
-          isAnd ? (frame) => first(frame) && second(frame) : (frame) => first(frame) || second(frame),
-        );
-      }
-      return (frame) => {
-        const value = first(frame);
-        if (value instanceof Promise)
-          return after(value, (resolved) => (isTruthy(resolved) === isAnd ? second(frame) : resolved));
-        return (value !== null && value !== false && value !== undefined) === isAnd ? second(frame) : value;
-      };
-    }
-    const run = (frame: unknown[], start: number): unknown => {
-      for (let i = start; i < items.length; i++) {
-        const value = (items[i] as Code)(frame);
-        if (i === items.length - 1) return value;
-        if (value instanceof Promise) {
-          return after(value, (resolved) => (isTruthy(resolved) === isAnd ? run(frame, i + 1) : resolved));
-        }
-        if (isTruthy(value) !== isAnd) return value;
-      }
-      return null;
     };
     return (frame) => run(frame, 0);
   }
@@ -529,90 +486,6 @@ export class Compiler {
 
   private binder(pattern: Pattern): Binder {
     return compilePattern(pattern, (node) => this.compile(node));
-  }
-
-  private compileLet(bindings: readonly Binding[], bodyNode: Node): Code {
-    const body = this.compile(bodyNode);
-    const inits = bindings.map((binding) => this.compile(binding.init));
-    const binders = bindings.map((binding) => this.binder(binding.pattern));
-    const simpleSlots = bindings.map((binding) =>
-      binding.pattern.kind === "bind" ? binding.pattern.slot : -1,
-    );
-    if (bindings.length === 1 && simpleSlots[0] !== -1) {
-      const slot = simpleSlots[0] as number;
-      const init = inits[0] as Code;
-      return (frame) => {
-        const value = init(frame);
-        if (value instanceof Promise) {
-          return after(value, (resolved) => {
-            frame[slot] = resolved;
-            return body(frame);
-          });
-        }
-        frame[slot] = value === undefined ? null : value;
-        return body(frame);
-      };
-    }
-    if (bindings.length === 1) {
-      // One destructuring binding: what the analyzer wraps around a fn body whose parameter is a
-      // pattern (`(fn [{:keys [id amount]}] ...)`), run once per call.
-      const bind = binders[0] as Binder;
-      const init = inits[0] as Code;
-      return (frame) => {
-        const value = init(frame);
-        if (value instanceof Promise) {
-          return after(value, (resolved) => {
-            bind(frame, resolved);
-            return body(frame);
-          });
-        }
-        bind(frame, value);
-        return body(frame);
-      };
-    }
-    if (bindings.length === 2) {
-      // Two bindings, unrolled: each binder call its own site (`(let [{:keys [a b]} o [x y] v] ...)`).
-      const [init0, init1] = inits as [Code, Code];
-      const [bind0, bind1] = binders as [Binder, Binder];
-      const second = (frame: unknown[]): unknown => {
-        const value = init1(frame);
-        if (value instanceof Promise) {
-          return after(value, (resolved) => {
-            bind1(frame, resolved);
-            return body(frame);
-          });
-        }
-        bind1(frame, value);
-        return body(frame);
-      };
-      return (frame) => {
-        const value = init0(frame);
-        if (value instanceof Promise) {
-          return after(value, (resolved) => {
-            bind0(frame, resolved);
-            return second(frame);
-          });
-        }
-        bind0(frame, value);
-        return second(frame);
-      };
-    }
-    const run = (frame: unknown[], start: number): unknown => {
-      for (let i = start; i < inits.length; i++) {
-        const value = (inits[i] as Code)(frame);
-        if (value instanceof Promise) {
-          return after(value, (resolved) => {
-            (binders[i] as Binder)(frame, resolved);
-            return run(frame, i + 1);
-          });
-        }
-        const slot = simpleSlots[i] as number;
-        if (slot >= 0) frame[slot] = value === undefined ? null : value;
-        else (binders[i] as Binder)(frame, value);
-      }
-      return body(frame);
-    };
-    return (frame) => run(frame, 0);
   }
 
   // ---------------------------------------------------------------- loops

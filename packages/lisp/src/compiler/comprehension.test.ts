@@ -5,7 +5,8 @@
  * the other engines.
  */
 import { describe, expect, test } from "vitest";
-import { format, run } from "../index.js";
+import { format, type RunResult, run } from "../index.js";
+import { comprehensionStats } from "./comprehension.js";
 
 const rows = Array.from({ length: 40 }, (_, i) => ({
   id: i,
@@ -57,5 +58,46 @@ describe("for with :when on the general evaluator", () => {
     });
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.error.reason).toBe("timeout");
+  });
+});
+
+/** Bindings over a two-item vector written in the clause, which the general engine runs unmade. */
+const pairs: string[] = [
+  '(->> (for [o data/rows :when (= (:status o) "paid") x [(:id o) (* 10 (:n o))] :when (> x 20)] x) (reduce + 0))',
+  "(for [x [1 2 3] y [x (* x x)]] [x y])",
+  "(for [x [1 2 3] y [x nil] :when y] y)",
+  "(for [x [1 2 3] y [x (- x)] :while (pos? y)] y)",
+  "(for [x [1 2] y [x (inc x)] z [y 0] :when (pos? z)] [x y z])",
+  "(for [x [1 2] y [x (inc x)] :let [w (* 2 y)]] w)",
+  "(for [y [(tool/keep? {:x 2}) (tool/keep? {:x 3})]] y)",
+  "(for [x [1 2 3 4] y [x (inc x)] :when (tool/keep? {:x y})] y)",
+  "(for [x [1 2 3] y [x (inc x)]] (tool/keep? {:x y}))",
+  "(for [x [1 2 3] y [x (inc x)] :while (tool/keep? {:x y})] y)",
+  "(for [x [1 2] y [x (/ 1 (dec x))]] y)",
+  "(doseq [x [1 2] y [x (* 10 x)]] (println y))",
+  "(count (for [x (range 20000) y [x (inc x)] :when (odd? y)] y))",
+];
+
+function outcome(result: RunResult): unknown {
+  if (!result.ok) return `${result.error.reason}: ${result.error.message}`;
+  return [format(result.value), result.prints, result.toolCalls.map((call) => call.args)];
+}
+
+describe("for over a two-item vector written in the clause", () => {
+  test.each(pairs)("%s answers as the default engine and runs without the vector", async (source) => {
+    const expected = outcome(await run(source, { context: { rows }, tools }));
+    const before = comprehensionStats.literalPairs;
+    const result = await run(source, { context: { rows }, tools, engine: "general" });
+    expect(outcome(result)).toEqual(expected);
+    expect(comprehensionStats.literalPairs - before).toBeGreaterThan(0);
+  });
+
+  test("the unmade vector is charged against the memory budget all the same", async () => {
+    // The same program with the vector made (the second item hidden behind identity: still a
+    // vector of two, no longer written in the clause) is charged the same bytes.
+    const unmade = await run("(count (for [x (range 1000) y [x x]] 1))", { engine: "general" });
+    const made = await run("(count (for [x (range 1000) y (identity [x x])] 1))", { engine: "general" });
+    expect(unmade.ok && made.ok).toBe(true);
+    expect(unmade.usage?.memoryBytes).toBe(made.usage?.memoryBytes);
   });
 });

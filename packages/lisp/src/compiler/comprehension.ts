@@ -15,6 +15,7 @@ import { typeName } from "../runtime/describe.js";
 import { itemsOf } from "../runtime/sequences.js";
 import { type Code, isTruthy } from "./code.js";
 import type { Binder } from "./destructure.js";
+import { resume } from "./evaluation.js";
 import { promotionPolicy } from "./promotion.js";
 
 export function compileComprehension(
@@ -39,6 +40,8 @@ export function compileComprehension(
         slot: number;
         name: string;
         position: { line: number; column: number };
+        /** The two items of a vector written in the clause (`x [a b]`) bound to a plain name. */
+        pair: readonly [Code, Code] | undefined;
       }
     | { kind: "when" | "while"; test: Code }
     | { kind: "let"; inits: Code[]; binders: Binder[] };
@@ -46,9 +49,15 @@ export function compileComprehension(
     switch (clause.kind) {
       case "bind": {
         const pattern = clause.pattern as Pattern;
+        const init = clause.init as Node;
+        const pair =
+          pattern.kind === "bind" && init.kind === "vector" && init.items.length === 2
+            ? ([compile(init.items[0] as Node), compile(init.items[1] as Node)] as const)
+            : undefined;
         return {
           kind: "bind",
-          init: compile(clause.init as Node),
+          init: compile(init),
+          pair,
           bind: binder(pattern),
           slot: pattern.kind === "bind" ? pattern.slot : -1,
           name: pattern.kind === "bind" ? pattern.name : "pattern",
@@ -206,6 +215,11 @@ export function compileComprehension(
       }
       return each(frame, out, items, 0);
     };
+    if (step.pair !== undefined && !mayPromote) {
+      return literalPair(step.pair, slot, test, rest, each, proceed, (frame, out, items) =>
+        over(frame, out, items),
+      );
+    }
     return (frame, out) => {
       const collection = init(frame);
       if (collection instanceof Promise) return after(collection, (resolved) => over(frame, out, resolved));
@@ -228,6 +242,78 @@ export function compileComprehension(
     const result = first(frame, out);
     if (result instanceof Promise) return after(result, () => finish(out));
     return finish(out);
+  };
+}
+
+/** Binding clauses that went over a vector written in the clause without making it (tests read it). */
+export const comprehensionStats = { literalPairs: 0 };
+
+/**
+ * `x [(:amount o) (* 10 (:quantity o))]`: a binding over a two-item vector written in the clause,
+ * run for each item without making the vector, once per element of the enclosing binding. Both
+ * items are evaluated first, as the vector's would be, and the vector's bytes are charged all the
+ * same, so limits and the order of effects are those of the general path. Anything out of the
+ * ordinary (an item or a test that waits on a tool, a :while that stops, a body that waits) goes on
+ * with the vector made then, through the general path's own `each` and `proceed`.
+ */
+function literalPair(
+  [first, second]: readonly [Code, Code],
+  slot: number,
+  test: Code | undefined,
+  rest: Rest,
+  each: (frame: unknown[], out: unknown[], items: readonly unknown[], start: number) => unknown,
+  proceed: (
+    frame: unknown[],
+    out: unknown[],
+    items: readonly unknown[],
+    i: number,
+    result: unknown,
+  ) => unknown,
+  over: (frame: unknown[], out: unknown[], items: unknown[]) => unknown,
+): Rest {
+  comprehensionStats.literalPairs++;
+  const codes = [first, second];
+  const size = vectorBytes(2);
+  const made = (frame: unknown[], out: unknown[], values: unknown): unknown => {
+    active.allocate(size);
+    return over(frame, out, values as unknown[]);
+  };
+  /** Element i of [v0 v1]: undefined to go on, STOP to end the binding, else a promise to return. */
+  const visit = (frame: unknown[], out: unknown[], v0: unknown, v1: unknown, i: number): unknown => {
+    const context = active;
+    if (--context.fuel <= 0) context.refuel();
+    const item = i === 0 ? v0 : v1;
+    frame[slot] = item === undefined ? null : item;
+    if (test !== undefined) {
+      const passed = test(frame);
+      if (passed instanceof Promise) {
+        const items = [v0, v1];
+        return after(passed, (resolved) =>
+          isTruthy(resolved)
+            ? proceed(frame, out, items, i, rest(frame, out))
+            : each(frame, out, items, i + 1),
+        );
+      }
+      if (passed === null || passed === false || passed === undefined) return undefined;
+    }
+    const result = rest(frame, out);
+    if (result === undefined || result === STOP) return result;
+    return proceed(frame, out, [v0, v1], i, result);
+  };
+  return (frame, out) => {
+    const v0 = first(frame);
+    if (v0 instanceof Promise)
+      return after(resume(codes, frame, [], 0, v0), (values) => made(frame, out, values));
+    const v1 = second(frame);
+    if (v1 instanceof Promise)
+      return after(resume(codes, frame, [v0], 1, v1), (values) => made(frame, out, values));
+    active.allocate(size);
+    // STOP (a :while further in turned false) ends this binding, as in the general path; a
+    // promise from element 0 goes on through element 1 itself.
+    const done = visit(frame, out, v0, v1, 0);
+    if (done !== undefined) return done === STOP ? undefined : done;
+    const last = visit(frame, out, v0, v1, 1);
+    return last === STOP ? undefined : last;
   };
 }
 

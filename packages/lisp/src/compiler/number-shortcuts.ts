@@ -31,6 +31,10 @@ export const shortcutStats = {
   booleanLogic: 0,
   /** `if` nodes over a comparison of a local with a number, compared in the node (branchShortcut). */
   branches: 0,
+  /** `if`/`when` nodes whose else is a constant (nil for `when`), answered in the node (compile.ts). */
+  constantElse: 0,
+  /** `let` bindings of a local (the pattern of a destructuring fn parameter), read inline (compile.ts). */
+  localInits: 0,
 };
 
 /**

@@ -7,6 +7,7 @@
  * write keywords, so a lookup tries, in order, the exact key, its keyword/string twin, then the
  * same two with hyphens turned into underscores (`:user-id` finds "user_id"; not the reverse).
  */
+import { generatedCodePermitted } from "../code-generation.js";
 import { readerOf } from "./field-reader.js";
 import { Keyword } from "./keyword.js";
 import { LispMap, MapBuilder } from "./lisp-map.js";
@@ -227,6 +228,14 @@ const ObjectPrototype = Object.prototype;
  * a direct path before the general lookup.
  */
 export function getField(item: unknown, key: unknown): unknown {
+  if (key instanceof Keyword) {
+    // Where code may not be generated, a keyword with a pooled reader (reader-pool.ts) goes to
+    // it first, on any item: the reader sends whatever is not a plain row with the field to
+    // slowField, which answers as the rest of this function would (nil, a program map's field).
+    // Where code may be generated, readerOf below decides (it may make the keyword a reader).
+    const pooled = key.pooled;
+    if (pooled !== undefined && pooled !== null && !generatedCodePermitted()) return pooled(item, slowField);
+  }
   if (typeof item !== "object" || item === null) return null;
   if (key instanceof Keyword) {
     // A program map (often a row with a field or two changed) goes straight to its own path.

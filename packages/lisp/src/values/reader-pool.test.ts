@@ -79,4 +79,45 @@ describe("the field reader pool", () => {
     );
     expect(result.ok && result.value).toEqual(expected);
   });
+
+  test("once a keyword has a pooled reader, every field read of it goes there first, on any item", async () => {
+    const { lisp } = await freshPackage();
+    const { Keyword } = await import("./keyword.js");
+    const heat = await lisp.run("(reduce + 0 (map :amount data/rows))", {
+      context: { rows },
+      engine: "general",
+    });
+    expect(heat.ok).toBe(true);
+    const amount = Keyword.of("amount");
+    const pooled = amount.pooled;
+    if (pooled === undefined || pooled === null) throw new Error("no pooled reader for :amount");
+    // A counting stand-in for the pooled reader proves the path ran; it answers as the reader does.
+    let reads = 0;
+    amount.pooled = (item, fallback) => {
+      reads++;
+      return pooled(item, fallback);
+    };
+    const mixed = [...rows.slice(0, 50), { amount: 5 }, null, 3, "s", [1], { other: 1 }];
+    const sources = [
+      "(mapv :amount data/mixed)",
+      "(mapv #(:amount %) data/mixed)",
+      "(mapv #(= (:amount %) 5) data/mixed)",
+      "(sort-by :amount (filter map? data/mixed))",
+    ];
+    for (const source of sources) {
+      const general = await lisp.run(source, { context: { mixed }, engine: "general" });
+      const before = reads;
+      amount.pooled = pooled;
+      const other = await lisp.run(source, { context: { mixed }, engine: "fast" });
+      amount.pooled = (item, fallback) => {
+        reads++;
+        return pooled(item, fallback);
+      };
+      expect(general.ok && lisp.format(general.value), source).toBe(other.ok && lisp.format(other.value));
+      // Every item, nil, numbers and strings included: the shared path would reach the reader
+      // for plain objects only.
+      expect(before, source).toBeGreaterThanOrEqual(source.includes("sort-by") ? 1 : mixed.length);
+      reads = 0;
+    }
+  });
 });
