@@ -29,6 +29,7 @@ import {
   functionEntrySource,
   type SelfEntry,
   selfCallExpression,
+  varCallHelperLines,
 } from "./codegen-functions.js";
 import { inlineHigherOrder, type LoopEmitter } from "./codegen-loops.js";
 import { arithmetic, binaryCall } from "./codegen-numbers.js";
@@ -88,6 +89,8 @@ export class Generator implements LoopEmitter {
   private counter = 0;
   private scope: Scope;
   private readonly loops = new Map<RecurTarget, LoopInfo>();
+  /** Labels a `recur` jumps back to (a function's body is a loop only if its label is here). */
+  private readonly jumpedTo = new Set<string>();
   /** JS names known to hold Lisp integers (numbers or bigints, never floats): see integral.ts. */
   private readonly integral = new Set<string>();
   /**
@@ -567,14 +570,13 @@ export class Generator implements LoopEmitter {
       self.selfVars.set(callee.name, flag);
     }
     const fn = this.temp();
+    const helper = this.temp("via");
     const read = this.block(() => this.emit(`${fn} = ${this.value(callee)};`));
-    this.emit(`let ${fn} = ${self.value};`);
-    this.emit(`if (!${flag}) {`);
-    this.lines.push(...read);
-    this.emit("}");
+    const params = argNodes.map(() => this.temp("p"));
+    self.helpers.push(...varCallHelperLines(self, flag, helper, fn, params, read));
     const args = argNodes.map((arg) => this.value(arg));
     this.site(position);
-    return this.bind(selfCallExpression(self, flag, fn, args));
+    return this.bind(selfCallExpression(self, flag, helper, args));
   }
 
   /**
@@ -783,6 +785,7 @@ export class Generator implements LoopEmitter {
       const writes = loop.chunk.slots.map((slot, index) => `frame[${slot}] = ${loop.raw[index]};`);
       this.emit(`if (++${loop.chunk.count} === ${RESUME_CHUNK}) { ${writes.join(" ")} return $.AGAIN; }`);
     }
+    this.jumpedTo.add(loop.label);
     this.emit(`continue ${loop.label};`);
   }
 
@@ -945,9 +948,10 @@ export class Generator implements LoopEmitter {
     this.contextName = this.temp("ctx");
     const context = this.contextName;
     const selfVars = new Map<string, string>();
+    const helpers: string[] = [];
     this.enclosingFn = variadic
       ? undefined
-      : { value: functionName, body: `${functionName}_body`, context, arity: fixed, selfVars };
+      : { value: functionName, body: `${functionName}_body`, context, arity: fixed, selfVars, helpers };
     const result = this.temp("res");
     const label = this.temp("L");
     const raw = node.target.rawSlots.map(() => this.temp("r"));
@@ -983,7 +987,9 @@ export class Generator implements LoopEmitter {
       result,
       rawInit,
       label,
+      loops: this.jumpedTo.has(label),
       body,
+      helpers,
       flags: [...selfVars.values()],
       info,
       position: this.position(node.position),
