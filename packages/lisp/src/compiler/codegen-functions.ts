@@ -79,8 +79,9 @@ export function functionBodyLines(parts: FunctionParts): string[] {
     : [`${parts.label}: {`, ...parts.body, "}"];
   lines.push(
     `const ${parts.functionName}_body = function (${[context, paramList].filter((part) => part !== "").join(", ")}) {`,
-    `if (++${context}.depth > ${context}.limits.maxDepth) throw $.depth(${context}, ${parts.position});`,
-    `if (--${context}.fuel <= 0) ${context}.refuel();`,
+    // One test on the way in, its rare halves out of line ($.gate): past the depth limit the
+    // fuel is not spent, as the error ends the call anyway.
+    `if (++${context}.depth > ${context}.limits.maxDepth || --${context}.fuel <= 0) $.gate(${context}, ${parts.position});`,
     `let ${result};`,
     ...parts.rawInit,
     ...body,

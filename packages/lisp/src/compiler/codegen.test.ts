@@ -9,7 +9,7 @@ import { analyzeProgram } from "../analyzer/analyze.js";
 import { registry } from "../builtins/index.js";
 import { format, type RunOptions, type RunResult, run } from "../index.js";
 import { read } from "../reader/reader.js";
-import { analyzedBody, generatedSource } from "../test-support.js";
+import { analyzedBody, generatedSource, withTickingClock } from "../test-support.js";
 import { Regex } from "../values/regex.js";
 import { generateUnitSource } from "./codegen-units.js";
 
@@ -391,5 +391,24 @@ describe("the shape of a generated function's body", () => {
       "(defn f [x] (if (> x 3) x (f (inc x)))) (def k :a) (defn h [m] (k m)) [(f 0) (h {:a 1})]",
     );
     await bothEngines("(defn f [x] (if (< x 1) 0 (g (dec x)))) (f 3)");
+  });
+
+  test("depth and fuel are one test on entry, and both limits still hold", async () => {
+    expect(bodyOf(fib)).toMatch(
+      /if \(\+\+ctx\d+\.depth > ctx\d+\.limits\.maxDepth \|\| --ctx\d+\.fuel <= 0\) \$\.gate\(ctx\d+, K\[\d+\]\);/,
+    );
+    // Past the depth limit: the same error, at the same place, on both engines.
+    const down = "(defn down [n] (if (= n 0) 0 (+ 1 (down (dec n)))))";
+    for (const maxDepth of [50, 300]) {
+      const fits = await bothEngines(`${down} (down ${maxDepth - 2})`, { limits: { maxDepth } });
+      expect(fits).toMatchObject({ value: String(maxDepth - 2) });
+      const over = await bothEngines(`${down} (down ${maxDepth + 5})`, { limits: { maxDepth } });
+      expect(over).toMatchObject({ error: { reason: "recursion_limit_exceeded" } });
+    }
+    // Fuel running out reads the clock: a long recursion in generated code stops on time.
+    const result = await withTickingClock(() =>
+      run(`${fib} (fib 40)`, { engine: "fast", limits: { timeoutMs: 20 } }),
+    );
+    expect(result.ok ? "finished" : result.error.reason).toBe("timeout");
   });
 });
