@@ -5,8 +5,9 @@
  */
 import type { Node } from "../analyzer/ast.js";
 import { LispError } from "../errors.js";
+import type { Position } from "../reader/form.js";
 import { after } from "../runtime/async.js";
-import { active } from "../runtime/context.js";
+import { active, type RunContext } from "../runtime/context.js";
 import { assertEffectsAllowed } from "../runtime/pure-mode.js";
 import { RECUR } from "../runtime/signals.js";
 import {
@@ -81,8 +82,8 @@ export function compileClosure(
    */
   pure = false,
 ): Code {
-  // Destructuring parameters are bound by the `let` the analyzer wraps around the body.
-  const rebind = undefined as ((frame: unknown[]) => void) | undefined;
+  // Destructuring parameters need nothing here, on entry or on recur: the analyzer wraps the body
+  // in a `let` that binds them from their raw slots.
   const captures = node.captures;
   const frameSize = node.frameSize;
   const selfSlot = node.selfSlot;
@@ -129,17 +130,11 @@ export function compileClosure(
     // effects. See pure-mode.ts.
     if (!pure) assertEffectsAllowed();
     const context = active;
-    if (++context.depth > context.limits.maxDepth) {
-      throw new LispError(
-        "recursion_limit_exceeded",
-        `recursion depth exceeded ${context.limits.maxDepth} nested calls. Use loop/recur or reduce instead of deep recursion`,
-        position,
-      );
-    }
-    if (--context.fuel <= 0) context.refuel();
+    // One test on the way in; its rare halves out of line (past the depth limit the fuel is
+    // not spent, as the error ends the call anyway).
+    if (++context.depth > context.limits.maxDepth || --context.fuel <= 0) entryCheck(context, position);
     let result: unknown;
     for (;;) {
-      if (rebind !== undefined) rebind(frame);
       result = body(frame);
       if (result !== RECUR) break;
       iterateAt(position);
@@ -150,7 +145,6 @@ export function compileClosure(
       return after(result, function resume(resolved): unknown {
         if (resolved !== RECUR) return resolved;
         iterateAt(position);
-        if (rebind !== undefined) rebind(frame);
         return after(body(frame), resume);
       });
     }
@@ -230,6 +224,18 @@ export function compileClosure(
     }
     return closure;
   };
+}
+
+/** The rare halves of a closure's entry test: past the depth limit, the error; else read the clock. */
+function entryCheck(context: RunContext, position: Position): void {
+  if (context.depth > context.limits.maxDepth) {
+    throw new LispError(
+      "recursion_limit_exceeded",
+      `recursion depth exceeded ${context.limits.maxDepth} nested calls. Use loop/recur or reduce instead of deep recursion`,
+      position,
+    );
+  }
+  context.refuel();
 }
 
 /** `[& {:keys [a]}]`: rest arguments read as alternating keys and values. */

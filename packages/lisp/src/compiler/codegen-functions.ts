@@ -22,6 +22,12 @@ export interface SelfEntry {
    * and the identity test (about 40% of a fresh recursive call's cost in V8's interpreter).
    */
   readonly selfVars: Map<string, string>;
+  /**
+   * The lines of the helpers that read a var and call what it holds (`varCallHelperLines`), one
+   * per call site, declared next to the body: out of the body, the var's read and the identity
+   * test cost the body neither bytecode nor, once the flag is set, any step per call.
+   */
+  readonly helpers: string[];
 }
 
 /** The names and pieces `Generator.fn` has made for one function. */
@@ -38,7 +44,15 @@ export interface FunctionParts {
   /** The raw slots' declarations, the loop label of `recur` and the lines of the loop's body. */
   readonly rawInit: readonly string[];
   readonly label: string;
+  /**
+   * Whether a `recur` of the function jumps back to its label: only then is the body a loop.
+   * Otherwise it is a labeled block (its results leave it by `break`), which V8 runs without a
+   * loop's back edge and interrupt check.
+   */
+  readonly loops: boolean;
   readonly body: readonly string[];
+  /** Helper lines declared before the body (SelfEntry.helpers). */
+  readonly helpers: readonly string[];
   /** The flags of calls through vars (SelfEntry.selfVars), cleared by every entry. */
   readonly flags: readonly string[];
   /** Expressions naming constants: the function's info, its position, its general twin's maker. */
@@ -59,16 +73,18 @@ export function functionBodyLines(parts: FunctionParts): string[] {
   const paramList = [...parts.params, ...(parts.variadic ? ["rest"] : [])].join(", ");
   const lines: string[] = [];
   if (parts.flags.length > 0) lines.push(`let ${parts.flags.map((flag) => `${flag} = false`).join(", ")};`);
+  lines.push(...parts.helpers);
+  const body = parts.loops
+    ? [`${parts.label}: while (true) {`, ...parts.body, `break ${parts.label};`, "}"]
+    : [`${parts.label}: {`, ...parts.body, "}"];
   lines.push(
     `const ${parts.functionName}_body = function (${[context, paramList].filter((part) => part !== "").join(", ")}) {`,
-    `if (++${context}.depth > ${context}.limits.maxDepth) throw $.depth(${context}, ${parts.position});`,
-    `if (--${context}.fuel <= 0) ${context}.refuel();`,
+    // One test on the way in, its rare halves out of line ($.gate): past the depth limit the
+    // fuel is not spent, as the error ends the call anyway.
+    `if (++${context}.depth > ${context}.limits.maxDepth || --${context}.fuel <= 0) $.gate(${context}, ${parts.position});`,
     `let ${result};`,
     ...parts.rawInit,
-    `${parts.label}: while (true) {`,
-    ...parts.body,
-    `break ${parts.label};`,
-    "}",
+    ...body,
     `${context}.depth--;`,
     `return ${result};`,
     "};",
@@ -119,19 +135,44 @@ export function functionEntrySource(parts: FunctionParts): string {
 }
 
 /**
- * A call, through a var, that may be the function calling itself: `fn` names what the var held
- * (read only while `flag` is unset), `args` the arguments. The body is called directly once the
- * var is found to hold the function or its general twin, and `flag` then stands for that finding;
- * anything else is called as any value is.
+ * A call, through a var, that may be the function calling itself: the body directly once `flag`
+ * says the var holds the function, otherwise `helper` (varCallHelperLines), which reads the var.
+ * Vars do not change in pure mode and reading one has no effect, so the read may come after the
+ * arguments are evaluated; an unbound var's error is raised again with its position by the
+ * general evaluator, as every error of generated code is.
  */
 export function selfCallExpression(
   self: SelfEntry,
   flag: string,
-  fn: string,
+  helper: string,
   args: readonly string[],
 ): string {
+  const list = [self.context, ...args].join(", ");
+  return `${flag} ? ${self.body}(${list}) : ${helper}(${list})`;
+}
+
+/**
+ * The helper of one call site through a var (selfCallExpression): `read` assigns the var's value
+ * to `fn`; the body is called directly if that is the function or its general twin, and `flag`
+ * then stands for that finding; anything else is called as any value is.
+ */
+export function varCallHelperLines(
+  self: SelfEntry,
+  flag: string,
+  helper: string,
+  fn: string,
+  params: readonly string[],
+  read: readonly string[],
+): string[] {
+  const list = params.join(", ");
   const same = `${fn} === ${self.value} || (typeof ${fn} === "function" && ${fn}[$.TWIN] === ${self.value})`;
-  const body = `${self.body}(${[self.context, ...args].join(", ")})`;
-  const generic = `typeof ${fn} === "function" && ${fn}[INFO]?.builtin === false ? ${fn}(${args.join(", ")}) : $.callN(${fn}, [${args.join(", ")}])`;
-  return `${flag} ? ${body} : ${same} ? ((${flag} = true), ${body}) : ${generic}`;
+  const body = `${self.body}(${[self.context, ...params].join(", ")})`;
+  const generic = `typeof ${fn} === "function" && ${fn}[INFO]?.builtin === false ? ${fn}(${list}) : $.callN(${fn}, [${list}])`;
+  return [
+    `const ${helper} = function (${[self.context, ...params].join(", ")}) {`,
+    `let ${fn};`,
+    ...read,
+    `return ${same} ? ((${flag} = true), ${body}) : ${generic};`,
+    "};",
+  ];
 }

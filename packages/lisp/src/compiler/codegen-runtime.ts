@@ -289,12 +289,20 @@ export const codegenRuntime = {
       info.position,
     );
   },
-  depth(context: RunContext, position: Position): LispError {
-    return new LispError(
-      "recursion_limit_exceeded",
-      `recursion depth exceeded ${context.limits.maxDepth} nested calls. Use loop/recur or reduce instead of deep recursion`,
-      position,
-    );
+  /**
+   * The cold half of a generated function's entry check (codegen-functions.ts), which tests depth
+   * and fuel in one condition: past the depth limit, the recursion error; otherwise the fuel ran
+   * out, and the clock is read.
+   */
+  gate(context: RunContext, position: Position): void {
+    if (context.depth > context.limits.maxDepth) {
+      throw new LispError(
+        "recursion_limit_exceeded",
+        `recursion depth exceeded ${context.limits.maxDepth} nested calls. Use loop/recur or reduce instead of deep recursion`,
+        position,
+      );
+    }
+    context.refuel();
   },
   fn: <F extends (...args: never[]) => unknown>(impl: F, info: FunctionInfo): F =>
     brandFunction(impl as never, info) as F,

@@ -9,7 +9,7 @@ import { analyzeProgram } from "../analyzer/analyze.js";
 import { registry } from "../builtins/index.js";
 import { format, type RunOptions, type RunResult, run } from "../index.js";
 import { read } from "../reader/reader.js";
-import { generatedSource } from "../test-support.js";
+import { analyzedBody, generatedSource, withTickingClock } from "../test-support.js";
 import { Regex } from "../values/regex.js";
 import { generateUnitSource } from "./codegen-units.js";
 
@@ -352,5 +352,63 @@ describe("missing fields and undefined items in generated loops", () => {
     const generated = generatedSource("(count (filter #(> (:x %) 1) data/rows))");
     expect(generated).not.toMatch(/= \w+\[K\[\d+\]\]; if \(\w+ === undefined\)/);
     expect(generated).toMatch(/\$\.gt\(\w+ === undefined \? null : \w+, 1\)/);
+  });
+});
+
+describe("the shape of a generated function's body", () => {
+  const fib = "(defn fib [n] (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2)))))";
+  /** The generated source of a defn's fn form (the def itself runs on the general evaluator). */
+  const defnSource = (source: string): string => {
+    const node = analyzedBody(source);
+    if (node.kind !== "def") throw new Error(`not a def: ${source}`);
+    return generateUnitSource(node.value, (name) => registry.get(name));
+  };
+  const bodyOf = (source: string): string => {
+    const generated = defnSource(source);
+    const start = generated.indexOf("_body = function");
+    return generated.slice(start, generated.indexOf("\n};", start));
+  };
+
+  test("a body no recur jumps back into is a labeled block; one that recurs is a loop", async () => {
+    expect(bodyOf(fib)).not.toContain("while (true)");
+    expect(bodyOf(fib)).toMatch(/\nL\d+: \{\n/);
+    const counting = "(defn down [n acc] (if (> n 0) (recur (dec n) (+ acc n)) acc))";
+    expect(bodyOf(counting)).toMatch(/\nL\d+: while \(true\) \{\n/);
+    for (const source of [`${fib} (fib 12)`, `${counting} (down 100 0)`]) {
+      await bothEngines(source);
+    }
+  });
+
+  test("a call through a var reads the var in a helper outside the body", async () => {
+    const body = bodyOf(fib);
+    // The body calls itself once the flag is set, the helper before that: no read of the var.
+    expect(body).not.toContain("$.readVar");
+    expect(body).toMatch(/self\d+ \? fn\d+_body\(ctx\d+, t\d+\) : via\d+\(ctx\d+, t\d+\)/);
+    expect(defnSource(fib)).toMatch(/const via\d+ = function \(ctx\d+, p\d+\) \{\n[\s\S]*\$\.readVar\(K\[/);
+    // The var holding something else than the function: the helper calls that instead.
+    await bothEngines(`${fib} (def g fib) (defn fib [n] [:new n]) [(g 5) (fib 5)]`);
+    await bothEngines(
+      "(defn f [x] (if (> x 3) x (f (inc x)))) (def k :a) (defn h [m] (k m)) [(f 0) (h {:a 1})]",
+    );
+    await bothEngines("(defn f [x] (if (< x 1) 0 (g (dec x)))) (f 3)");
+  });
+
+  test("depth and fuel are one test on entry, and both limits still hold", async () => {
+    expect(bodyOf(fib)).toMatch(
+      /if \(\+\+ctx\d+\.depth > ctx\d+\.limits\.maxDepth \|\| --ctx\d+\.fuel <= 0\) \$\.gate\(ctx\d+, K\[\d+\]\);/,
+    );
+    // Past the depth limit: the same error, at the same place, on both engines.
+    const down = "(defn down [n] (if (= n 0) 0 (+ 1 (down (dec n)))))";
+    for (const maxDepth of [50, 300]) {
+      const fits = await bothEngines(`${down} (down ${maxDepth - 2})`, { limits: { maxDepth } });
+      expect(fits).toMatchObject({ value: String(maxDepth - 2) });
+      const over = await bothEngines(`${down} (down ${maxDepth + 5})`, { limits: { maxDepth } });
+      expect(over).toMatchObject({ error: { reason: "recursion_limit_exceeded" } });
+    }
+    // Fuel running out reads the clock: a long recursion in generated code stops on time.
+    const result = await withTickingClock(() =>
+      run(`${fib} (fib 40)`, { engine: "fast", limits: { timeoutMs: 20 } }),
+    );
+    expect(result.ok ? "finished" : result.error.reason).toBe("timeout");
   });
 });

@@ -14,7 +14,7 @@
  * and the general evaluator runs the unit again, which is exact because nothing observable
  * happened.
  */
-import type { Binding, ForClause, Node, Pattern, RecurTarget } from "../analyzer/ast.js";
+import type { Binding, Node, Pattern, RecurTarget } from "../analyzer/ast.js";
 import { LAZY_PIPELINE } from "../analyzer/pipelines.js";
 import type { Position } from "../reader/form.js";
 import { varSpec } from "../runtime/var-cell.js";
@@ -23,15 +23,18 @@ import { FUNCTION_INFO, type LispFunction } from "../values/lisp-function.js";
 import { plainObjectTest } from "../values/plain-object.js";
 import { FLAT_LIMIT } from "../values/versioned-table.js";
 import { ownedAccumulator } from "./accumulator-use.js";
+import { forComprehension } from "./codegen-for.js";
 import {
   type FunctionParts,
   functionBodyLines,
   functionEntrySource,
   type SelfEntry,
   selfCallExpression,
+  varCallHelperLines,
 } from "./codegen-functions.js";
 import { inlineHigherOrder, type LoopEmitter } from "./codegen-loops.js";
 import { arithmetic, binaryCall } from "./codegen-numbers.js";
+import { bindAll, bindPattern } from "./codegen-patterns.js";
 import type { SlowFunctionSpec } from "./codegen-runtime.js";
 import { GenerationGap } from "./fast-tier.js";
 import { fusedPipeline } from "./fused-pipelines.js";
@@ -88,6 +91,8 @@ export class Generator implements LoopEmitter {
   private counter = 0;
   private scope: Scope;
   private readonly loops = new Map<RecurTarget, LoopInfo>();
+  /** Labels a `recur` jumps back to (a function's body is a loop only if its label is here). */
+  private readonly jumpedTo = new Set<string>();
   /** JS names known to hold Lisp integers (numbers or bigints, never floats): see integral.ts. */
   private readonly integral = new Set<string>();
   /**
@@ -168,7 +173,8 @@ export class Generator implements LoopEmitter {
     }
   }
 
-  private declare(slot: number): string {
+  /** A new JS name for a local of the current scope, bound to its slot. */
+  declare(slot: number): string {
     const name = `v${this.scope.id}_${slot}`;
     this.scope.names.set(slot, name);
     return name;
@@ -567,14 +573,13 @@ export class Generator implements LoopEmitter {
       self.selfVars.set(callee.name, flag);
     }
     const fn = this.temp();
+    const helper = this.temp("via");
     const read = this.block(() => this.emit(`${fn} = ${this.value(callee)};`));
-    this.emit(`let ${fn} = ${self.value};`);
-    this.emit(`if (!${flag}) {`);
-    this.lines.push(...read);
-    this.emit("}");
+    const params = argNodes.map(() => this.temp("p"));
+    self.helpers.push(...varCallHelperLines(self, flag, helper, fn, params, read));
     const args = argNodes.map((arg) => this.value(arg));
     this.site(position);
-    return this.bind(selfCallExpression(self, flag, fn, args));
+    return this.bind(selfCallExpression(self, flag, helper, args));
   }
 
   /**
@@ -617,78 +622,12 @@ export class Generator implements LoopEmitter {
   // ------------------------------------------------------------------ bindings and patterns
 
   private bindings(bindings: readonly Binding[]): void {
-    for (const binding of bindings) {
-      const value = this.value(binding.init);
-      this.pattern(binding.pattern, value);
-    }
+    bindAll(this, bindings);
   }
 
   /** Binds `pattern` to the value named by `value` (declaring consts in the current block). */
   private pattern(pattern: Pattern, value: string): void {
-    switch (pattern.kind) {
-      case "bind": {
-        const name = this.declare(pattern.slot);
-        this.emit(`const ${name} = ${this.normalized(value)};`);
-        if (this.isDefined(value)) this.defined.add(name);
-        return;
-      }
-      case "ignore":
-        return;
-      case "seq": {
-        // A vector (the usual case: a chunk, a map entry) is its own items, without a call.
-        const named = this.named(value);
-        const items = this.bind(
-          `Array.isArray(${named}) ? ${named} : $.seqItems(${named}, ${this.position(pattern.position)})`,
-        );
-        pattern.items.forEach((item, index) => {
-          if (item.kind === "ignore") return;
-          this.pattern(item, this.bind(`${items}.length > ${index} ? ${items}[${index}] : null`));
-        });
-        if (pattern.rest !== undefined)
-          this.pattern(pattern.rest, this.bind(`$.rest(${items}, ${pattern.items.length})`));
-        return;
-      }
-      case "map": {
-        value = this.named(value);
-        // Whether the value is a plain object, tested once: it passes the map check without a
-        // call, and each field below is read from it in place.
-        const plain = this.bind(plainObjectTest(value));
-        this.emit(`if (!${plain}) $.mapCheck(${value}, ${this.position(pattern.position)});`);
-        for (const entry of pattern.entries) {
-          const found = this.temp();
-          if (entry.key instanceof Keyword && entry.key.direct && !entry.key.name.includes("-")) {
-            // The same fast read as (:k value); a missing key stays undefined for :or, and on a
-            // plain object there is no other spelling to try.
-            const name = this.constant(entry.key.name);
-            this.emit(`let ${found};`);
-            this.emit(`if (${plain}) ${found} = ${value}[${name}];`);
-            this.emit(`else ${found} = $.lookup(${value}, ${this.constant(entry.key)});`);
-          } else if (entry.key instanceof Keyword && entry.key.direct) {
-            // The same fast read as (:k value); a missing key stays undefined for :or.
-            const name = this.constant(entry.key.name);
-            this.emit(`let ${found} = ${plain} ? ${value}[${name}] : undefined;`);
-            this.emit(
-              `if (${found} === undefined) ${found} = $.lookup(${value}, ${this.constant(entry.key)});`,
-            );
-          } else {
-            this.emit(`let ${found} = $.lookup(${value}, ${this.constant(entry.key)});`);
-          }
-          if (entry.fallback !== undefined) {
-            const fallback = entry.fallback;
-            const inner = this.block(() => {
-              const computed = this.value(fallback);
-              this.emit(`${found} = ${computed};`);
-            });
-            this.emit(`if (${found} === undefined) {`);
-            this.lines.push(...inner);
-            this.emit("}");
-          }
-          this.pattern(entry.pattern, found);
-        }
-        if (pattern.whole !== undefined) this.pattern(pattern.whole, value);
-        return;
-      }
-    }
+    bindPattern(this, pattern, value);
   }
 
   // ------------------------------------------------------------------ loops
@@ -783,66 +722,12 @@ export class Generator implements LoopEmitter {
       const writes = loop.chunk.slots.map((slot, index) => `frame[${slot}] = ${loop.raw[index]};`);
       this.emit(`if (++${loop.chunk.count} === ${RESUME_CHUNK}) { ${writes.join(" ")} return $.AGAIN; }`);
     }
+    this.jumpedTo.add(loop.label);
     this.emit(`continue ${loop.label};`);
   }
 
   private forLoop(node: Extract<Node, { kind: "for" }>): string {
-    const out = this.temp("out");
-    this.emit(`const ${out} = [];`);
-    const run = (index: number, breakLabel: string | undefined): void => {
-      if (index === node.clauses.length) {
-        const value = this.value(node.body);
-        if (node.collect) this.emit(`${out}.push(${value});`);
-        return;
-      }
-      const clause = node.clauses[index] as ForClause;
-      switch (clause.kind) {
-        case "bind": {
-          const pattern = clause.pattern as Pattern;
-          const collection = this.value(clause.init as Node);
-          const items = this.bind(
-            `$.items(${collection}, ${this.position(clause.position)}, ${this.constant(pattern.kind === "bind" ? pattern.name : "pattern")})`,
-          );
-          const i = this.temp("i");
-          const label = this.temp("L");
-          const body = this.block(() => {
-            // A step of work per element visited, filtered out or not (see comprehension.ts).
-            this.emit(`if (--${this.contextName}.fuel <= 0) ${this.contextName}.refuel();`);
-            this.pattern(pattern, this.bind(`${items}[${i}]`));
-            run(index + 1, label);
-          });
-          this.emit(`${label}: for (let ${i} = 0; ${i} < ${items}.length; ${i}++) {`);
-          this.lines.push(...body);
-          this.emit("}");
-          return;
-        }
-        case "let": {
-          const body = this.block(() => {
-            this.bindings(clause.bindings ?? []);
-            run(index + 1, breakLabel);
-          });
-          this.emit("{");
-          this.lines.push(...body);
-          this.emit("}");
-          return;
-        }
-        case "when":
-        case "while": {
-          const test = this.value(clause.test as Node);
-          const body = this.block(() => run(index + 1, breakLabel));
-          this.emit(`if (${this.truthy(test)}) {`);
-          this.lines.push(...body);
-          this.emit("}");
-          if (clause.kind === "while" && breakLabel !== undefined) this.emit(`else break ${breakLabel};`);
-          return;
-        }
-      }
-    };
-    const body = this.block(() => run(0, undefined));
-    this.emit("{");
-    this.lines.push(...body);
-    this.emit("}");
-    return node.collect ? this.bind(`$.vec(${out})`) : "null";
+    return forComprehension(this, node);
   }
 
   /**
@@ -945,9 +830,10 @@ export class Generator implements LoopEmitter {
     this.contextName = this.temp("ctx");
     const context = this.contextName;
     const selfVars = new Map<string, string>();
+    const helpers: string[] = [];
     this.enclosingFn = variadic
       ? undefined
-      : { value: functionName, body: `${functionName}_body`, context, arity: fixed, selfVars };
+      : { value: functionName, body: `${functionName}_body`, context, arity: fixed, selfVars, helpers };
     const result = this.temp("res");
     const label = this.temp("L");
     const raw = node.target.rawSlots.map(() => this.temp("r"));
@@ -983,7 +869,9 @@ export class Generator implements LoopEmitter {
       result,
       rawInit,
       label,
+      loops: this.jumpedTo.has(label),
       body,
+      helpers,
       flags: [...selfVars.values()],
       info,
       position: this.position(node.position),

@@ -53,12 +53,15 @@ export function resume(
   });
 }
 
-/** One loop iteration of the running program; a limit error points at the loop's form. */
+/**
+ * One loop iteration of the running program; a limit error points at the loop's form. Counted as
+ * generated loops count (RunContext.loopCheck): one test against the next check, which comes at
+ * the iteration limit or after FUEL_PER_CHECK iterations, when the clock is read.
+ */
 export function iterateAt(position: Position): void {
   const context = active;
-  if (++context.iterations > context.limits.maxIterations)
+  if (++context.iterations > context.loopCheckAt && !context.loopCheck())
     throw loopLimitError(context.limits.maxIterations).at(position);
-  if (--context.fuel <= 0) context.refuel();
 }
 
 export function invoke(fn: unknown, args: unknown[], position: Position): unknown {
