@@ -27,13 +27,21 @@ import { NOT_PURE, pureMode } from "../runtime/pure-mode.js";
 import { itemsOf } from "../runtime/sequences.js";
 import { Keyword } from "../values/keyword.js";
 import { LispSet } from "../values/lisp-set.js";
+import { type FieldReader, readerOf } from "../values/field-reader.js";
 import { getField } from "../values/map-access.js";
 import { SeenItems } from "../values/seen-items.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
 import { callbackOf, truthy } from "./support/hof-common.js";
 
 /** What the lazy runs did, for tests that prove the lazy path ran (or fell back). */
-export const lazyPipelineStats = { lazyRuns: 0, eagerFallbacks: 0, fieldStages: 0, zipStages: 0 };
+export const lazyPipelineStats = {
+  lazyRuns: 0,
+  eagerFallbacks: 0,
+  fieldStages: 0,
+  zipStages: 0,
+  /** Field stages that found their keyword's dedicated reader and called it straight. */
+  stageReaders: 0,
+};
 
 /**
  * Lazy runs whose stream was collected by one loop over its source: whole (collectPushed) or its
@@ -109,25 +117,44 @@ function mapStage(f: Callable, inputs: readonly Pull[]): Pull {
 }
 
 /**
+ * Checked every this many items: whether the keyword of a field stage has its dedicated reader yet
+ * (values/field-reader.ts). One more read counted towards making it, every so often, is nothing.
+ */
+const READER_CHECK_MASK = 255;
+
+/**
  * `(map :amount rows)` straight over a collection: the field read where the item is, one pull for
  * both (sourceInput then fieldStage would be two calls per item, for the same reads and work).
+ * Once the keyword has its reader, the stage calls it straight, with getField for what it does
+ * not answer (a program map, a missing field...): getField's own checks are skipped per item.
  */
 function sourceFieldStage(keyword: Keyword, value: unknown): Pull {
   const items = itemsOf(value);
   if (items === undefined) throw GIVE_UP;
   let index = 0;
+  let reader: FieldReader | undefined;
   return () => {
     if (index >= items.length) return DONE;
     if (--active.fuel <= 0) active.refuel();
-    const item = items[index++];
-    return getField(item === undefined ? null : item, keyword);
+    const raw = items[index++];
+    const item = raw === undefined ? null : raw;
+    if (reader !== undefined) return reader(item, getField);
+    if ((index & READER_CHECK_MASK) === 1 && (reader = readerOf(keyword)) !== undefined)
+      lazyPipelineStats.stageReaders++;
+    return getField(item, keyword);
   };
 }
 
 function fieldStage(keyword: Keyword, input: Pull): Pull {
+  let pulled = 0;
+  let reader: FieldReader | undefined;
   return () => {
     const item = input();
-    return item === DONE ? DONE : getField(item, keyword);
+    if (item === DONE) return DONE;
+    if (reader !== undefined) return reader(item, getField);
+    if ((++pulled & READER_CHECK_MASK) === 1 && (reader = readerOf(keyword)) !== undefined)
+      lazyPipelineStats.stageReaders++;
+    return getField(item, keyword);
   };
 }
 

@@ -1,7 +1,8 @@
 /**
  * Two shortcuts of the pulled stages (lazy-pipeline.ts): `(partition 2 (interleave xs ys))` pulls
  * pairs straight from its two inputs (zipStage), and `(map :k coll)` over a collection reads the
- * field where it pulls the item (sourceFieldStage). These tests prove each ran (counters), that it
+ * field where it pulls the item (sourceFieldStage), calling the keyword's dedicated reader once it
+ * has one (values/field-reader.ts). These tests prove each ran (counters), that it
  * answers what the eager builtins answer on every engine, that no callback runs past the items
  * consumed, and that the memory budget still counts the pairs.
  */
@@ -116,5 +117,58 @@ describe("pairs pulled from two interleaved streams", () => {
       if (!result.ok) expect(result.error.reason, engine).toBe("memory_exceeded");
       if (engine === "general") expect(lazyPipelineStats.zipStages - before).toBe(1);
     }
+  });
+});
+
+describe("field stages calling the keyword's reader", () => {
+  // Plain rows, rows missing the field or holding nil, program maps, nil, numbers, vectors: the
+  // reader answers the plain rows that have the field, getField the rest.
+  const mixed = Array.from({ length: 700 }, (_, i) =>
+    i % 7 === 0
+      ? null
+      : i % 11 === 0
+        ? i
+        : i % 13 === 0
+          ? [i]
+          : i % 5 === 0
+            ? { other: i }
+            : { amount: i % 17 === 0 ? null : i, user_id: i },
+  );
+  const sources: readonly string[] = [
+    "(take 650 (partition 1 (map :amount data/mixed)))",
+    "(take 650 (partition 1 (map :user-id data/mixed)))",
+    "(take 650 (partition 1 (map :amount (map #(if (map? %) (assoc % :seen true) %) data/mixed))))",
+    "(take 650 (interleave (map :amount data/mixed) (map :user_id data/mixed)))",
+  ];
+
+  for (const engine of ["general", "adaptive"] as const) {
+    test(`the eager answers, on the ${engine} engine`, async () => {
+      // Enough runs for the keywords to be read often enough to get their readers.
+      for (let round = 0; round < 6; round++) {
+        for (const source of sources) {
+          const lazy = await run(source, { context: { mixed }, limits, engine });
+          const eager = await run(
+            source.replace(/^\(take (\d+) (.*)\)$/, "(let [all (vec $2)] (take $1 all))"),
+            {
+              context: { mixed },
+              limits,
+              engine,
+            },
+          );
+          expect(outcome(lazy), source).toEqual(outcome(eager));
+        }
+      }
+    });
+  }
+
+  test("the reader is what a hot keyword's stage calls, on the general engine", async () => {
+    let found = 0;
+    for (let round = 0; round < 6; round++) {
+      const before = lazyPipelineStats.stageReaders;
+      const result = await run(sources[0] as string, { context: { mixed }, limits, engine: "general" });
+      expect(result.ok).toBe(true);
+      found += lazyPipelineStats.stageReaders - before;
+    }
+    expect(found).toBeGreaterThan(0);
   });
 });
