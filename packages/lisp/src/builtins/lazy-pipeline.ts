@@ -25,9 +25,9 @@ import { callSite } from "../runtime/call-site.js";
 import { active } from "../runtime/context.js";
 import { NOT_PURE, pureMode } from "../runtime/pure-mode.js";
 import { itemsOf } from "../runtime/sequences.js";
+import { type FieldReader, readerOf } from "../values/field-reader.js";
 import { Keyword } from "../values/keyword.js";
 import { LispSet } from "../values/lisp-set.js";
-import { type FieldReader, readerOf } from "../values/field-reader.js";
 import { getField } from "../values/map-access.js";
 import { SeenItems } from "../values/seen-items.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
@@ -122,6 +122,13 @@ function mapStage(f: Callable, inputs: readonly Pull[]): Pull {
  */
 const READER_CHECK_MASK = 255;
 
+/** The keyword's dedicated reader, if it has one yet (counted, for the tests). */
+function stageReader(keyword: Keyword): FieldReader | undefined {
+  const reader = readerOf(keyword);
+  if (reader !== undefined) lazyPipelineStats.stageReaders++;
+  return reader;
+}
+
 /**
  * `(map :amount rows)` straight over a collection: the field read where the item is, one pull for
  * both (sourceInput then fieldStage would be two calls per item, for the same reads and work).
@@ -139,8 +146,7 @@ function sourceFieldStage(keyword: Keyword, value: unknown): Pull {
     const raw = items[index++];
     const item = raw === undefined ? null : raw;
     if (reader !== undefined) return reader(item, getField);
-    if ((index & READER_CHECK_MASK) === 1 && (reader = readerOf(keyword)) !== undefined)
-      lazyPipelineStats.stageReaders++;
+    if ((index & READER_CHECK_MASK) === 1) reader = stageReader(keyword);
     return getField(item, keyword);
   };
 }
@@ -152,8 +158,7 @@ function fieldStage(keyword: Keyword, input: Pull): Pull {
     const item = input();
     if (item === DONE) return DONE;
     if (reader !== undefined) return reader(item, getField);
-    if ((++pulled & READER_CHECK_MASK) === 1 && (reader = readerOf(keyword)) !== undefined)
-      lazyPipelineStats.stageReaders++;
+    if ((++pulled & READER_CHECK_MASK) === 1) reader = stageReader(keyword);
     return getField(item, keyword);
   };
 }
