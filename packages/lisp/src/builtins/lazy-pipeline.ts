@@ -25,6 +25,7 @@ import { callSite } from "../runtime/call-site.js";
 import { active } from "../runtime/context.js";
 import { NOT_PURE, pureMode } from "../runtime/pure-mode.js";
 import { itemsOf } from "../runtime/sequences.js";
+import { type FieldReader, readerOf } from "../values/field-reader.js";
 import { Keyword } from "../values/keyword.js";
 import { LispSet } from "../values/lisp-set.js";
 import { getField } from "../values/map-access.js";
@@ -33,7 +34,14 @@ import { type BuiltinDefinition, builtin } from "./definition.js";
 import { callbackOf, truthy } from "./support/hof-common.js";
 
 /** What the lazy runs did, for tests that prove the lazy path ran (or fell back). */
-export const lazyPipelineStats = { lazyRuns: 0, eagerFallbacks: 0, fieldStages: 0 };
+export const lazyPipelineStats = {
+  lazyRuns: 0,
+  eagerFallbacks: 0,
+  fieldStages: 0,
+  zipStages: 0,
+  /** Field stages that found their keyword's dedicated reader and called it straight. */
+  stageReaders: 0,
+};
 
 /**
  * Lazy runs whose stream was collected by one loop over its source: whole (collectPushed) or its
@@ -108,10 +116,50 @@ function mapStage(f: Callable, inputs: readonly Pull[]): Pull {
   };
 }
 
+/**
+ * Checked every this many items: whether the keyword of a field stage has its dedicated reader yet
+ * (values/field-reader.ts). One more read counted towards making it, every so often, is nothing.
+ */
+const READER_CHECK_MASK = 255;
+
+/** The keyword's dedicated reader, if it has one yet (counted, for the tests). */
+function stageReader(keyword: Keyword): FieldReader | undefined {
+  const reader = readerOf(keyword);
+  if (reader !== undefined) lazyPipelineStats.stageReaders++;
+  return reader;
+}
+
+/**
+ * `(map :amount rows)` straight over a collection: the field read where the item is, one pull for
+ * both (sourceInput then fieldStage would be two calls per item, for the same reads and work).
+ * Once the keyword has its reader, the stage calls it straight, with getField for what it does
+ * not answer (a program map, a missing field...): getField's own checks are skipped per item.
+ */
+function sourceFieldStage(keyword: Keyword, value: unknown): Pull {
+  const items = itemsOf(value);
+  if (items === undefined) throw GIVE_UP;
+  let index = 0;
+  let reader: FieldReader | undefined;
+  return () => {
+    if (index >= items.length) return DONE;
+    if (--active.fuel <= 0) active.refuel();
+    const raw = items[index++];
+    const item = raw === undefined ? null : raw;
+    if (reader !== undefined) return reader(item, getField);
+    if ((index & READER_CHECK_MASK) === 1) reader = stageReader(keyword);
+    return getField(item, keyword);
+  };
+}
+
 function fieldStage(keyword: Keyword, input: Pull): Pull {
+  let pulled = 0;
+  let reader: FieldReader | undefined;
   return () => {
     const item = input();
-    return item === DONE ? DONE : getField(item, keyword);
+    if (item === DONE) return DONE;
+    if (reader !== undefined) return reader(item, getField);
+    if ((++pulled & READER_CHECK_MASK) === 1) reader = stageReader(keyword);
+    return getField(item, keyword);
   };
 }
 
@@ -238,6 +286,31 @@ function takeStage(count: number, input: Pull): Pull {
   };
 }
 
+/**
+ * `(partition 2 (interleave xs ys))`: the pairs [x y], pulled as the two stages pull them (x, then
+ * y; an x whose y is missing is pulled and dropped) and charged as partition charges its chunks,
+ * without the interleaved stream between them or partition's window.
+ */
+function zipStage(left: Pull, right: Pull): Pull {
+  let ended = false;
+  return () => {
+    if (ended) return DONE;
+    const a = left();
+    const b = a === DONE ? DONE : right();
+    if (b === DONE) {
+      ended = true;
+      return DONE;
+    }
+    active.allocate(vectorBytes(2));
+    active.work(2);
+    // Made as [null, null] then filled, as chunkOf makes pairs (one kind of array for readers).
+    const pair = [null, null] as unknown[];
+    pair[0] = a;
+    pair[1] = b;
+    return pair;
+  };
+}
+
 function interleaveStage(left: Pull, right: Pull): Pull {
   let pending: unknown = DONE;
   let ended = false;
@@ -274,7 +347,8 @@ function stream(plan: PipelinePlan, values: readonly unknown[]): Pull {
       // function reads it (getField answers nil, never undefined or a promise).
       if (n === 2 && f instanceof Keyword) {
         lazyPipelineStats.fieldStages++;
-        return fieldStage(f, input(1));
+        const source = plan.args[1] as number | PipelinePlan;
+        return typeof source === "number" ? sourceFieldStage(f, values[source]) : fieldStage(f, input(1));
       }
       const inputs: Pull[] = [];
       for (let i = 1; i < n; i++) inputs.push(input(i));
@@ -291,6 +365,21 @@ function stream(plan: PipelinePlan, values: readonly unknown[]): Pull {
     case "partition-all": {
       const size = positiveInteger(arg(0));
       const step = n >= 3 ? positiveInteger(arg(1)) : size;
+      const source = plan.args[n - 1] as number | PipelinePlan;
+      if (
+        plan.op === "partition" &&
+        n === 2 &&
+        size === 2 &&
+        typeof source === "object" &&
+        source.op === "interleave"
+      ) {
+        lazyPipelineStats.zipStages++;
+        const zipped = (index: number): Pull => {
+          const from = source.args[index] as number | PipelinePlan;
+          return typeof from === "number" ? sourceInput(values[from], "interleave") : stream(from, values);
+        };
+        return zipStage(zipped(0), zipped(1));
+      }
       let pad: readonly unknown[] | "discard" = plan.op === "partition" ? "discard" : [];
       if (n === 4) {
         const given = arg(2);
@@ -365,8 +454,7 @@ function collectPushed(plan: PipelinePlan, values: readonly unknown[]): unknown[
   const chain = pushedChain(plan, values);
   if (chain === undefined) return undefined;
   pushedStats.pushedRuns++;
-  const { stages, items } = chain;
-  return stages.length === 1 ? pushOne(stages[0] as PushedStage, items) : pushAll(stages, items);
+  return pushStages(chain.stages, chain.items, Number.POSITIVE_INFINITY);
 }
 
 /**
@@ -378,37 +466,7 @@ function pushedPrefix(plan: PipelinePlan, values: readonly unknown[], limit: num
   const chain = pushedChain(plan, values);
   if (chain === undefined) return undefined;
   pushedStats.pushedPrefixRuns++;
-  const { stages, items } = chain;
-  const out: unknown[] = [];
-  if (limit <= 0) return out;
-  const n = items.length;
-  if (stages.length === 1 && (stages[0] as PushedStage).kind === "select") {
-    // `(first (filter p xs))`, the commonest: no loop over the stages per item.
-    const { f, wanted } = stages[0] as PushedStage;
-    for (let i = 0; i < n; i++) {
-      if (--active.fuel <= 0) active.refuel();
-      const raw = items[i];
-      const item = raw === undefined ? null : raw;
-      if (truthy(answer(f(item))) === wanted && out.push(item) >= limit) break;
-    }
-    return out;
-  }
-  next: for (let i = 0; i < n; i++) {
-    if (--active.fuel <= 0) active.refuel();
-    const raw = items[i];
-    let item: unknown = raw === undefined ? null : raw;
-    for (const stage of stages) {
-      if (stage.kind === "select") {
-        if (truthy(answer(stage.f(item))) !== stage.wanted) continue next;
-      } else {
-        const result = answer(stage.f(item));
-        if (stage.kind === "keep" && result === null) continue next;
-        item = result;
-      }
-    }
-    if (out.push(item) >= limit) break;
-  }
-  return out;
+  return pushStages(chain.stages, chain.items, limit);
 }
 
 /** The stages of `plan` (innermost first) and its source's items, when collectPushed applies. */
@@ -461,34 +519,35 @@ function pushable(plan: PipelinePlan): boolean {
   }
 }
 
-/** collectPushed with one stage. */
-function pushOne(stage: PushedStage, items: readonly unknown[]): unknown[] {
+/**
+ * The one loop of collectPushed and pushedPrefix: the items of the stream, up to `limit` of them
+ * (infinite for a whole stream; the test of the count then never stops it, and measured as
+ * nothing beside a callback per item). One stage, the commonest chain (`(filter p xs)`, `(map f
+ * xs)`), is looped without a loop over the stages per item.
+ */
+function pushStages(stages: readonly PushedStage[], items: readonly unknown[], limit: number): unknown[] {
   const out: unknown[] = [];
-  const f = stage.f;
+  if (limit <= 0) return out;
   const n = items.length;
-  if (stage.kind === "select") {
-    const wanted = stage.wanted;
+  if (stages.length === 1) {
+    const { kind, f, wanted } = stages[0] as PushedStage;
+    if (kind === "select") {
+      for (let i = 0; i < n; i++) {
+        if (--active.fuel <= 0) active.refuel();
+        const raw = items[i];
+        const item = raw === undefined ? null : raw;
+        if (truthy(answer(f(item))) === wanted && out.push(item) >= limit) break;
+      }
+      return out;
+    }
     for (let i = 0; i < n; i++) {
       if (--active.fuel <= 0) active.refuel();
       const raw = items[i];
-      const item = raw === undefined ? null : raw;
-      if (truthy(answer(f(item))) === wanted) out.push(item);
+      const result = answer(f(raw === undefined ? null : raw));
+      if ((kind === "map" || result !== null) && out.push(result) >= limit) break;
     }
     return out;
   }
-  for (let i = 0; i < n; i++) {
-    if (--active.fuel <= 0) active.refuel();
-    const raw = items[i];
-    const result = answer(f(raw === undefined ? null : raw));
-    if (stage.kind === "map" || result !== null) out.push(result);
-  }
-  return out;
-}
-
-/** collectPushed with two stages or more. */
-function pushAll(stages: readonly PushedStage[], items: readonly unknown[]): unknown[] {
-  const out: unknown[] = [];
-  const n = items.length;
   next: for (let i = 0; i < n; i++) {
     if (--active.fuel <= 0) active.refuel();
     const raw = items[i];
@@ -502,7 +561,7 @@ function pushAll(stages: readonly PushedStage[], items: readonly unknown[]): unk
         item = result;
       }
     }
-    out.push(item);
+    if (out.push(item) >= limit) break;
   }
   return out;
 }
