@@ -13,8 +13,10 @@ import { Compiler, type Tier } from "./compiler/compile.js";
 import {
   type CompiledProgram,
   cachedProgram,
+  keepAlive,
   programKey,
   rememberProgram,
+  SEEN_ONCE,
 } from "./compiler/program-cache.js";
 import { forgetPurity } from "./compiler/purity.js";
 import { environmentVariable } from "./environment.js";
@@ -472,14 +474,9 @@ function prepare(
   const userNames = namespace.names();
   const key = programKey(source, optionsKey(tier, limits, toolNames, userNames));
   const cached = key === undefined ? undefined : cachedProgram(key);
-  if (cached !== undefined) {
-    // A text run before (adaptive tier): this time every pure part runs as generated code.
-    if (cached.upgrade !== undefined) {
-      cached.code = cached.upgrade();
-      cached.upgrade = undefined;
-    }
-    return cached;
-  }
+  if (cached !== undefined && cached !== SEEN_ONCE) return cached;
+  // A text run before on the adaptive tier: this time every pure part runs as generated code.
+  const buildTier = cached === SEEN_ONCE && tier === "adaptive" ? "fast" : tier;
   const { forms, strayClosers } = readProgram(source, { maxNesting: limits.maxNesting });
   if (tooManySymbols(forms, limits.maxSymbols)) {
     throw new LispError(
@@ -498,13 +495,15 @@ function prepare(
     compileRegex,
   });
   const compiled: CompiledProgram = {
-    code: compileBody(tier, analyzed.body),
+    code: compileBody(buildTier, analyzed.body),
     frameSize: analyzed.frameSize,
     dataKeys: [...analyzed.dataKeys].sort(),
     warnings: strayCloserWarnings(strayClosers),
-    upgrade: tier === "adaptive" && key !== undefined ? () => compileBody("fast", analyzed.body) : undefined,
   };
-  if (key !== undefined) rememberProgram(key, compiled);
+  // A text's first run keeps only a mark (see SEEN_ONCE), but on the fast tier, whose
+  // compilation is the costly part that a host choosing it wants to pay once.
+  if (key !== undefined) rememberProgram(key, cached === undefined && tier !== "fast" ? SEEN_ONCE : compiled);
+  keepAlive(compiled.code);
   return compiled;
 }
 
