@@ -13,8 +13,10 @@ import { Compiler, type Tier } from "./compiler/compile.js";
 import {
   type CompiledProgram,
   cachedProgram,
+  keepAlive,
   programKey,
   rememberProgram,
+  SEEN_ONCE,
 } from "./compiler/program-cache.js";
 import { forgetPurity } from "./compiler/purity.js";
 import { environmentVariable } from "./environment.js";
@@ -228,13 +230,10 @@ function utf8Length(text: string): number {
 /**
  * Whether a program has more than `limit` distinct symbol and keyword names that are not builtins
  * (a symbol and a keyword of one name are two). Keywords have a set of their own, so that counting
- * one does not make a string with a ":" prefix per keyword.
+ * one does not make a string with a ":" prefix per keyword. Asked only of programs with more than
+ * `limit` name forms (the reader counts them): distinct names are at most the occurrences.
  */
 function tooManySymbols(forms: readonly Form[], limit: number): boolean {
-  // Distinct names are at most the occurrences: a program with few (almost all) needs no sets.
-  let occurrences = 0;
-  for (const form of forms) if (occurrences <= limit) occurrences = countNameForms(form, occurrences, limit);
-  if (occurrences <= limit) return false;
   const names = new Set<string>();
   const keywords = new Set<string>();
   const walk = (form: Form): void => {
@@ -261,32 +260,6 @@ function tooManySymbols(forms: readonly Form[], limit: number): boolean {
   };
   for (const form of forms) walk(form);
   return names.size + keywords.size > limit;
-}
-
-/**
- * Symbol, var, quote and keyword forms in `form`, added to `count`; stops adding once past
- * `limit`. Recursive: the reader bounds how deep forms nest (maxNesting).
- */
-function countNameForms(form: Form, count: number, limit: number): number {
-  switch (form.type) {
-    case "symbol":
-    case "var":
-    case "quote":
-    case "keyword":
-      return count + 1;
-    case "list":
-    case "vector":
-    case "map":
-    case "set":
-    case "fn-literal":
-      for (const item of form.items) {
-        if (count > limit) break;
-        count = countNameForms(item, count, limit);
-      }
-      return count;
-    default:
-      return count;
-  }
 }
 
 function checkContext(context: unknown): PlainObject {
@@ -472,16 +445,11 @@ function prepare(
   const userNames = namespace.names();
   const key = programKey(source, optionsKey(tier, limits, toolNames, userNames));
   const cached = key === undefined ? undefined : cachedProgram(key);
-  if (cached !== undefined) {
-    // A text run before (adaptive tier): this time every pure part runs as generated code.
-    if (cached.upgrade !== undefined) {
-      cached.code = cached.upgrade();
-      cached.upgrade = undefined;
-    }
-    return cached;
-  }
-  const { forms, strayClosers } = readProgram(source, { maxNesting: limits.maxNesting });
-  if (tooManySymbols(forms, limits.maxSymbols)) {
+  if (cached !== undefined && cached !== SEEN_ONCE) return cached;
+  // A text run before on the adaptive tier: this time every pure part runs as generated code.
+  const buildTier = cached === SEEN_ONCE && tier === "adaptive" ? "fast" : tier;
+  const { forms, strayClosers, nameForms } = readProgram(source, { maxNesting: limits.maxNesting });
+  if (nameForms > limits.maxSymbols && tooManySymbols(forms, limits.maxSymbols)) {
     throw new LispError(
       "symbol_limit_exceeded",
       `program contains more than ${limits.maxSymbols} unique symbols/keywords, exceeds limit of ${limits.maxSymbols}`,
@@ -498,13 +466,15 @@ function prepare(
     compileRegex,
   });
   const compiled: CompiledProgram = {
-    code: compileBody(tier, analyzed.body),
+    code: compileBody(buildTier, analyzed.body),
     frameSize: analyzed.frameSize,
     dataKeys: [...analyzed.dataKeys].sort(),
     warnings: strayCloserWarnings(strayClosers),
-    upgrade: tier === "adaptive" && key !== undefined ? () => compileBody("fast", analyzed.body) : undefined,
   };
-  if (key !== undefined) rememberProgram(key, compiled);
+  // A text's first run keeps only a mark (see SEEN_ONCE), but on the fast tier, whose
+  // compilation is the costly part that a host choosing it wants to pay once.
+  if (key !== undefined) rememberProgram(key, cached === undefined && tier !== "fast" ? SEEN_ONCE : compiled);
+  keepAlive(compiled.code);
   return compiled;
 }
 

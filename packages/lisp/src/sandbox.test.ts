@@ -81,6 +81,11 @@ describe("runaway computation", () => {
     expect((await failure(names(101), { limits: { maxSymbols: 100 } })).reason).toBe("symbol_limit_exceeded");
   });
 
+  test("names in a discarded #_ form do not count toward the symbol limit", async () => {
+    const discarded = `#_ [${Array.from({ length: 150 }, (_, i) => `:k${i}`).join(" ")}] (count [:a :b])`;
+    expect(await evaluate(discarded, { limits: { maxSymbols: 100 } })).toBe("2");
+  });
+
   test("a tool that never answers is cut off by the timeout", async () => {
     const error = await failure("(tool/hang {})", {
       tools: { hang: () => new Promise(() => undefined) },

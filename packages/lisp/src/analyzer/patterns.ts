@@ -175,7 +175,16 @@ function analyzeMapPattern(
   return { kind: "map", entries, whole, position };
 }
 
-/** Text of a parameter vector for printing closures: `#fn[x y]`. */
+/**
+ * Text of a parameter vector for printing closures: `#fn[x y]`. Made for every fn form analyzed,
+ * so plain names (almost every parameter) are joined as they come, without a mapped array.
+ */
 export function patternText(forms: readonly Form[]): string {
-  return forms.map(describeForm).join(" ");
+  let text = "";
+  for (let i = 0; i < forms.length; i++) {
+    const form = forms[i] as Form;
+    const part = form.type === "symbol" ? form.name : describeForm(form);
+    text = i === 0 ? part : `${text} ${part}`;
+  }
+  return text;
 }

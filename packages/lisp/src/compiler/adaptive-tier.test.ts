@@ -288,6 +288,21 @@ describe.runIf(codeGenerationWorks)("a text run again is compiled to generated c
       first.result.ok && format(first.result.value),
     );
   });
+
+  test("the third run reuses the second run's generated code instead of generating it again", async () => {
+    const source = unique("(->> (range 20) (filter even?) (map (fn [x] {:x x})) (mapv :x))");
+    const runs = [];
+    for (let i = 0; i < 3; i++) runs.push(await adaptive(source));
+    const [first, second, third] = runs as [(typeof runs)[0], (typeof runs)[0], (typeof runs)[0]];
+    expect(first.stats.unitsGenerated).toBe(0);
+    expect(second.stats.unitsGenerated).toBeGreaterThan(0);
+    expect(third.stats.unitsGenerated).toBe(0);
+    expect(third.stats.fastRuns).toBeGreaterThan(0);
+    for (const later of [second, third])
+      expect(later.result.ok && format(later.result.value)).toBe(
+        first.result.ok && format(first.result.value),
+      );
+  });
 });
 
 describe.runIf(codeGenerationWorks)("a call over a large looping call runs whole as generated code", () => {

@@ -11,19 +11,24 @@
 import type { Code } from "./code.js";
 
 export interface CompiledProgram {
-  /** Replaced once by `upgrade`'s code when the same text runs again. */
-  code: Code;
+  readonly code: Code;
   readonly frameSize: number;
   /** `data/` keys the program reads, sorted (run warns about those the context lacks). */
   readonly dataKeys: readonly string[];
   /** What reading and analysis noticed but let pass (an extra closing bracket, say). */
   readonly warnings: readonly string[];
-  /**
-   * Adaptive tier: compiles the program again with every pure part as generated JavaScript, for
-   * the next run of the same text (a text that runs twice is likely to run again). Cleared once used.
-   */
-  upgrade: (() => Code) | undefined;
 }
+
+/**
+ * What the cache keeps of a text run once (adaptive or general tier): that it ran, not its
+ * program. Most texts run once (an agent's programs): keeping each one's closures and syntax tree
+ * (tens of kilobytes) had every young-generation collection copy them and promote them to the old
+ * generation, about a third of a small new program's time. A text that runs twice is likely to
+ * run again: its second run prepares it anew and the cache keeps that program, on the adaptive
+ * tier with every pure part compiled to generated JavaScript.
+ */
+export const SEEN_ONCE = Symbol("seen once");
+export type CacheEntry = CompiledProgram | typeof SEEN_ONCE;
 
 const MAX_PROGRAMS = 256;
 /** Longer programs are rare and big: not worth keeping. */
@@ -34,7 +39,7 @@ const MAX_SOURCE_LENGTH = 64 * 1024;
  * caller's own source string (V8 keeps a string's hash on it) instead of a new concatenation of
  * the source with the options on every run.
  */
-const programs = new Map<string, Map<string, CompiledProgram>>();
+const programs = new Map<string, Map<string, CacheEntry>>();
 let count = 0;
 
 export interface ProgramKey {
@@ -51,23 +56,43 @@ export function programKey(source: string, options: string): ProgramKey | undefi
 /** The source used last, already at the end of `programs` (no reordering needed). */
 let newest: string | undefined;
 
-export function cachedProgram(key: ProgramKey): CompiledProgram | undefined {
+export function cachedProgram(key: ProgramKey): CacheEntry | undefined {
   const variants = programs.get(key.source);
   const found = variants?.get(key.options);
   if (found !== undefined && key.source !== newest) {
     // Most recently used last: eviction takes the oldest first.
     programs.delete(key.source);
-    programs.set(key.source, variants as Map<string, CompiledProgram>);
+    programs.set(key.source, variants as Map<string, CacheEntry>);
     newest = key.source;
   }
   return found;
 }
 
-export function rememberProgram(key: ProgramKey, program: CompiledProgram): void {
+/**
+ * The code of the last programs prepared, whatever the cache keeps of them. V8 keeps the machine
+ * code it optimized for a function literal only while some closure of that literal still uses it:
+ * once every program whose closures (the general evaluator's, a generated unit's) ran hot is
+ * garbage, the next program starts from bytecode again. A few recent programs keep the evaluator's
+ * hot closures optimized (a 1,000-row bench run fresh was 1.2x slower keeping none), and few enough
+ * die young, as they must for the point of SEEN_ONCE. Fewer is cheaper for a small program (8: 18%
+ * fewer instructions per ten-line program than 32, under callgrind) but dearer for the 1,000-row
+ * cases run fresh (8: 3.6% more instructions for the whole of profile-fresh.mjs than 32).
+ */
+const KEPT_ALIVE = 32;
+const keptAlive: Code[] = [];
+let keptNext = 0;
+
+/** Keeps `code` reachable until KEPT_ALIVE programs later. */
+export function keepAlive(code: Code): void {
+  keptAlive[keptNext] = code;
+  keptNext = (keptNext + 1) % KEPT_ALIVE;
+}
+
+export function rememberProgram(key: ProgramKey, program: CacheEntry): void {
   let variants = programs.get(key.source);
   if (variants === undefined) {
     while (count >= MAX_PROGRAMS) {
-      const [oldest, evicted] = programs.entries().next().value as [string, Map<string, CompiledProgram>];
+      const [oldest, evicted] = programs.entries().next().value as [string, Map<string, CacheEntry>];
       programs.delete(oldest);
       count -= evicted.size;
     }

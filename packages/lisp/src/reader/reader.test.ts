@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { LispError } from "../errors.js";
 import { WholeFloat } from "../values/numbers.js";
 import type { Form } from "./form.js";
-import { read } from "./reader.js";
+import { read, readProgram } from "./reader.js";
 
 function only(source: string): Form {
   const forms = read(source);
@@ -193,5 +193,21 @@ describe("errors say where and what", () => {
     expect(read(`${"[".repeat(64)}${"]".repeat(64)}`)).toHaveLength(1);
     expect(parseError(`${"[".repeat(65)}${"]".repeat(65)}`).message).toContain("64");
     expect(read(`${"[".repeat(100)}${"]".repeat(100)}`, { maxNesting: 100 })).toHaveLength(1);
+  });
+});
+
+describe("name forms counted while reading", () => {
+  test("symbols, keywords, vars and quoted symbols count, discarded ones too; literals do not", () => {
+    const { forms, nameForms } = readProgram("(f :a 'b #'c nil true false 1 \"s\" [g {:h i}]) #_ (j k) #{l}");
+    expect(forms).toHaveLength(2);
+    // f :a 'b #'c g :h i, then j k (discarded), then l
+    expect(nameForms).toBe(10);
+  });
+
+  test("nested collections keep their own items, in order", () => {
+    const form = only("[a [b [c d] e] (f) g]");
+    const names = (item: Form): unknown =>
+      item.type === "symbol" ? item.name : "items" in item ? item.items.map(names) : item.type;
+    expect(names(form)).toEqual(["a", ["b", ["c", "d"], "e"], ["f"], "g"]);
   });
 });

@@ -79,8 +79,18 @@ export interface StrayCloser extends Position {
 
 class Reader {
   readonly strayClosers: StrayCloser[] = [];
+  /**
+   * Symbol, keyword, var and quote forms read, discarded ones (`#_`) included: an upper bound on
+   * a program's distinct names, so that run checks the symbol limit only when it could be passed.
+   */
+  nameForms = 0;
   /** The items of the collections being read, innermost last (see readCollection). */
   private readonly pending: Form[] = [];
+  /**
+   * How many of `pending` are in use. The array is never shortened (setting `length` is a call into
+   * the runtime, once per collection): slots past this are stale and overwritten.
+   */
+  private pendingCount = 0;
   private index = 0;
   private line = 1;
   private column = 1;
@@ -244,7 +254,7 @@ class Reader {
     // Items gather on the shared stack and leave it as one array of their exact length: a
     // collection's own array grown by push would reserve room for 17 items from the first.
     const stack = this.pending;
-    const first = stack.length;
+    const first = this.pendingCount;
     for (;;) {
       this.skipWhitespace();
       const code = this.source.charCodeAt(this.index);
@@ -259,10 +269,10 @@ class Reader {
       }
       if (Number.isNaN(code)) throw this.unclosed(open, { line, column });
       const item = this.readForm(depth + 1);
-      if (item !== null) stack.push(item);
+      if (item !== null) stack[this.pendingCount++] = item;
     }
-    const items = stack.slice(first);
-    stack.length = first;
+    const items = stack.slice(first, this.pendingCount);
+    this.pendingCount = first;
     if (type === "map" && items.length % 2 !== 0) {
       throw this.error(
         `map literal requires an even number of forms (key value pairs), got ${items.length}`,
@@ -384,6 +394,7 @@ class Reader {
     while (isOfClass(source.charCodeAt(index), KEYWORD_CHAR)) index++;
     this.skipAscii(index - nameStart);
     const name = source.slice(nameStart, index);
+    this.nameForms++;
     if (name === "") {
       throw this.error("could not parse keyword: ':' must be followed by a name such as :status", {
         line,
@@ -429,6 +440,7 @@ class Reader {
     }
     if (!isSymbolStart(code))
       throw this.error("could not parse quoted symbol: only 'symbol may be quoted", { line, column });
+    this.nameForms++;
     return { type: "quote", name: this.readSymbolName(), line, column };
   }
 
@@ -447,6 +459,7 @@ class Reader {
         this.skipAscii(2);
         if (!isSymbolStart(this.peek()))
           throw this.error("could not parse var: #' must be followed by a name", { line, column });
+        this.nameForms++;
         return { type: "var", name: this.readSymbolName(), line, column };
       }
       case "_": {
@@ -507,6 +520,7 @@ class Reader {
     const name = this.readSymbolName();
     if (name === "nil") return { type: "nil", line, column };
     if (name === "true" || name === "false") return { type: "boolean", value: name === "true", line, column };
+    this.nameForms++;
     return { type: "symbol", name, line, column };
   }
 
@@ -559,12 +573,15 @@ export function read(source: string, options: ReadOptions = {}): Form[] {
   return new Reader(source, options).readProgram();
 }
 
-/** `read`, plus the stray closing brackets it ignored (run reports them as warnings). */
+/**
+ * `read`, plus the stray closing brackets it ignored (run reports them as warnings) and how many
+ * name forms it read (an upper bound on the distinct names, for the symbol limit).
+ */
 export function readProgram(
   source: string,
   options: ReadOptions = {},
-): { forms: Form[]; strayClosers: StrayCloser[] } {
+): { forms: Form[]; strayClosers: StrayCloser[]; nameForms: number } {
   const reader = new Reader(source, options);
   const forms = reader.readProgram();
-  return { forms, strayClosers: reader.strayClosers };
+  return { forms, strayClosers: reader.strayClosers, nameForms: reader.nameForms };
 }
