@@ -18,7 +18,7 @@ import {
 import type { Keyword } from "./keyword.js";
 import { TABLE_KIND } from "./table-kind.js";
 import { compareTerms } from "./term-order.js";
-import { either, FLAT_LIMIT, sameKey, TableVersion } from "./versioned-table.js";
+import { either, FLAT_LIMIT, sameKey, TableVersion, UNCOUNTED } from "./versioned-table.js";
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
@@ -77,33 +77,28 @@ export class LispMap extends TableVersion<unknown> {
   }
 
   /**
-   * Internal: a map with the entries of a host object (string keys, none starting with NUL), read
-   * through to the object instead of copied (versioned-table.ts). `size` is its own key count.
+   * Internal: a map with the entries of a host object (its own string keys), read through to the
+   * object instead of copied (versioned-table.ts); its size is counted when first asked.
    */
-  static over(object: Readonly<Record<string, unknown>>, size: number): LispMap {
-    return new LispMap(size, null, object, []);
+  static over(object: Readonly<Record<string, unknown>>): LispMap {
+    return new LispMap(UNCOUNTED, null, object, []);
   }
 
   /**
-   * Internal: `LispMap.over(object, size).assoc(key, value)` in one step (one map instead of two):
-   * a map reading through to the object with one entry set.
+   * Internal: `LispMap.over(object).assoc(key, value)` in one step (one map instead of two): a map
+   * reading through to the object with one entry set.
    */
-  static overWith(
-    object: Readonly<Record<string, unknown>>,
-    size: number,
-    key: unknown,
-    value: unknown,
-  ): LispMap {
+  static overWith(object: Readonly<Record<string, unknown>>, key: unknown, value: unknown): LispMap {
     const hash = hashKey(key);
     const stored = value === undefined ? null : value;
     const slot = hash === key ? stored : new KeyedEntry(key, stored);
-    const inBase = typeof hash === "string" && hasOwn.call(object, hash);
-    if (inBase) {
-      const current = object[hash as string];
-      // The same value: the map over the object, unchanged (as assoc gives).
-      if ((current === undefined ? null : current) === slot) return LispMap.over(object, size);
-    }
-    return new LispMap(inBase ? size : size + 1, null, object, [hash, slot]);
+    // The same value as the object's own: the map over the object, unchanged (as assoc gives).
+    // (A key starting with NUL has another hash: such a key takes the general test, assoc's.)
+    if (hash === key && typeof key === "string" && hasOwn.call(object, key)) {
+      const current = object[key];
+      if ((current === undefined ? null : current) === slot) return LispMap.over(object);
+    } else if (hash !== key && typeof key === "string") return LispMap.over(object).assoc(key, value);
+    return new LispMap(UNCOUNTED, null, object, [hash, slot]);
   }
 
   /** Internal: adopts a Map filled by MapBuilder. */
