@@ -305,6 +305,17 @@ describe("maps over a host object behave as immutable values and never write the
     });
     expect(map.dissoc(Keyword.of("k3")).get(Keyword.of("k3"))).toBeUndefined();
     expect(LispMap.from([[Number.NaN, 1]]).get(Number.NaN)).toBe(1);
+    // NaN, the one key not equal to itself, is found among others and written once.
+    const withNaN = LispMap.from([
+      [Keyword.of("a"), 1],
+      [Number.NaN, 2],
+      [Number.NaN, 3],
+    ]);
+    expect(withNaN.size).toBe(2);
+    expect(withNaN.get(Number.NaN)).toBe(3);
+    expect(withNaN.assoc(Number.NaN, 4).size).toBe(2);
+    expect(withNaN.assoc(Number.NaN, 4).get(Number.NaN)).toBe(4);
+    expect(withNaN.dissoc(Number.NaN).has(Number.NaN)).toBe(false);
   });
 });
 

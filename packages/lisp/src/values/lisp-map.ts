@@ -18,7 +18,7 @@ import {
 import type { Keyword } from "./keyword.js";
 import { TABLE_KIND } from "./table-kind.js";
 import { compareTerms } from "./term-order.js";
-import { either, FLAT_LIMIT, sameKey, TableVersion, UNCOUNTED } from "./versioned-table.js";
+import { either, FLAT_LIMIT, pairIndex, TableVersion, UNCOUNTED } from "./versioned-table.js";
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
@@ -249,11 +249,10 @@ export class MapBuilder {
     const slot = hash === key ? stored : new KeyedEntry(key, stored);
     const pairs = this.pairs;
     if (pairs !== undefined) {
-      for (let i = 0; i < pairs.length; i += 2) {
-        if (sameKey(pairs[i], hash)) {
-          pairs[i + 1] = slot;
-          return;
-        }
+      const index = pairIndex(pairs, hash);
+      if (index >= 0) {
+        pairs[index + 1] = slot;
+        return;
       }
       if (pairs.length < 2 * FLAT_LIMIT) {
         pairs.push(hash, slot);
@@ -271,8 +270,8 @@ export class MapBuilder {
     const hash = hashKey(key);
     const pairs = this.pairs;
     if (pairs === undefined) return (this.slots as Map<unknown, unknown>).get(hash);
-    for (let i = 0; i < pairs.length; i += 2) if (sameKey(pairs[i], hash)) return pairs[i + 1];
-    return undefined;
+    const index = pairIndex(pairs, hash);
+    return index >= 0 ? pairs[index + 1] : undefined;
   }
 
   get(key: unknown): unknown {

@@ -102,8 +102,16 @@ export function sameKey(a: unknown, b: unknown): boolean {
   return a === b || (typeof a === "number" && typeof b === "number" && Number.isNaN(a) && Number.isNaN(b));
 }
 
-/** Where `hashKey` stands in a small version's pairs (the index of its hash), or -1. */
-function pairIndex(pairs: readonly unknown[], hashKey: unknown): number {
+/**
+ * Where `hashKey` stands in pairs of [hash, slot] (the index of its hash), or -1. Only NaN is not
+ * equal to itself, so any other key is found by `===` alone, without sameKey's type tests on
+ * every pair it passes.
+ */
+export function pairIndex(pairs: readonly unknown[], hashKey: unknown): number {
+  if (hashKey === hashKey) {
+    for (let i = 0; i < pairs.length; i += 2) if (pairs[i] === hashKey) return i;
+    return -1;
+  }
   for (let i = 0; i < pairs.length; i += 2) if (sameKey(pairs[i], hashKey)) return i;
   return -1;
 }
