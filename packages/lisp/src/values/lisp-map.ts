@@ -266,6 +266,43 @@ export class MapBuilder {
     (this.slots as Map<unknown, unknown>).set(hash, slot);
   }
 
+  /** Where the last `find` looked: the hash of its key, and its index in `pairs` (-1 if absent). */
+  private foundHash: unknown = undefined;
+  private foundIndex = -1;
+
+  /**
+   * Internal: `get`, remembering where the key stands, so that `replaceFound` can write a new
+   * value there without a second lookup (a merge loop combining values, builtins/merge-with.ts).
+   */
+  find(key: unknown): unknown {
+    const hash = hashKey(key);
+    this.foundHash = hash;
+    const pairs = this.pairs;
+    let slot: unknown;
+    if (pairs === undefined) slot = (this.slots as Map<unknown, unknown>).get(hash);
+    else {
+      const index = pairIndex(pairs, hash);
+      this.foundIndex = index;
+      slot = index >= 0 ? pairs[index + 1] : undefined;
+    }
+    return slot instanceof KeyedEntry ? slot.value : slot;
+  }
+
+  /**
+   * Internal: `set(key, value)` for the key the last `find` found (nothing set in between): the
+   * same entry written, where find left it.
+   */
+  replaceFound(key: unknown, value: unknown): void {
+    if (typeof key === "string") this.hasStringKeys = true;
+    else if (typeof key === "object") this.hasObjectKeys = true;
+    const hash = this.foundHash;
+    const stored = value === undefined ? null : value;
+    const slot = hash === key ? stored : new KeyedEntry(key, stored);
+    const pairs = this.pairs;
+    if (pairs !== undefined) pairs[this.foundIndex + 1] = slot;
+    else (this.slots as Map<unknown, unknown>).set(hash, slot);
+  }
+
   private slot(key: unknown): unknown {
     const hash = hashKey(key);
     const pairs = this.pairs;
