@@ -232,11 +232,13 @@ describe("maps over a host object behave as immutable values and never write the
     const changed = mapAssoc(odd, "\u0000k", 5);
     expect(changed.get("\u0000k")).toBe(5);
     expect(changed.size).toBe(3);
-    expect(changed.entries()).toEqual([
-      ["\u0000k", 5],
-      [composite, "text"],
-      ["b", 2],
-    ].sort((x, y) => compareTerms(x[0], y[0])));
+    expect(changed.entries()).toEqual(
+      [
+        ["\u0000k", 5],
+        [composite, "text"],
+        ["b", 2],
+      ].sort((x, y) => compareTerms(x[0], y[0])),
+    );
     const withVector = mapAssoc(odd, [1], "vector");
     expect(withVector.size).toBe(4);
     expect(withVector.get([1])).toBe("vector");

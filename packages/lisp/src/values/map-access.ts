@@ -9,7 +9,7 @@
  */
 import { readerOf } from "./field-reader.js";
 import { Keyword } from "./keyword.js";
-import { LispMap, MapBuilder } from "./lisp-map.js";
+import { LispMap, type MapBuilder } from "./lisp-map.js";
 import { hostKeys } from "./map-entries.js";
 import { isPlainObject, ownGet, ownHas, type PlainObject } from "./plain-object.js";
 import { TEXT_SLICE } from "./text-limit.js";

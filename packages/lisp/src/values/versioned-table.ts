@@ -108,7 +108,7 @@ export function sameKey(a: unknown, b: unknown): boolean {
  * every pair it passes.
  */
 export function pairIndex(pairs: readonly unknown[], hashKey: unknown): number {
-  if (hashKey === hashKey) {
+  if (typeof hashKey !== "number" || !Number.isNaN(hashKey)) {
     for (let i = 0; i < pairs.length; i += 2) if (pairs[i] === hashKey) return i;
     return -1;
   }
