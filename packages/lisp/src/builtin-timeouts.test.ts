@@ -151,7 +151,11 @@ describe("one builtin call is cut off at the timeout, however large its input", 
     ["select-keys", "(count (select-keys {:a 1} data/many))"],
     ["update-vals", "(count (update-vals data/obj vector))"],
     ["update-keys", "(count (update-keys data/obj keyword))"],
-    ["assoc onto a large host map, again and again", "(count (mapv #(assoc data/obj :k %) (range 100)))"],
+    // A map over a host map counts the host's keys when its size is asked (values/versioned-table.ts).
+    [
+      "assoc onto a large host map and count, again and again",
+      "(count (mapv #(count (assoc data/obj :k %)) (range 100)))",
+    ],
     ["find", "(find neg? data/many)"],
     ["get with a long name of hyphens (read as underscores too)", "(get data/row (keyword data/hyphens))"],
     // Strings.

@@ -253,6 +253,48 @@ describe("merge and merge-with", () => {
     expect(await evaluate("(merge-with + {:a 1} {:a 2})")).toBe("{:a 3}");
   });
 
+  test("merge-with of many maps combines each value where its lookup found the key, as a fold of merge-with does", async () => {
+    const { mergeWithStats } = await import("./merge-with.js");
+    // Keys of every kind a builder holds: keywords, strings (a string key meets its keyword
+    // twin by the write rule), numbers, 1 and 1.0 (one key), vectors (composite), and more than
+    // FLAT_LIMIT of them, so the builder moves from pairs to a JS Map midway.
+    const rows = Array.from({ length: 60 }, (_, i) => ({ k: i % 12, v: i }));
+    const context = { context: { rows } };
+    const programs: [string, string][] = [
+      [
+        "(apply merge-with + (map (fn [r] {(:k r) (:v r)}) data/rows))",
+        "(reduce (fn [acc r] (merge-with + acc {(:k r) (:v r)})) {} data/rows)",
+      ],
+      [
+        '(apply merge-with + (map (fn [r] {(if (even? (:k r)) (keyword (str "k" (:k r))) (str "k" (:k r))) (:v r)}) data/rows))',
+        '(reduce (fn [acc r] (merge-with + acc {(if (even? (:k r)) (keyword (str "k" (:k r))) (str "k" (:k r))) (:v r)})) {} data/rows)',
+      ],
+      [
+        "(apply merge-with conj (map (fn [r] {[(mod (:k r) 3)] [(:v r)]}) data/rows))",
+        "(reduce (fn [acc r] (merge-with conj acc {[(mod (:k r) 3)] [(:v r)]})) {} data/rows)",
+      ],
+      [
+        "(apply merge-with + (map (fn [r] {(if (even? (:v r)) 1 1.0) (:v r)}) data/rows))",
+        "(reduce (fn [acc r] (merge-with + acc {(if (even? (:v r)) 1 1.0) (:v r)})) {} data/rows)",
+      ],
+      [
+        '(apply merge-with + {:a 1} (map (fn [_] {"a" 2}) (range 40)))',
+        '(reduce (fn [acc m] (merge-with + acc m)) {:a 1} (map (fn [_] {"a" 2}) (range 40)))',
+      ],
+    ];
+    for (const [many, fold] of programs) {
+      for (const engine of ["general", undefined] as const) {
+        const before = mergeWithStats.foundInPlace;
+        const result = await run(many, engine === undefined ? context : { ...context, engine });
+        const taken = mergeWithStats.foundInPlace - before;
+        const expected = await run(fold, { ...context, engine: "general" });
+        const shown = (r: typeof result) => (r.ok ? format(r.value) : r.error.reason);
+        expect(shown(result), many).toBe(shown(expected));
+        expect(taken, many).toBeGreaterThan(0);
+      }
+    }
+  });
+
   test("merge-with callbacks may call tools, in order", async () => {
     const calls: unknown[] = [];
     const tools = {

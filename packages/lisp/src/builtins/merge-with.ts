@@ -35,8 +35,11 @@ export function mergeArgument(value: unknown, index: number, who: string): AnyMa
   );
 }
 
-/** How often merge-with took its one-entry path, for tests that prove it ran. */
-export const mergeWithStats = { oneEntry: 0 };
+/**
+ * How often merge-with took its one-entry path, and how many values a merge into a builder
+ * combined where its lookup found the key, for tests that prove they ran.
+ */
+export const mergeWithStats = { oneEntry: 0, foundInPlace: 0 };
 
 /**
  * merge-with: the entries of each later map written into the first; a key already there is
@@ -163,12 +166,13 @@ function mergeInto(
   for (let i = start; i < pending.length; i += 2) {
     const key = pending[i];
     const value = pending[i + 1];
-    // The key as written first (one lookup in the common case), then by the write rule.
+    // The key as written first (one lookup in the common case), then by the write rule; the
+    // combined value goes where the lookup found the key.
     let slot = key;
-    let existing = builder.get(key);
+    let existing = builder.find(key);
     if (existing === undefined) {
       slot = builderWriteKey(builder, key);
-      if (slot !== key) existing = builder.get(slot);
+      if (slot !== key) existing = builder.find(slot);
       if (existing === undefined) {
         builder.set(slot, value);
         continue;
@@ -181,7 +185,8 @@ function mergeInto(
         return mergeInto(combine, builder, pending, i + 2);
       });
     }
-    builder.set(slot, combined);
+    mergeWithStats.foundInPlace++;
+    builder.replaceFound(slot, combined);
     if (((i >> 1) & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
   }
   return builder.build();

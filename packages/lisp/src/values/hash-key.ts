@@ -20,7 +20,7 @@ import { WholeFloat } from "./numbers.js";
 import { chargeTextWork } from "./walk-meter.js";
 
 const COMPOSITE = "\u0000c";
-const ESCAPED_STRING = "\u0000s";
+export const ESCAPED_STRING = "\u0000s";
 
 /** Longest string V8 hashes by its characters (String::kMaxHashCalcLength). */
 const HASHED_LENGTH = 16383;

@@ -1,11 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
+import { hashKey } from "./hash-key.js";
 import { Keyword } from "./keyword.js";
 import { LispMap } from "./lisp-map.js";
 import { LispSet } from "./lisp-set.js";
 import { mapAssoc, toLispMap } from "./map-access.js";
 import { WholeFloat } from "./numbers.js";
-import { either } from "./versioned-table.js";
+import { compareTerms } from "./term-order.js";
+import { either, UNCOUNTED } from "./versioned-table.js";
 
 /**
  * Every version of a LispMap must behave as an immutable value, however versions are derived
@@ -210,17 +212,59 @@ describe("maps over a host object behave as immutable values and never write the
     );
   });
 
-  test("a host object is read through, not copied; a key starting with NUL makes a copy", () => {
+  test("a host object is read through, not copied, keys starting with NUL too", () => {
     type Inside = { base: unknown; flat: unknown[] | undefined };
     const row = { id: 7, name: "x" };
     const derived = toLispMap(row).assoc(Keyword.of("total"), 3) as unknown as Inside;
     expect(derived.base).toBe(row);
     // Only the change is held: one [hash, value] pair.
     expect(derived.flat).toEqual([Keyword.of("total"), 3]);
-    const odd = { "\u0000k": 1, b: 2 };
-    const copied = toLispMap(odd);
-    expect((copied as unknown as Inside).base).toBeUndefined();
-    expect(copied.get("\u0000k")).toBe(1);
+    // A string key starting with NUL has an escaped hash (hash-key.ts); a composite's hash starts
+    // with NUL too, and must never find a base key of the same text.
+    const composite = String(hashKey([1]));
+    const odd = { "\u0000k": 1, b: 2, [composite]: "text" };
+    const over = toLispMap(odd);
+    expect((over as unknown as Inside).base).toBe(odd);
+    expect(over.get("\u0000k")).toBe(1);
+    expect(over.get(composite)).toBe("text");
+    expect(over.get([1])).toBeUndefined();
+    expect(over.size).toBe(3);
+    const changed = mapAssoc(odd, "\u0000k", 5);
+    expect(changed.get("\u0000k")).toBe(5);
+    expect(changed.size).toBe(3);
+    expect(changed.entries()).toEqual(
+      [
+        ["\u0000k", 5],
+        [composite, "text"],
+        ["b", 2],
+      ].sort((x, y) => compareTerms(x[0], y[0])),
+    );
+    const withVector = mapAssoc(odd, [1], "vector");
+    expect(withVector.size).toBe(4);
+    expect(withVector.get([1])).toBe("vector");
+    expect(withVector.get(composite)).toBe("text");
+    const without = changed.dissoc("\u0000k");
+    expect(without.size).toBe(2);
+    expect(without.has("\u0000k")).toBe(false);
+    expect(without.entries().map(([key]) => key)).not.toContain("\u0000k");
+    expect(odd).toEqual({ "\u0000k": 1, b: 2, [composite]: "text" });
+  });
+
+  test("a map over a host object counts its keys only when asked", () => {
+    type Inside = { count: number };
+    const row = { id: 7, name: "x", amount: 2 };
+    const changed = mapAssoc(row, "amount", 3);
+    expect((changed as unknown as Inside).count).toBe(UNCOUNTED);
+    const grown = changed.assoc(Keyword.of("total"), 1).dissoc("name");
+    expect((grown as unknown as Inside).count).toBe(UNCOUNTED);
+    expect(grown.size).toBe(3);
+    expect((grown as unknown as Inside).count).toBe(3);
+    expect(changed.size).toBe(3);
+    // Past FLAT_LIMIT pairs a map moves to a store, which always knows its size.
+    let wide = LispMap.over(row);
+    for (let i = 0; i < 12; i++) wide = wide.assoc(Keyword.of(`k${i}`), i);
+    expect((wide as unknown as Inside).count).toBe(15);
+    expect(wide.size).toBe(15);
   });
 
   test("a map over a host object counts the object's own keys, however many", () => {
@@ -263,6 +307,17 @@ describe("maps over a host object behave as immutable values and never write the
     });
     expect(map.dissoc(Keyword.of("k3")).get(Keyword.of("k3"))).toBeUndefined();
     expect(LispMap.from([[Number.NaN, 1]]).get(Number.NaN)).toBe(1);
+    // NaN, the one key not equal to itself, is found among others and written once.
+    const withNaN = LispMap.from([
+      [Keyword.of("a"), 1],
+      [Number.NaN, 2],
+      [Number.NaN, 3],
+    ]);
+    expect(withNaN.size).toBe(2);
+    expect(withNaN.get(Number.NaN)).toBe(3);
+    expect(withNaN.assoc(Number.NaN, 4).size).toBe(2);
+    expect(withNaN.assoc(Number.NaN, 4).get(Number.NaN)).toBe(4);
+    expect(withNaN.dissoc(Number.NaN).has(Number.NaN)).toBe(false);
   });
 });
 

@@ -18,7 +18,7 @@ import {
 import type { Keyword } from "./keyword.js";
 import { TABLE_KIND } from "./table-kind.js";
 import { compareTerms } from "./term-order.js";
-import { either, FLAT_LIMIT, sameKey, TableVersion } from "./versioned-table.js";
+import { either, FLAT_LIMIT, pairIndex, TableVersion, UNCOUNTED } from "./versioned-table.js";
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
@@ -77,33 +77,28 @@ export class LispMap extends TableVersion<unknown> {
   }
 
   /**
-   * Internal: a map with the entries of a host object (string keys, none starting with NUL), read
-   * through to the object instead of copied (versioned-table.ts). `size` is its own key count.
+   * Internal: a map with the entries of a host object (its own string keys), read through to the
+   * object instead of copied (versioned-table.ts); its size is counted when first asked.
    */
-  static over(object: Readonly<Record<string, unknown>>, size: number): LispMap {
-    return new LispMap(size, null, object, []);
+  static over(object: Readonly<Record<string, unknown>>): LispMap {
+    return new LispMap(UNCOUNTED, null, object, []);
   }
 
   /**
-   * Internal: `LispMap.over(object, size).assoc(key, value)` in one step (one map instead of two):
-   * a map reading through to the object with one entry set.
+   * Internal: `LispMap.over(object).assoc(key, value)` in one step (one map instead of two): a map
+   * reading through to the object with one entry set.
    */
-  static overWith(
-    object: Readonly<Record<string, unknown>>,
-    size: number,
-    key: unknown,
-    value: unknown,
-  ): LispMap {
+  static overWith(object: Readonly<Record<string, unknown>>, key: unknown, value: unknown): LispMap {
     const hash = hashKey(key);
     const stored = value === undefined ? null : value;
     const slot = hash === key ? stored : new KeyedEntry(key, stored);
-    const inBase = typeof hash === "string" && hasOwn.call(object, hash);
-    if (inBase) {
-      const current = object[hash as string];
-      // The same value: the map over the object, unchanged (as assoc gives).
-      if ((current === undefined ? null : current) === slot) return LispMap.over(object, size);
-    }
-    return new LispMap(inBase ? size : size + 1, null, object, [hash, slot]);
+    // The same value as the object's own: the map over the object, unchanged (as assoc gives).
+    // (A key starting with NUL has another hash: such a key takes the general test, assoc's.)
+    if (hash === key && typeof key === "string" && hasOwn.call(object, key)) {
+      const current = object[key];
+      if ((current === undefined ? null : current) === slot) return LispMap.over(object);
+    } else if (hash !== key && typeof key === "string") return LispMap.over(object).assoc(key, value);
+    return new LispMap(UNCOUNTED, null, object, [hash, slot]);
   }
 
   /** Internal: adopts a Map filled by MapBuilder. */
@@ -254,11 +249,10 @@ export class MapBuilder {
     const slot = hash === key ? stored : new KeyedEntry(key, stored);
     const pairs = this.pairs;
     if (pairs !== undefined) {
-      for (let i = 0; i < pairs.length; i += 2) {
-        if (sameKey(pairs[i], hash)) {
-          pairs[i + 1] = slot;
-          return;
-        }
+      const index = pairIndex(pairs, hash);
+      if (index >= 0) {
+        pairs[index + 1] = slot;
+        return;
       }
       if (pairs.length < 2 * FLAT_LIMIT) {
         pairs.push(hash, slot);
@@ -272,12 +266,49 @@ export class MapBuilder {
     (this.slots as Map<unknown, unknown>).set(hash, slot);
   }
 
+  /** Where the last `find` looked: the hash of its key, and its index in `pairs` (-1 if absent). */
+  private foundHash: unknown = undefined;
+  private foundIndex = -1;
+
+  /**
+   * Internal: `get`, remembering where the key stands, so that `replaceFound` can write a new
+   * value there without a second lookup (a merge loop combining values, builtins/merge-with.ts).
+   */
+  find(key: unknown): unknown {
+    const hash = hashKey(key);
+    this.foundHash = hash;
+    const pairs = this.pairs;
+    let slot: unknown;
+    if (pairs === undefined) slot = (this.slots as Map<unknown, unknown>).get(hash);
+    else {
+      const index = pairIndex(pairs, hash);
+      this.foundIndex = index;
+      slot = index >= 0 ? pairs[index + 1] : undefined;
+    }
+    return slot instanceof KeyedEntry ? slot.value : slot;
+  }
+
+  /**
+   * Internal: `set(key, value)` for the key the last `find` found (nothing set in between): the
+   * same entry written, where find left it.
+   */
+  replaceFound(key: unknown, value: unknown): void {
+    if (typeof key === "string") this.hasStringKeys = true;
+    else if (typeof key === "object") this.hasObjectKeys = true;
+    const hash = this.foundHash;
+    const stored = value === undefined ? null : value;
+    const slot = hash === key ? stored : new KeyedEntry(key, stored);
+    const pairs = this.pairs;
+    if (pairs !== undefined) pairs[this.foundIndex + 1] = slot;
+    else (this.slots as Map<unknown, unknown>).set(hash, slot);
+  }
+
   private slot(key: unknown): unknown {
     const hash = hashKey(key);
     const pairs = this.pairs;
     if (pairs === undefined) return (this.slots as Map<unknown, unknown>).get(hash);
-    for (let i = 0; i < pairs.length; i += 2) if (sameKey(pairs[i], hash)) return pairs[i + 1];
-    return undefined;
+    const index = pairIndex(pairs, hash);
+    return index >= 0 ? pairs[index + 1] : undefined;
   }
 
   get(key: unknown): unknown {

@@ -10,12 +10,12 @@
 import { generatedCodePermitted } from "../code-generation.js";
 import { readerOf } from "./field-reader.js";
 import { Keyword } from "./keyword.js";
-import { LispMap, MapBuilder } from "./lisp-map.js";
+import { LispMap, type MapBuilder } from "./lisp-map.js";
 import { hostKeys } from "./map-entries.js";
 import { isPlainObject, ownGet, ownHas, type PlainObject } from "./plain-object.js";
 import { TEXT_SLICE } from "./text-limit.js";
 import { either } from "./versioned-table.js";
-import { chargeTextWork, chargeWalk } from "./walk-meter.js";
+import { chargeTextWork } from "./walk-meter.js";
 
 export type AnyMap = LispMap | PlainObject;
 
@@ -166,51 +166,19 @@ export function mapPut(map: AnyMap, key: unknown, value: unknown): LispMap {
 
 /**
  * A program map with all entries of `map`: program maps as they are; a host map as a map that
- * reads through to it (nothing copied: `(assoc row :k v)` on a tool result's row stores one entry),
- * unless a key starts with NUL, which the read-through cannot represent (then it is copied).
+ * reads through to it (nothing copied: `(assoc row :k v)` on a tool result's row stores one entry,
+ * and its keys are counted only when something asks for its size).
  */
 export function toLispMap(map: AnyMap): LispMap {
   if (map instanceof LispMap) return map;
-  const size = plainKeyCount(map);
-  if (size >= 0) return LispMap.over(map, size);
-  return copiedHostMap(map, Object.keys(map));
-}
-
-/**
- * How many keys a host map has (what `Object.keys` would list), or -1 when one starts with NUL (a
- * map cannot read through to such an object, see toLispMap). Counted with for-in, which V8 runs
- * over the object's cached key list: `(update row :amount * 1.2)` on 100,000 rows would otherwise
- * make 100,000 arrays of keys only to count them.
- */
-function plainKeyCount(map: Readonly<Record<string, unknown>>): number {
-  let count = 0;
-  for (const key in map) {
-    // for-in also lists inherited enumerable keys, Object.keys only own ones.
-    if (!hasOwnKey.call(map, key)) continue;
-    if (key.charCodeAt(0) === 0) return -1;
-    // A host map may have a million keys, and a loop may derive from it again and again.
-    if ((++count & 1023) === 0) chargeWalk(1024);
-  }
-  return count;
-}
-
-function copiedHostMap(map: Readonly<Record<string, unknown>>, keys: readonly string[]): LispMap {
-  const builder = new MapBuilder();
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i] as string;
-    builder.set(key, map[key]);
-    if ((i & 1023) === 1023) chargeWalk(1024);
-  }
-  return builder.build();
+  return LispMap.over(map);
 }
 
 export function mapAssoc(map: AnyMap, key: unknown, value: unknown): LispMap {
   if (map instanceof LispMap) return map.assoc(key, value);
   // A host row: the map over it with the one entry changed, made at once (not a map over the
   // row, then a second one with the entry).
-  const size = plainKeyCount(map);
-  if (size >= 0) return LispMap.overWith(map, size, key, value);
-  return copiedHostMap(map, Object.keys(map)).assoc(key, value);
+  return LispMap.overWith(map, key, value);
 }
 
 export function mapDissoc(map: AnyMap, key: unknown): AnyMap {

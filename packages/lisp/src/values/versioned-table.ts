@@ -27,7 +27,9 @@
  * every row; instead the version holds only what the program changed, over the row: a key it
  * lacks is read from the base, and a base key the program removed is marked DELETED. The base is
  * never written, and every version derived from one shares it, so undo records and rerooting work
- * on the store alone, as before.
+ * on the store alone, as before. A small version over a base does not count its entries until
+ * asked (UNCOUNTED): `(update row :amount * 1.2)` then costs no walk over the row's keys, and most
+ * such maps are only read.
  *
  * Small versions (a literal `{:id 1 :total 3}`, a row with a field or two changed) skip the store
  * altogether: their entries are a flat array, copied on each derivation (FLAT_LIMIT below).
@@ -35,7 +37,10 @@
  * This module must never expose the store or let a caller mutate a version.
  */
 
+import { ESCAPED_STRING } from "./hash-key.js";
+import { hostKeys } from "./map-entries.js";
 import { ownedTable } from "./owned-table.js";
+import { chargeWalk } from "./walk-meter.js";
 
 /** A base key removed from a version that reads through to a base. */
 const DELETED: unique symbol = Symbol("deleted");
@@ -66,13 +71,47 @@ const WALK_LIMIT = 16;
  */
 export const FLAT_LIMIT = 8;
 
+/**
+ * The size of a small version over a base that has not counted the base's keys yet: `size` counts
+ * them on first use (the base's keys, and the pairs that add to or hide them).
+ */
+export const UNCOUNTED = -1;
+
+/** A size `delta` away from `size`, unknown when `size` is (UNCOUNTED). */
+function sizeBy(size: number, delta: number): number {
+  return size < 0 ? UNCOUNTED : size + delta;
+}
+
+/**
+ * The own key of a base that a hash key names: the hash itself, or for a string starting with NUL
+ * (escaped by hashKey, hash-key.ts) the string; undefined for a composite's hash, which no base
+ * holds.
+ */
+function baseKeyOf(hashKey: string): string | undefined {
+  if (hashKey.charCodeAt(0) !== 0) return hashKey;
+  return hashKey.startsWith(ESCAPED_STRING) ? hashKey.slice(ESCAPED_STRING.length) : undefined;
+}
+
+/** The hash key of a base's own key (the inverse of baseKeyOf). */
+function hashOfBaseKey(key: string): string {
+  return key.charCodeAt(0) === 0 ? ESCAPED_STRING + key : key;
+}
+
 /** Hash keys as a JS Map compares them (SameValueZero): NaN equals NaN. */
 export function sameKey(a: unknown, b: unknown): boolean {
   return a === b || (typeof a === "number" && typeof b === "number" && Number.isNaN(a) && Number.isNaN(b));
 }
 
-/** Where `hashKey` stands in a small version's pairs (the index of its hash), or -1. */
-function pairIndex(pairs: readonly unknown[], hashKey: unknown): number {
+/**
+ * Where `hashKey` stands in pairs of [hash, slot] (the index of its hash), or -1. Only NaN is not
+ * equal to itself, so any other key is found by `===` alone, without sameKey's type tests on
+ * every pair it passes.
+ */
+export function pairIndex(pairs: readonly unknown[], hashKey: unknown): number {
+  if (typeof hashKey !== "number" || !Number.isNaN(hashKey)) {
+    for (let i = 0; i < pairs.length; i += 2) if (pairs[i] === hashKey) return i;
+    return -1;
+  }
   for (let i = 0; i < pairs.length; i += 2) if (sameKey(pairs[i], hashKey)) return i;
   return -1;
 }
@@ -99,8 +138,11 @@ function pairsMap<V>(pairs: readonly unknown[]): Map<unknown, V | typeof DELETED
 }
 
 export abstract class TableVersion<V> {
-  /** Number of entries in this version (changed only in place, on an owned accumulator). */
-  size: number;
+  /**
+   * Number of entries in this version (changed only in place, on an owned accumulator), or
+   * UNCOUNTED (a small version over a base: see `size`).
+   */
+  private count: number;
   private store!: Store<V>;
   /** A small version's pairs [hash, slot, hash, slot...] (slots may be DELETED); undefined otherwise. */
   private flat: unknown[] | undefined;
@@ -122,10 +164,35 @@ export abstract class TableVersion<V> {
     base?: Readonly<Record<string, unknown>>,
     flat?: unknown[],
   ) {
-    this.size = size;
+    this.count = size;
     this.base = base;
     this.flat = flat;
     if (entries !== null) this.store = { map: entries, current: this, pinned: false };
+  }
+
+  /** Number of entries in this version. */
+  get size(): number {
+    const count = this.count;
+    return count >= 0 ? count : this.countOverBase();
+  }
+
+  /**
+   * The size of a small version over a base, counted now and kept: the base's own keys, plus the
+   * pairs under keys the base lacks, minus those that hide a base key (DELETED marks).
+   */
+  private countOverBase(): number {
+    const flat = this.flat as unknown[];
+    let count = hostKeys(this.base as Readonly<Record<string, unknown>>).length;
+    // A host object may have a million keys: listing them is one native step, charged after.
+    if (count > 1024) chargeWalk(count);
+    for (let i = 0; i < flat.length; i += 2) {
+      const inBase = this.baseGet(flat[i]) !== undefined;
+      if (flat[i + 1] === DELETED) {
+        if (inBase) count--;
+      } else if (!inBase) count++;
+    }
+    this.count = count;
+    return count;
   }
 
   /** A sibling version of the same subclass, of the given size, not yet attached to a store. */
@@ -212,8 +279,10 @@ export abstract class TableVersion<V> {
 
   private baseGet(hashKey: unknown): V | undefined {
     const base = this.base;
-    if (base === undefined || typeof hashKey !== "string" || !hasOwn.call(base, hashKey)) return undefined;
-    const value = base[hashKey];
+    if (base === undefined || typeof hashKey !== "string") return undefined;
+    const key = baseKeyOf(hashKey);
+    if (key === undefined || !hasOwn.call(base, key)) return undefined;
+    const value = base[key];
     return (value === undefined ? null : value) as V;
   }
 
@@ -221,7 +290,7 @@ export abstract class TableVersion<V> {
   protected tableDetached(): this {
     if (this.flat !== undefined) return this;
     this.reroot();
-    const copy = this.successor(this.size);
+    const copy = this.successor(this.count);
     copy.store = { map: new Map(this.store.map), current: copy, pinned: false };
     return copy;
   }
@@ -229,7 +298,7 @@ export abstract class TableVersion<V> {
   /** A copy in storage of its own, small versions included (tableDetached returns those as they are). */
   protected tableOwnableCopy(): this {
     if (this.flat === undefined) return this.tableDetached();
-    const copy = this.successor(this.size);
+    const copy = this.successor(this.count);
     copy.flat = this.flat.slice();
     return copy;
   }
@@ -245,10 +314,11 @@ export abstract class TableVersion<V> {
   /** A small version with these pairs, or a new lineage when they are too many. */
   private withPairs(size: number, pairs: unknown[]): this {
     const derived = this.successor(size);
-    if (pairs.length <= 2 * FLAT_LIMIT) {
-      derived.flat = pairs;
-      return derived;
-    }
+    derived.flat = pairs;
+    if (pairs.length <= 2 * FLAT_LIMIT) return derived;
+    // A store's version always knows its size: counted while the pairs are still flat.
+    if (size < 0) derived.countOverBase();
+    derived.flat = undefined;
     derived.store = { map: pairsMap<V>(pairs), current: derived, pinned: false };
     return derived;
   }
@@ -272,20 +342,24 @@ export abstract class TableVersion<V> {
         const slot = flat[index + 1];
         if (slot === value) return this;
         flat[index + 1] = value;
-        if (slot === DELETED) this.size++;
+        if (slot === DELETED) this.count = sizeBy(this.count, 1);
         this.changed();
         return this;
       }
       const inBase = this.baseGet(hashKey);
       if (inBase !== undefined && inBase === value) return this;
-      if (flat.length < 2 * FLAT_LIMIT) flat.push(hashKey, value);
-      else {
+      if (flat.length < 2 * FLAT_LIMIT) {
+        // Grown to its new length at once: push would give a two-pair array room for ten.
+        this.flat = pairsWith(flat, hashKey, value);
+      } else {
+        // A store's version always knows its size: counted before the pairs leave.
+        if (this.count < 0) this.countOverBase();
         const map = pairsMap<V>(flat);
         map.set(hashKey, value);
         this.store = { map, current: this, pinned: false };
         this.flat = undefined;
       }
-      if (inBase === undefined) this.size++;
+      if (inBase === undefined) this.count = sizeBy(this.count, 1);
       this.changed();
       return this;
     }
@@ -294,7 +368,7 @@ export abstract class TableVersion<V> {
       // No base, so no DELETED marks: the store's own size says whether the key is new.
       const before = map.size;
       map.set(hashKey, value);
-      if (map.size !== before) this.size++;
+      if (map.size !== before) this.count++;
       this.changed();
       return this;
     }
@@ -302,7 +376,7 @@ export abstract class TableVersion<V> {
     const previous = stored === undefined ? this.baseGet(hashKey) : stored === DELETED ? undefined : stored;
     if (previous !== undefined && previous === value) return this;
     map.set(hashKey, value);
-    if (previous === undefined) this.size++;
+    if (previous === undefined) this.count++;
     this.changed();
     return this;
   }
@@ -320,7 +394,7 @@ export abstract class TableVersion<V> {
       else return this.tableDeleteDerived(hashKey);
     } else if (inBase) this.store.map.set(hashKey, DELETED);
     else this.store.map.delete(hashKey);
-    this.size--;
+    this.count = sizeBy(this.count, -1);
     this.changed();
     return this;
   }
@@ -351,12 +425,12 @@ export abstract class TableVersion<V> {
         if (slot === value) return this;
         const pairs = flat.slice();
         pairs[index + 1] = value;
-        return this.withPairs(slot === DELETED ? this.size + 1 : this.size, pairs);
+        return this.withPairs(slot === DELETED ? sizeBy(this.count, 1) : this.count, pairs);
       }
       const inBase = this.baseGet(hashKey);
       if (inBase !== undefined && inBase === value) return this;
       return this.withPairs(
-        inBase !== undefined ? this.size : this.size + 1,
+        inBase !== undefined ? this.count : sizeBy(this.count, 1),
         pairsWith(flat, hashKey, value),
       );
     }
@@ -367,7 +441,7 @@ export abstract class TableVersion<V> {
     const previous = stored === undefined ? this.baseGet(hashKey) : stored === DELETED ? undefined : stored;
     const had = previous !== undefined;
     if (had && previous === value) return this;
-    const derived = this.successor(had ? this.size : this.size + 1);
+    const derived = this.successor(had ? this.count : this.count + 1);
     derived.store = this.store;
     this.next = derived;
     this.undoKey = hashKey;
@@ -394,10 +468,10 @@ export abstract class TableVersion<V> {
         // A key of the base stays hidden by a mark; any other key simply leaves the pairs.
         if (inBase) pairs[index + 1] = DELETED;
         else pairs.splice(index, 2);
-        return this.withPairs(this.size - 1, pairs);
+        return this.withPairs(sizeBy(this.count, -1), pairs);
       }
       if (!inBase) return this;
-      return this.withPairs(this.size - 1, pairsWith(flat, hashKey, DELETED));
+      return this.withPairs(sizeBy(this.count, -1), pairsWith(flat, hashKey, DELETED));
     }
     if (this.store.pinned) return this.tableDetached().tableDelete(hashKey);
     this.reroot();
@@ -405,7 +479,7 @@ export abstract class TableVersion<V> {
     const stored = map.get(hashKey);
     const present = stored === undefined ? inBase : stored !== DELETED;
     if (!present) return this;
-    const derived = this.successor(this.size - 1);
+    const derived = this.successor(this.count - 1);
     derived.store = this.store;
     this.next = derived;
     this.undoKey = hashKey;
@@ -437,7 +511,8 @@ export abstract class TableVersion<V> {
       for (let i = 0; i < flat.length; i += 2)
         if (flat[i + 1] !== DELETED) entries[index++] = [flat[i], flat[i + 1] as V];
       overridden = (key) => {
-        for (let i = 0; i < flat.length; i += 2) if (flat[i] === key) return true;
+        const hash = hashOfBaseKey(key);
+        for (let i = 0; i < flat.length; i += 2) if (flat[i] === hash) return true;
         return false;
       };
     } else {
@@ -445,7 +520,7 @@ export abstract class TableVersion<V> {
       // A for-of loop: Array.from over a Map takes V8's generic iterator path, ten times slower.
       const map = this.store.map;
       for (const entry of map) if (entry[1] !== DELETED) entries[index++] = entry as [unknown, V];
-      overridden = (key) => map.has(key);
+      overridden = (key) => map.has(hashOfBaseKey(key));
     }
     const base = this.base;
     if (base !== undefined) {
