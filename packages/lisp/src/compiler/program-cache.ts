@@ -69,16 +69,17 @@ export function cachedProgram(key: ProgramKey): CacheEntry | undefined {
 }
 
 /**
- * The code of the last programs prepared, whatever the cache keeps of them. V8 keeps the machine
- * code it optimized for a function literal only while some closure of that literal still uses it:
- * once every program whose closures (the general evaluator's, a generated unit's) ran hot is
- * garbage, the next program starts from bytecode again. A few recent programs keep the evaluator's
- * hot closures optimized (a 1,000-row bench run fresh was 1.2x slower keeping none), and few enough
- * die young, as they must for the point of SEEN_ONCE. Fewer is cheaper for a small program (8: 18%
- * fewer instructions per ten-line program than 32, under callgrind) but dearer for the 1,000-row
- * cases run fresh (8: 3.6% more instructions for the whole of profile-fresh.mjs than 32).
+ * The code of the last programs prepared, whatever the cache keeps of them. V8 holds the machine
+ * code it optimized for a function literal only weakly: once no live closure uses it, a collection
+ * drops it and the next program starts that literal from bytecode again. Keeping the code (not the
+ * syntax tree) of recent programs keeps the evaluator's hot closures optimized. How many matters
+ * when programs of different shapes alternate: with 32, a whole 100,000-row fresh bench run after
+ * others (`data-programs.bench.mjs --sizes 100000 --mode fresh`) was 1.79x JS against 1.41x for
+ * the old cache of 256 whole programs (cheap scans such as `count filter` 2-4x slower); with 256
+ * it was 1.31x, and the ten-line program stayed cheaper than with the old cache (median 0.077 and
+ * 0.082 ms against 0.084 and 0.092, back to back), since a syntax tree is no longer kept.
  */
-const KEPT_ALIVE = 32;
+const KEPT_ALIVE = 256;
 const keptAlive: Code[] = [];
 let keptNext = 0;
 
