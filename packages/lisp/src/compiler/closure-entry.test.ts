@@ -1,6 +1,6 @@
 /**
  * A closure of the general evaluator tests depth and fuel in one condition on entry
- * (closures.ts, entryCheck out of line): the recursion limit holds to the call, the error is the
+ * (closures.ts; RunContext.entryCheck out of line): the recursion limit holds to the call, the error is the
  * same, and fuel running out still reads the clock, so a long recursion stops on time.
  */
 import { describe, expect, test } from "vitest";

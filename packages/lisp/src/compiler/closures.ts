@@ -5,9 +5,8 @@
  */
 import type { Node } from "../analyzer/ast.js";
 import { LispError } from "../errors.js";
-import type { Position } from "../reader/form.js";
 import { after } from "../runtime/async.js";
-import { active, type RunContext } from "../runtime/context.js";
+import { active } from "../runtime/context.js";
 import { assertEffectsAllowed } from "../runtime/pure-mode.js";
 import { RECUR } from "../runtime/signals.js";
 import {
@@ -132,7 +131,7 @@ export function compileClosure(
     const context = active;
     // One test on the way in; its rare halves out of line (past the depth limit the fuel is
     // not spent, as the error ends the call anyway).
-    if (++context.depth > context.limits.maxDepth || --context.fuel <= 0) entryCheck(context, position);
+    if (++context.depth > context.limits.maxDepth || --context.fuel <= 0) context.entryCheck(position);
     let result: unknown;
     for (;;) {
       result = body(frame);
@@ -224,18 +223,6 @@ export function compileClosure(
     }
     return closure;
   };
-}
-
-/** The rare halves of a closure's entry test: past the depth limit, the error; else read the clock. */
-function entryCheck(context: RunContext, position: Position): void {
-  if (context.depth > context.limits.maxDepth) {
-    throw new LispError(
-      "recursion_limit_exceeded",
-      `recursion depth exceeded ${context.limits.maxDepth} nested calls. Use loop/recur or reduce instead of deep recursion`,
-      position,
-    );
-  }
-  context.refuel();
 }
 
 /** `[& {:keys [a]}]`: rest arguments read as alternating keys and values. */

@@ -5,29 +5,30 @@
  * value is a plain object and then reads each field from it directly, with `:or` defaults
  * computed only for fields that are missing.
  */
-import type { Binding, Node, Pattern } from "../analyzer/ast.js";
+
+import type { Binding, Pattern } from "../analyzer/ast.js";
 import { Keyword } from "../values/keyword.js";
 import { plainObjectTest } from "../values/plain-object.js";
+import type { LoopEmitter } from "./codegen-loops.js";
 
-/** What binding patterns needs of the generator (codegen.ts, Generator). */
-export interface PatternEmitter {
+/** What binding patterns needs of the generator (codegen.ts, Generator): a part of a loop's needs, and `declare`. */
+export interface PatternEmitter
+  extends Pick<
+    LoopEmitter,
+    | "value"
+    | "bind"
+    | "emit"
+    | "emitAll"
+    | "block"
+    | "temp"
+    | "named"
+    | "normalized"
+    | "isDefined"
+    | "markDefined"
+    | "constant"
+  > {
   /** A new JS name for a local of the current scope, bound to its slot. */
   declare(slot: number): string;
-  /** Emits code computing `node`; returns an expression naming its value. */
-  value(node: Node): string;
-  /** Emits `const name = expression;` and returns the name. */
-  bind(expression: string): string;
-  emit(line: string): void;
-  emitAll(lines: readonly string[]): void;
-  /** Runs `body` collecting the lines it emits, and returns them. */
-  block(body: () => void): string[];
-  temp(prefix?: string): string;
-  named(expression: string): string;
-  normalized(expression: string): string;
-  isDefined(expression: string): boolean;
-  markDefined(name: string): void;
-  /** The name of a constant (in `K`) holding `value`. */
-  constant(value: unknown): string;
 }
 
 export function bindAll(gen: PatternEmitter, bindings: readonly Binding[]): void {

@@ -295,14 +295,7 @@ export const codegenRuntime = {
    * out, and the clock is read.
    */
   gate(context: RunContext, position: Position): void {
-    if (context.depth > context.limits.maxDepth) {
-      throw new LispError(
-        "recursion_limit_exceeded",
-        `recursion depth exceeded ${context.limits.maxDepth} nested calls. Use loop/recur or reduce instead of deep recursion`,
-        position,
-      );
-    }
-    context.refuel();
+    context.entryCheck(position);
   },
   fn: <F extends (...args: never[]) => unknown>(impl: F, info: FunctionInfo): F =>
     brandFunction(impl as never, info) as F,

@@ -8,6 +8,7 @@
  */
 import { permitGeneratedCode } from "../code-generation.js";
 import { LispError } from "../errors.js";
+import type { Position } from "../reader/form.js";
 import type { PlainObject } from "../values/plain-object.js";
 import { setWalkTarget, type WalkTarget } from "../values/walk-meter.js";
 import { now } from "./clock.js";
@@ -224,6 +225,22 @@ export class RunContext implements WalkTarget {
   refuel(): void {
     this.fuel = FUEL_PER_CHECK;
     this.checkDeadline();
+  }
+
+  /**
+   * The rare halves of a call's entry test, which checks depth and fuel in one condition (the
+   * general evaluator's closures, generated functions through `$.gate`): past the depth limit, the
+   * recursion error; otherwise the fuel ran out, and the clock is read.
+   */
+  entryCheck(position: Position): void {
+    if (this.depth > this.limits.maxDepth) {
+      throw new LispError(
+        "recursion_limit_exceeded",
+        `recursion depth exceeded ${this.limits.maxDepth} nested calls. Use loop/recur or reduce instead of deep recursion`,
+        position,
+      );
+    }
+    this.refuel();
   }
 
   /**
