@@ -81,6 +81,9 @@ const STAGES: ReadonlyMap<
   ["distinct", { arities: [1], inputs: () => 1 }],
   // Inside another consumer: (reduce + 0 (take 100 (map f xs))) stops the stream after 100 items.
   ["take", { arities: [2], inputs: () => 1 }],
+  // A source, under another stage only: (map f (re-seq re text)) takes each match as it is found,
+  // so a long text's matches are not all kept at once (fusePipeline leaves (count (re-seq ...))).
+  ["re-seq", { arities: [2], inputs: () => 0 }],
 ]);
 
 type CallNode = Extract<Node, { kind: "call" }>;
@@ -109,7 +112,7 @@ export function fusePipeline(call: CallNode): Node | undefined {
   const consumer: CallNode =
     taken === undefined ? call : { ...call, args: [...call.args.slice(0, last), taken] };
   const input = consumer.args[last] as Node;
-  if (!builtinCall(input, STAGES)) return undefined;
+  if (!builtinCall(input, STAGES) || isSource(input as CallNode)) return undefined;
   const values: Node[] = [];
   const plan = flatten(consumer, values, true);
   const lazy: Node = {
@@ -120,6 +123,11 @@ export function fusePipeline(call: CallNode): Node | undefined {
   };
   if (plan.op === "take") lazyTakes.set(lazy, consumer);
   return lazy;
+}
+
+/** Whether a stage call reads no collection of its own (re-seq): it feeds stages, it is not one. */
+function isSource(node: CallNode): boolean {
+  return node.callee.kind === "builtin" && node.callee.name === "re-seq";
 }
 
 /** The plan of `call`, pushing its builtin and its plain arguments onto `values` in program order. */

@@ -24,6 +24,7 @@ import { type Callable, callValue } from "../runtime/call.js";
 import { callSite } from "../runtime/call-site.js";
 import { active } from "../runtime/context.js";
 import { NOT_PURE, pureMode } from "../runtime/pure-mode.js";
+import type { Regex } from "../values/regex.js";
 import { itemsOf } from "../runtime/sequences.js";
 import { type FieldReader, readerOf } from "../values/field-reader.js";
 import { Keyword } from "../values/keyword.js";
@@ -32,6 +33,8 @@ import { getField } from "../values/map-access.js";
 import { SeenItems } from "../values/seen-items.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
 import { callbackOf, truthy } from "./support/hof-common.js";
+import { findAll, MatchCursor, requireRegex } from "./support/str-regex.js";
+import { requireString } from "./support/str-text.js";
 
 /** What the lazy runs did, for tests that prove the lazy path ran (or fell back). */
 export const lazyPipelineStats = {
@@ -392,6 +395,9 @@ function stream(plan: PipelinePlan, values: readonly unknown[]): Pull {
       return interleaveStage(input(0), input(1));
     case "distinct":
       return distinctStage(input(0));
+    case "re-seq":
+      // Pulled through a stage that is not pushed (partition...): its matches as re-seq's vector.
+      return sourceInput(findAll(requireRegex(arg(0), "re-seq"), requireString(arg(1), "re-seq")), plan.op);
     case "take": {
       const count = arg(0);
       if (typeof count !== "number" || !Number.isInteger(count)) throw GIVE_UP;
@@ -454,7 +460,7 @@ function collectPushed(plan: PipelinePlan, values: readonly unknown[]): unknown[
   const chain = pushedChain(plan, values);
   if (chain === undefined) return undefined;
   pushedStats.pushedRuns++;
-  return pushStages(chain.stages, chain.items, Number.POSITIVE_INFINITY);
+  return pushChain(chain, Number.POSITIVE_INFINITY);
 }
 
 /**
@@ -466,14 +472,28 @@ function pushedPrefix(plan: PipelinePlan, values: readonly unknown[], limit: num
   const chain = pushedChain(plan, values);
   if (chain === undefined) return undefined;
   pushedStats.pushedPrefixRuns++;
-  return pushStages(chain.stages, chain.items, limit);
+  return pushChain(chain, limit);
+}
+
+/**
+ * A pushed chain's source: a collection's items, or the matches of `(re-seq re text)`, found as
+ * the stages take them (so that a long text's matches are never all alive at once).
+ */
+type PushedSource =
+  | { readonly items: readonly unknown[] }
+  | { readonly items: undefined; readonly regex: Regex; readonly text: string };
+
+function pushChain(chain: { stages: PushedStage[]; source: PushedSource }, limit: number): unknown[] {
+  const { stages, source } = chain;
+  if (source.items !== undefined) return pushStages(stages, source.items, limit);
+  return pushMatches(stages, source.regex, source.text, limit);
 }
 
 /** The stages of `plan` (innermost first) and its source's items, when collectPushed applies. */
 function pushedChain(
   plan: PipelinePlan,
   values: readonly unknown[],
-): { stages: PushedStage[]; items: readonly unknown[] } | undefined {
+): { stages: PushedStage[]; source: PushedSource } | undefined {
   if (!pushable(plan)) return undefined;
   const stages: PushedStage[] = [];
   let stage = plan;
@@ -497,7 +517,14 @@ function pushedChain(
       if (items === undefined) throw GIVE_UP;
       // Innermost first: the order an item meets the stages.
       stages.reverse();
-      return { stages, items };
+      return { stages, source: { items } };
+    }
+    if (source.op === "re-seq") {
+      // Checked as re-seq checks them, before any match is looked for.
+      const regex = requireRegex(values[source.args[0] as number], "re-seq");
+      const text = requireString(values[source.args[1] as number], "re-seq");
+      stages.reverse();
+      return { stages, source: { items: undefined, regex, text } };
     }
     stage = source;
   }
@@ -514,7 +541,7 @@ function pushable(plan: PipelinePlan): boolean {
     const op = stage.op;
     if (op !== "filter" && op !== "remove" && op !== "keep" && op !== "map") return false;
     const source = stage.args[1] as number | PipelinePlan;
-    if (typeof source === "number") return true;
+    if (typeof source === "number" || source.op === "re-seq") return true;
     stage = source;
   }
 }
@@ -552,6 +579,32 @@ function pushStages(stages: readonly PushedStage[], items: readonly unknown[], l
     if (--active.fuel <= 0) active.refuel();
     const raw = items[i];
     let item: unknown = raw === undefined ? null : raw;
+    for (const stage of stages) {
+      if (stage.kind === "select") {
+        if (truthy(answer(stage.f(item))) !== stage.wanted) continue next;
+      } else {
+        const result = answer(stage.f(item));
+        if (stage.kind === "keep" && result === null) continue next;
+        item = result;
+      }
+    }
+    if (out.push(item) >= limit) break;
+  }
+  return out;
+}
+
+/**
+ * pushStages over the matches of `(re-seq regex text)`: each match goes through the stages as it
+ * is found (MatchCursor charges it as re-seq does), and no match is looked for past the one
+ * that gave the last of `limit` items.
+ */
+function pushMatches(stages: readonly PushedStage[], regex: Regex, text: string, limit: number): unknown[] {
+  const out: unknown[] = [];
+  if (limit <= 0) return out;
+  const matches = new MatchCursor(regex, text);
+  next: for (let match = matches.next(); match !== undefined; match = matches.next()) {
+    if (--active.fuel <= 0) active.refuel();
+    let item: unknown = match;
     for (const stage of stages) {
       if (stage.kind === "select") {
         if (truthy(answer(stage.f(item))) !== stage.wanted) continue next;

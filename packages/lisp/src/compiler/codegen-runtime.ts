@@ -18,6 +18,8 @@ import {
 } from "../builtins/maps.js";
 import { mergeWithEntry, mergeWithPairs } from "../builtins/merge-with.js";
 import { mapOfFlatPairs } from "../builtins/support/into-map.js";
+import { MatchCursor, requireRegex } from "../builtins/support/str-regex.js";
+import { requireString } from "../builtins/support/str-text.js";
 import { isLimitError, isLispError, LispError } from "../errors.js";
 import { print } from "../format/print.js";
 import type { Position } from "../reader/form.js";
@@ -263,6 +265,10 @@ export const codegenRuntime = {
   answer(result: unknown): unknown {
     if (result instanceof Promise) throw new LispError("type_error", "a callback waited");
     return result === undefined ? null : result;
+  },
+  /** The matches of a pipeline's `(re-seq re text)`, found one at a time as the loop asks. */
+  matchCursor(regex: unknown, text: unknown): MatchCursor {
+    return new MatchCursor(requireRegex(regex, "re-seq"), requireString(text, "re-seq"));
   },
   chargeVector(slots: number): void {
     active.allocate(vectorBytes(slots));

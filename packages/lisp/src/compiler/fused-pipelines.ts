@@ -505,6 +505,23 @@ function stream(
       });
       return;
     }
+    case "re-seq": {
+      // The source's matches, each found as the loop asks for it (support/str-regex.ts).
+      const matches = g.bind(
+        `$.matchCursor(${names[stage.args[0] as number]}, ${names[stage.args[1] as number]})`,
+      );
+      const match = g.temp("m");
+      const body = g.block(() => {
+        g.markDefined(match);
+        sink(match);
+      });
+      g.emit(
+        `for (let ${match} = ${matches}.next(); ${match} !== undefined; ${match} = ${matches}.next()) {`,
+      );
+      g.emitAll(body);
+      g.emit("}");
+      return;
+    }
     default:
       throw new GenerationGap(`no fused code for ${stage.op}`);
   }
@@ -639,6 +656,8 @@ function fusable(stage: PipelinePlan): boolean {
       return stage.args.length <= 3 && below;
     case "take":
       return stage.args.length === 2 && below;
+    case "re-seq":
+      return true;
     case "interleave":
       return isOneToOne(stage.args[0] as number | PipelinePlan) && isOneToOne(input);
     default:

@@ -10,6 +10,13 @@ export interface RegexPathStats {
   nativeCollects: number;
   /** Short texts whose matches re-seq copied into a vector of their number (shortTextMatches). */
   exactVectors: number;
+  /** re-seqs whose matches went one at a time to a lazy pipeline's stages (MatchCursor). */
+  streamedMatches: number;
 }
 
-export const regexPathStats: RegexPathStats = { nativeSplits: 0, nativeCollects: 0, exactVectors: 0 };
+export const regexPathStats: RegexPathStats = {
+  nativeSplits: 0,
+  nativeCollects: 0,
+  exactVectors: 0,
+  streamedMatches: 0,
+};

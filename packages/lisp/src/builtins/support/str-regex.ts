@@ -319,6 +319,161 @@ export function findAll(regex: Regex, text: string): Array<string | string[]> {
 }
 
 /**
+ * re-seq's matches one at a time, found as they are asked for (`next`), each charged as findAll
+ * charges it (the text it covers, its slot, its vector); once the last is found, the rest of the
+ * text and the vector are charged too, so that a loop over the whole stream pays what findAll's
+ * vector costs. What it saves is keeping every match alive at once: a long text's hundred thousand
+ * match vectors, copied by each young-generation collection until they are promoted. The search
+ * is findAll's: a short text on the native engine, a long one a stretch of short lines at a time
+ * (a line too long for the native engine on RE2, as eachStretch splits it), anything else on RE2.
+ * For the stages of lazy pipelines (lazy-pipeline.ts, compiler/fused-pipelines.ts), which call
+ * the program's callbacks between matches: those may search with this same pattern, so the
+ * cursor keeps its own position and sets the shared pattern's lastIndex before each search.
+ */
+export class MatchCursor {
+  private readonly native: RegExp | undefined;
+  private readonly lineLocal: boolean;
+  /** The piece being searched (the whole text, a stretch of it, or one long line) and where it starts. */
+  private piece = "";
+  private offset = 0;
+  /** Where the next native search of the piece starts; the RE2 matcher when the piece is on RE2. */
+  private position = 0;
+  private matcher: Matcher | undefined;
+  private groups = 0;
+  /** Where the next stretch of lines starts, and the line the stretch has reached (eachStretch). */
+  private chunkStart = 0;
+  private lineStart = 0;
+  /** A long line waiting for RE2 after the stretch before it: its start and end, else -1. */
+  private pendingLine = -1;
+  private pendingEnd = -1;
+  /** Where the last match ended in the whole text (what is charged), and whether the text is done. */
+  private covered = 0;
+  private done = false;
+
+  constructor(
+    private readonly regex: Regex,
+    private readonly text: string,
+  ) {
+    regexPathStats.streamedMatches++;
+    const native = regex.native;
+    this.native = native?.nonEmpty ? native.global : undefined;
+    this.lineLocal = native?.nonEmpty === true && native.lineLocal && text.length > NATIVE_TEXT_LIMIT;
+    if (this.native !== undefined && text.length <= NATIVE_TEXT_LIMIT) this.piece = text;
+    else if (this.lineLocal) this.chunkStart = -1;
+    else this.onRe2(text, 0);
+  }
+
+  /** The next match (a string, or [whole g1 ...]), or undefined once there is none. */
+  next(): string | string[] | undefined {
+    for (;;) {
+      if (this.matcher !== undefined) {
+        const found = this.nextOnRe2();
+        if (found !== undefined) return found;
+      } else if (this.chunkStart !== -1 || !this.lineLocal) {
+        const found = this.nextNative();
+        if (found !== undefined) return found;
+      }
+      if (!this.lineLocal || !this.nextPiece()) return this.finish();
+    }
+  }
+
+  private nextNative(): string | string[] | undefined {
+    const global = this.native as RegExp;
+    global.lastIndex = this.position;
+    const match = global.exec(this.piece);
+    if (match === null) return undefined;
+    this.position = global.lastIndex;
+    global.lastIndex = 0;
+    const end = this.offset + this.position;
+    chargeMatch(this.covered, end);
+    this.covered = end;
+    return nativeValue(match);
+  }
+
+  private nextOnRe2(): string | string[] | undefined {
+    const matcher = this.matcher as Matcher;
+    if (!matcher.find()) {
+      this.matcher = undefined;
+      return undefined;
+    }
+    const match: Array<string | undefined> & { index?: number } = new Array(this.groups + 1);
+    for (let i = 0; i <= this.groups; i++) match[i] = matcher.group(i) ?? undefined;
+    match.index = matcher.start();
+    const end = this.offset + match.index + (match[0] as string).length;
+    chargeMatch(this.covered, end);
+    this.covered = end;
+    return foundValue(match as FoundMatch);
+  }
+
+  private onRe2(piece: string, offset: number): void {
+    this.matcher = this.regex.compiled.matcher(piece);
+    this.groups = this.matcher.groupCount();
+    this.offset = offset;
+  }
+
+  private onNative(piece: string, offset: number): void {
+    this.piece = piece;
+    this.offset = offset;
+    this.position = 0;
+  }
+
+  /** eachStretch's walk, a piece at a time: false once the text is done. */
+  private nextPiece(): boolean {
+    const text = this.text;
+    if (this.chunkStart === -1) this.chunkStart = 0;
+    if (this.pendingLine !== -1) {
+      const line = this.pendingLine;
+      this.pendingLine = -1;
+      this.onRe2(text.slice(line, this.pendingEnd), line);
+      return true;
+    }
+    if (this.chunkStart >= text.length && this.lineStart >= text.length) return false;
+    while (text.length - this.lineStart > NATIVE_TEXT_LIMIT) {
+      const newline = text.lastIndexOf("\n", this.lineStart + NATIVE_TEXT_LIMIT);
+      if (newline >= this.lineStart) {
+        this.lineStart = newline + 1;
+        if (this.lineStart - this.chunkStart >= NATIVE_CHUNK) {
+          this.onNative(text.slice(this.chunkStart, this.lineStart), this.chunkStart);
+          this.chunkStart = this.lineStart;
+          return true;
+        }
+        continue;
+      }
+      // The line at lineStart is longer than the native engine may search: the stretch before
+      // it first (if any), then the line on RE2.
+      let lineEnd = text.indexOf("\n", this.lineStart);
+      if (lineEnd === -1) lineEnd = text.length;
+      const stretchStart = this.chunkStart;
+      const line = this.lineStart;
+      this.chunkStart = lineEnd;
+      this.lineStart = lineEnd + 1;
+      if (stretchStart < line) {
+        this.pendingLine = line;
+        this.pendingEnd = lineEnd;
+        this.onNative(text.slice(stretchStart, line), stretchStart);
+      } else this.onRe2(text.slice(line, lineEnd), line);
+      return true;
+    }
+    if (this.chunkStart < text.length) {
+      this.onNative(text.slice(this.chunkStart), this.chunkStart);
+      this.chunkStart = text.length;
+      this.lineStart = text.length;
+      return true;
+    }
+    return false;
+  }
+
+  private finish(): undefined {
+    if (!this.done) {
+      this.done = true;
+      active.work(this.text.length - this.covered);
+      active.allocate(VECTOR_BYTES);
+    }
+    return undefined;
+  }
+}
+
+/**
  * Pieces of `text` between matches. Groups a match captured are kept between the pieces, and
  * trailing empty pieces stay, as in the reference (Erlang's re:split); an empty match right where
  * the previous piece ended, with no groups, does not split.
