@@ -97,6 +97,29 @@ describe("re-seq's matches streamed through a pipeline's stages", () => {
     });
   }
 
+  test("a fn that destructures each match reads the native engine's result, no vector made", async () => {
+    const kv = (pattern: string, params: string) =>
+      `(mapv (fn [line] (into {} (map (fn [${params}] [k v]) (re-seq #"${pattern}" line)))) data/lines)`;
+    const cases: ReadonlyArray<[string, boolean]> = [
+      [kv("(\\w+)=(\\S+)", "[_ k v]"), true],
+      // A group that may take no part: outside the native subset, each match is RE2's vector.
+      [kv("(\\w+)=(\\d+)?", "[_ k v]"), false],
+      [kv("(\\w+)=(\\S+)", "[_ k & [v]]"), false],
+      [
+        '(reduce + 0 (map (fn [[_ n]] (parse-long n)) (re-seq #"latency=(\\d+)ms" (str/join "\\n" data/lines))))',
+        true,
+      ],
+    ];
+    const context = { lines };
+    for (const [source, destructures] of cases) {
+      const before = regexPathStats.itemsOnly;
+      const fast = await outcome(source, { context, engine: "fast" });
+      expect(regexPathStats.itemsOnly > before, source).toBe(destructures);
+      for (const engine of ["general", "adaptive"] as const)
+        expect(await outcome(source, { context, engine }), `${engine} ${source}`).toEqual(fast);
+    }
+  });
+
   test("take stops the search: less memory charged than for every match", async () => {
     const context = { s: longText };
     const few = await outcome('(take 2 (map count (re-seq #"\\w+" data/s)))', { context });

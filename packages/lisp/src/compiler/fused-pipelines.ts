@@ -183,6 +183,8 @@ function consumeStream(
   g.markDefined(count);
   // The loop, in a labeled block that a take stage leaves early. `from` streams another stage's
   // items instead (the input of a map whose callback the fold writes in place).
+  // A fold that writes the map stage's fn in place streams that stage's input (see noteItemsOnly).
+  if (source.op === "map") noteItemsOnly(source, valueNodes);
   const fold = (step: (item: string) => void, from: number | PipelinePlan = source): void =>
     labeledStream(g, from, valueNodes, names, (item) => {
       step(item);
@@ -368,6 +370,7 @@ function stream(
       return;
     }
     case "map": {
+      noteItemsOnly(stage, valueNodes);
       const f = callback(stage.args[0] as number, 1);
       const fn = inlinable(valueNodes[stage.args[0] as number] as Node, 1);
       const update = fn === undefined ? undefined : wholeBodyUpdate(fn);
@@ -515,8 +518,9 @@ function stream(
         g.markDefined(match);
         sink(match);
       });
+      const next = itemsOnly.has(stage) ? "nextItems" : "next";
       g.emit(
-        `for (let ${match} = ${matches}.next(); ${match} !== undefined; ${match} = ${matches}.next()) {`,
+        `for (let ${match} = ${matches}.${next}(); ${match} !== undefined; ${match} = ${matches}.${next}()) {`,
       );
       g.emitAll(body);
       g.emit("}");
@@ -525,6 +529,26 @@ function stream(
     default:
       throw new GenerationGap(`no fused code for ${stage.op}`);
   }
+}
+
+/**
+ * The re-seq sources whose matches go straight into a fn that only destructures them by index
+ * (`(map (fn [[_ k v]] ...) (re-seq ...))`), for which the native engine's result stands in for
+ * each match vector (MatchCursor.nextItems).
+ */
+const itemsOnly = new WeakSet<PipelinePlan>();
+
+/**
+ * Marks the re-seq under a one-collection `map` stage whose fn is written in place and takes its
+ * match as a vector pattern without `&` (it reads items by index, and nothing else sees the match).
+ */
+function noteItemsOnly(mapStage: PipelinePlan, valueNodes: readonly Node[]): void {
+  const source = mapStage.args[1];
+  if (mapStage.op !== "map" || mapStage.args.length !== 2 || typeof source !== "object") return;
+  if (source.op !== "re-seq") return;
+  const fn = inlinable(valueNodes[mapStage.args[0] as number] as Node, 1);
+  const param = fn?.params[0];
+  if (param?.kind === "seq" && param.rest === undefined) itemsOnly.add(source);
 }
 
 /** A count written as a positive integer literal (`(partition 3 1 xs)`), else undefined. */

@@ -12,6 +12,8 @@ export interface RegexPathStats {
   exactVectors: number;
   /** re-seqs whose matches went one at a time to a lazy pipeline's stages (MatchCursor). */
   streamedMatches: number;
+  /** Matches a fused loop destructured from the native engine's result, no vector made (MatchCursor.nextItems). */
+  itemsOnly: number;
 }
 
 export const regexPathStats: RegexPathStats = {
@@ -19,4 +21,5 @@ export const regexPathStats: RegexPathStats = {
   nativeCollects: 0,
   exactVectors: 0,
   streamedMatches: 0,
+  itemsOnly: 0,
 };

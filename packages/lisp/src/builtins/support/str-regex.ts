@@ -377,17 +377,42 @@ export class MatchCursor {
     }
   }
 
+  /**
+   * As next, for a loop that only reads the match's items by index (a fn whose parameter is a
+   * vector pattern without `&`: `(fn [[_ k v]] ...)`): where every group took part, the native
+   * engine's own result array, whose items are the match vector's, stands in for it, charged as
+   * the vector it saves. Anything else is next's value.
+   */
+  nextItems(): readonly string[] | string | undefined {
+    if (this.native === undefined || this.matcher !== undefined || (this.lineLocal && this.chunkStart === -1))
+      return this.next();
+    const match = this.nativeMatch();
+    if (match === null) return this.next();
+    const length = match.length;
+    if (length === 1) return match[0];
+    for (let i = 1; i < length; i++) if (match[i] === undefined) return nativeValue(match);
+    regexPathStats.itemsOnly++;
+    active.allocate(vectorBytes(length));
+    return match;
+  }
+
   private nextNative(): string | string[] | undefined {
+    const match = this.nativeMatch();
+    return match === null ? undefined : nativeValue(match);
+  }
+
+  /** The next match of the piece on the native engine, charged (not its vector), or null. */
+  private nativeMatch(): RegExpExecArray | null {
     const global = this.native as RegExp;
     global.lastIndex = this.position;
     const match = global.exec(this.piece);
-    if (match === null) return undefined;
+    if (match === null) return null;
     this.position = global.lastIndex;
     global.lastIndex = 0;
     const end = this.offset + this.position;
     chargeMatch(this.covered, end);
     this.covered = end;
-    return nativeValue(match);
+    return match;
   }
 
   private nextOnRe2(): string | string[] | undefined {
