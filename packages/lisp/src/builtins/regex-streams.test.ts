@@ -6,6 +6,7 @@
  * values and memory on every engine and on both regex engines (a leading `(?:)` puts a pattern
  * outside the native subset, so it runs on RE2), and the counter shows the streamed path ran.
  */
+import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { toJson } from "../format/to-json.js";
 import { type RunOptions, run } from "../run.js";
@@ -118,6 +119,42 @@ describe("re-seq's matches streamed through a pipeline's stages", () => {
       for (const engine of ["general", "adaptive"] as const)
         expect(await outcome(source, { context, engine }), `${engine} ${source}`).toEqual(fast);
     }
+  });
+
+  test("random patterns over random texts, long and short: re-seq's own matches, in order", async () => {
+    const patterns = [
+      "\\s+",
+      "(\\w+)=(\\S+)",
+      "a(b?)c",
+      "(\\d)(\\d)",
+      "x+",
+      "^a",
+      "b$",
+      "[^a-c]+",
+      ".",
+      "(?:)x",
+      "a|",
+    ];
+    const piece = fc.constantFrom("a", "b", "c", "x", "1", "2", "=", " ", "\n", "é", "👍", "abc", "x=1 ");
+    const texts = fc.array(piece, { maxLength: 60 }).map((parts) => parts.join(""));
+    const long = `${"x=1 ab ".repeat(NATIVE_TEXT_LIMIT / 4)}`;
+    const samples = fc.sample(fc.tuple(fc.constantFrom(...patterns), texts, fc.integer({ min: 0, max: 3 })), {
+      numRuns: 120,
+      seed: 29,
+    });
+    const before = regexPathStats.streamedMatches;
+    for (const [pattern, text, copies] of samples) {
+      // 0 copies: the short text; else long stretches of lines around it, and one line too long.
+      const s =
+        copies === 0
+          ? text
+          : Array.from({ length: copies * 40 }, (_, i) => (i === 7 ? long : text)).join("\n");
+      const context = { p: pattern, s };
+      const whole = await outcome("(re-seq (re-pattern data/p) data/s)", { context });
+      const streamed = await outcome("(vec (map identity (re-seq (re-pattern data/p) data/s)))", { context });
+      expect(streamed.value, `${pattern} over ${JSON.stringify(s).slice(0, 60)}`).toEqual(whole.value);
+    }
+    expect(regexPathStats.streamedMatches - before).toBe(samples.length);
   });
 
   test("take stops the search: less memory charged than for every match", async () => {
