@@ -11,6 +11,7 @@ import { describe, expect, test } from "vitest";
 import { toJson } from "../format/to-json.js";
 import { type RunOptions, run } from "../run.js";
 import { NATIVE_TEXT_LIMIT } from "../values/regex-native.js";
+import { lazyPipelineStats } from "./lazy-pipeline.js";
 import { regexPathStats } from "./support/regex-paths.js";
 
 async function outcome(
@@ -155,6 +156,24 @@ describe("re-seq's matches streamed through a pipeline's stages", () => {
       expect(streamed.value, `${pattern} over ${JSON.stringify(s).slice(0, 60)}`).toEqual(whole.value);
     }
     expect(regexPathStats.streamedMatches - before).toBe(samples.length);
+  });
+
+  test("a long text moves the pipeline to generated code on the adaptive engine, a short one does not", async () => {
+    const source = (n: number) =>
+      `;; ${n}\n(->> (re-seq #"latency=(\\d+)ms" data/s) (map #(parse-long (second %))) (reduce + 0))`;
+    expect(longText.length).toBeGreaterThan(16 * 1000);
+    let n = Date.now();
+    for (const [text, generated] of [
+      [longText, true],
+      [shortText, false],
+    ] as const) {
+      const lazyRuns = lazyPipelineStats.lazyRuns;
+      const streamed = regexPathStats.streamedMatches;
+      const adaptive = await outcome(source(n++), { context: { s: text }, engine: "adaptive" });
+      expect(lazyPipelineStats.lazyRuns - lazyRuns, "the builtin's runs").toBe(generated ? 0 : 1);
+      expect(regexPathStats.streamedMatches - streamed).toBe(1);
+      expect(await outcome(source(n++), { context: { s: text }, engine: "general" })).toEqual(adaptive);
+    }
   });
 
   test("take stops the search: less memory charged than for every match", async () => {

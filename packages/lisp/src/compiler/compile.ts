@@ -381,11 +381,7 @@ export class Compiler {
     const position = node.position;
     let unit: Code | null | undefined;
     const call = (frame: unknown[], values: unknown[]): unknown => {
-      if (
-        values.some(
-          (value, index) => read[index] && Array.isArray(value) && value.length >= promotionPolicy.threshold,
-        )
-      ) {
+      if (values.some((value, index) => read[index] && largeInput(value))) {
         unit ??= this.promote(largeCallNode(node, frame.length, read)) ?? null;
         if (unit !== null) {
           const extended = frame.slice();
@@ -773,6 +769,17 @@ const LOOPING_CALLS: ReadonlyMap<string, { readonly args: number; readonly arity
 ]);
 
 /** Arguments of a fused pipeline's call that its generated code takes as written. */
+/**
+ * An input large enough for compileLargeCall to move its call to generated code: a vector of
+ * `threshold` items, or a text of sixteen characters for each (the text of a pipeline's
+ * `(re-seq re text)`, whose matches the fused loop takes as they are found).
+ */
+function largeInput(value: unknown): boolean {
+  const threshold = promotionPolicy.threshold;
+  if (Array.isArray(value)) return value.length >= threshold;
+  return typeof value === "string" && value.length >= 16 * threshold;
+}
+
 function keptInPipeline(arg: Node, index: number): boolean {
   return index === 0 || arg.kind === "const" || arg.kind === "builtin" || arg.kind === "fn";
 }
