@@ -768,7 +768,6 @@ const LOOPING_CALLS: ReadonlyMap<string, { readonly args: number; readonly arity
   ["reduce", { args: 3, arity: 2 }],
 ]);
 
-/** Arguments of a fused pipeline's call that its generated code takes as written. */
 /**
  * An input large enough for compileLargeCall to move its call to generated code: a vector of
  * `threshold` items, or a text of sixteen characters for each (the text of a pipeline's
@@ -780,6 +779,7 @@ function largeInput(value: unknown): boolean {
   return typeof value === "string" && value.length >= 16 * threshold;
 }
 
+/** Arguments of a fused pipeline's call that its generated code takes as written. */
 function keptInPipeline(arg: Node, index: number): boolean {
   return index === 0 || arg.kind === "const" || arg.kind === "builtin" || arg.kind === "fn";
 }
