@@ -6,7 +6,8 @@
  * first, reduce, count, apply, into... see CONSUMERS) whose collection is a call of a sequence
  * stage (map, filter, remove, keep, map-indexed, partition, partition-all, interleave, distinct, and
  * take inside another consumer),
- * itself fed by stages or any other expression, becomes one call of the internal `lazy-pipeline`
+ * itself fed by stages, `(re-seq re text)` (whose matches are then found as the stages take them)
+ * or any other expression, becomes one call of the internal `lazy-pipeline`
  * builtin, which pulls items through the stages one at a time (builtins/lazy-pipeline.ts).
  *
  * Every argument is still evaluated, once, in the order the program wrote it: the call carries
