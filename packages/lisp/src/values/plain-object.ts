@@ -39,6 +39,37 @@ export function plainObjectTest(x: string): string {
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
+/**
+ * The most fields a row may have for an update to copy it whole (builtins/maps.ts, copiedRow):
+ * the copy is not metered, so its time must stay as small as a map entry's. Wider rows are read
+ * through by a program map, as before.
+ */
+export const ROW_COPY_FIELDS = 64;
+
+/**
+ * Whether `map` is a row an update may copy with the field `key` changed: prototype
+ * Object.prototype (and no own "constructor", the fast test above), `key` one of its own
+ * enumerable fields (so the copy has it in the same place), at most ROW_COPY_FIELDS fields, and
+ * a key that a plain object and a program map store alike: not "__proto__" (assignment would
+ * change the copy's prototype) and not NUL-led (a program map hashes those apart from keywords).
+ */
+export function plainRowWith(map: unknown, key: unknown): map is PlainObject {
+  if (typeof key !== "string" || key === "__proto__" || key.charCodeAt(0) === 0) return false;
+  if (typeof map !== "object" || map === null) return false;
+  if ((map as { constructor?: unknown }).constructor !== Object || getPrototypeOf(map) !== ObjectPrototype)
+    return false;
+  if (!hasOwn.call(map, key)) return false;
+  // for-in lists own enumerable fields first and never a prototype's field an own one shadows,
+  // so meeting `key` here means the own field is enumerable. Counting stops at the limit.
+  let fields = 0;
+  let listed = false;
+  for (const name in map) {
+    if (++fields > ROW_COPY_FIELDS) return false;
+    if (name === key) listed = true;
+  }
+  return listed;
+}
+
 /** The own property `key` of a host map, or undefined. */
 export function ownGet(object: PlainObject, key: string): unknown {
   return hasOwn.call(object, key) ? object[key] : undefined;
