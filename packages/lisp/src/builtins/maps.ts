@@ -437,6 +437,14 @@ function updateIn(coll: unknown, path: unknown, f: unknown, ...extra: unknown[])
   const fn = updater("update-in", f, extra.length);
   const steps = seqOf(path, "update-in");
   if (steps.length === 0) return callUpdate(fn, coll, extra);
+  if (steps.length === 1 && isMap(coll)) {
+    // One key into a map: updatePath's one step, written as update writes it (assocCharged: a
+    // tool's row comes back a plain row, so later reads of it stay on the plain-row paths).
+    const slot = updateSlot(coll, steps[0]);
+    const value = callUpdate(fn, updateFound(), extra);
+    if (value instanceof Promise) return after(value, (resolved) => assocCharged(coll, slot, resolved));
+    return assocCharged(coll, slot, value);
+  }
   return updatePath("update-in", coll, steps, fn, null, extra, false);
 }
 
