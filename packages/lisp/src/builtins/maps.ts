@@ -33,7 +33,7 @@ import {
   writeKey,
 } from "../values/map-access.js";
 import { ownedTable } from "../values/owned-table.js";
-import { type PlainObject, plainRowWith } from "../values/plain-object.js";
+import { type PlainObject, rowFieldsWith } from "../values/plain-object.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
 import { mergeArgument, mergeWith } from "./merge-with.js";
 import {
@@ -263,7 +263,8 @@ function assoc(coll: unknown, key: unknown, value: unknown, ...more: unknown[]):
   if (more.length === 0 && !(map instanceof LispMap)) {
     // One field of a tool's row: the row copied with it changed, when the row has it (copiedRow).
     const slot = writeKey(map, key);
-    return plainRowWith(map, slot) ? copiedRow(map, slot as string, value) : mapAssoc(map, slot, value);
+    const fields = rowFieldsWith(map, slot);
+    return fields > 0 ? copiedRow(map, slot as string, value, fields) : mapAssoc(map, slot, value);
   }
   map = mapPut(map, key, value);
   for (let i = 0; i < more.length; i += 2) map = mapPut(map, more[i], more[i + 1]);
@@ -355,11 +356,13 @@ export const rowUpdateStats = { copies: 0, inPlace: 0 };
 /**
  * A host row with its field `key` changed, as a plain object again: what JavaScript's
  * `{ ...row, [key]: value }` gives, where a program map over the row would make every later read
- * of the result take the program-map path. Only for a row plainRowWith accepts (a bounded copy,
- * the field already there, so the key order is the row's); the caller has charged the entry.
+ * of the result take the program-map path. Only for a row of `fields` fields that rowFieldsWith
+ * accepts (the field already there, so the key order is the row's); the caller has charged the
+ * entry, and the copy is charged here as a vector's copy is (time and the copy allowance).
  */
-export function copiedRow(row: PlainObject, key: string, value: unknown): PlainObject {
+export function copiedRow(row: PlainObject, key: string, value: unknown, fields: number): PlainObject {
   rowUpdateStats.copies++;
+  active.copy(fields);
   const copy = { ...row };
   copy[key] = value === undefined ? null : value;
   return copy;
@@ -368,8 +371,8 @@ export function copiedRow(row: PlainObject, key: string, value: unknown): PlainO
 /** `map` with `value` under `key` (a key found by writeKey), charged as update charges it. */
 export function assocCharged(map: AnyMap, key: unknown, value: unknown): AnyMap {
   active.allocate(MAP_ENTRY_BYTES);
-  if (!(map instanceof LispMap) && plainRowWith(map, key)) return copiedRow(map, key as string, value);
-  return mapAssoc(map, key, value);
+  const fields = map instanceof LispMap ? 0 : rowFieldsWith(map, key);
+  return fields > 0 ? copiedRow(map as PlainObject, key as string, value, fields) : mapAssoc(map, key, value);
 }
 
 /**
@@ -394,8 +397,8 @@ export function assocFresh(map: AnyMap, key: unknown, value: unknown, fresh: unk
       return map;
     }
   }
-  if (!(map instanceof LispMap) && plainRowWith(map, key)) return copiedRow(map, key as string, value);
-  return mapAssoc(map, key, value);
+  const fields = map instanceof LispMap ? 0 : rowFieldsWith(map, key);
+  return fields > 0 ? copiedRow(map as PlainObject, key as string, value, fields) : mapAssoc(map, key, value);
 }
 
 const hasOwnField = Object.prototype.hasOwnProperty;
