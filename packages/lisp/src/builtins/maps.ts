@@ -33,6 +33,7 @@ import {
   writeKey,
 } from "../values/map-access.js";
 import { ownedTable } from "../values/owned-table.js";
+import { type PlainObject, rowFieldsWith } from "../values/plain-object.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
 import { mergeArgument, mergeWith } from "./merge-with.js";
 import {
@@ -259,6 +260,12 @@ function assoc(coll: unknown, key: unknown, value: unknown, ...more: unknown[]):
   else if (isMap(coll)) map = coll;
   else throw typeError(`assoc expects a map, a vector or nil first, got ${describe(coll)}`);
   active.allocate(MAP_ENTRY_BYTES * (1 + more.length / 2));
+  if (more.length === 0 && !(map instanceof LispMap)) {
+    // One field of a tool's row: the row copied with it changed, when the row has it (copiedRow).
+    const slot = writeKey(map, key);
+    const fields = rowFieldsWith(map, slot);
+    return fields > 0 ? copiedRow(map, slot as string, value, fields) : mapAssoc(map, slot, value);
+  }
   map = mapPut(map, key, value);
   for (let i = 0; i < more.length; i += 2) map = mapPut(map, more[i], more[i + 1]);
   return map;
@@ -339,10 +346,33 @@ export function updateTarget(coll: unknown): AnyMap | undefined {
   return isMap(coll) ? coll : undefined;
 }
 
+/**
+ * Counters that prove the plain-row paths ran (tests only; results never depend on them): rows
+ * copied with one field changed, by the builtins here or by generated code, and copies a fused
+ * pipeline's next stage changed in place.
+ */
+export const rowUpdateStats = { copies: 0, inPlace: 0 };
+
+/**
+ * A host row with its field `key` changed, as a plain object again: what JavaScript's
+ * `{ ...row, [key]: value }` gives, where a program map over the row would make every later read
+ * of the result take the program-map path. Only for a row of `fields` fields that rowFieldsWith
+ * accepts (the field already there, so the key order is the row's); the caller has charged the
+ * entry, and the copy is charged here as a vector's copy is (time and the copy allowance).
+ */
+export function copiedRow(row: PlainObject, key: string, value: unknown, fields: number): PlainObject {
+  rowUpdateStats.copies++;
+  active.copy(fields);
+  const copy = { ...row };
+  copy[key] = value === undefined ? null : value;
+  return copy;
+}
+
 /** `map` with `value` under `key` (a key found by writeKey), charged as update charges it. */
-export function assocCharged(map: AnyMap, key: unknown, value: unknown): LispMap {
+export function assocCharged(map: AnyMap, key: unknown, value: unknown): AnyMap {
   active.allocate(MAP_ENTRY_BYTES);
-  return mapAssoc(map, key, value);
+  const fields = map instanceof LispMap ? 0 : rowFieldsWith(map, key);
+  return fields > 0 ? copiedRow(map as PlainObject, key as string, value, fields) : mapAssoc(map, key, value);
 }
 
 /**
@@ -350,14 +380,28 @@ export function assocCharged(map: AnyMap, key: unknown, value: unknown): LispMap
  * `fresh` and handed it on to nobody else (compiler/fresh-stages.ts): that map, if it is `map`,
  * is changed in place instead of derived from. Charged as assocCharged, so limits are the same.
  */
-export function assocFresh(map: AnyMap, key: unknown, value: unknown, fresh: unknown): LispMap {
+export function assocFresh(map: AnyMap, key: unknown, value: unknown, fresh: unknown): AnyMap {
   active.allocate(MAP_ENTRY_BYTES);
-  if (map === fresh && map instanceof LispMap && map.ownsPairs()) {
-    fastTierStats.freshInPlace++;
-    return map.assocUnshared(key, value);
+  if (map === fresh) {
+    if (map instanceof LispMap) {
+      if (map.ownsPairs()) {
+        fastTierStats.freshInPlace++;
+        return map.assocUnshared(key, value);
+      }
+    } else if (typeof key === "string" && key !== "__proto__" && hasOwnField.call(map, key)) {
+      // A plain object handed on as fresh is a copy copiedRow made (the only plain map an update
+      // derives), every field of it its own writable data: the field it has is set in place.
+      fastTierStats.freshInPlace++;
+      rowUpdateStats.inPlace++;
+      map[key] = value === undefined ? null : value;
+      return map;
+    }
   }
-  return mapAssoc(map, key, value);
+  const fields = map instanceof LispMap ? 0 : rowFieldsWith(map, key);
+  return fields > 0 ? copiedRow(map as PlainObject, key as string, value, fields) : mapAssoc(map, key, value);
 }
+
+const hasOwnField = Object.prototype.hasOwnProperty;
 
 /**
  * assocCharged for the map at depth 1 or more of an update-in path whose top is the owned
@@ -396,6 +440,14 @@ function updateIn(coll: unknown, path: unknown, f: unknown, ...extra: unknown[])
   const fn = updater("update-in", f, extra.length);
   const steps = seqOf(path, "update-in");
   if (steps.length === 0) return callUpdate(fn, coll, extra);
+  if (steps.length === 1 && isMap(coll)) {
+    // One key into a map: updatePath's one step, written as update writes it (assocCharged: a
+    // tool's row comes back a plain row, so later reads of it stay on the plain-row paths).
+    const slot = updateSlot(coll, steps[0]);
+    const value = callUpdate(fn, updateFound(), extra);
+    if (value instanceof Promise) return after(value, (resolved) => assocCharged(coll, slot, resolved));
+    return assocCharged(coll, slot, value);
+  }
   return updatePath("update-in", coll, steps, fn, null, extra, false);
 }
 

@@ -168,12 +168,11 @@ function updatePath(
   const containers: string[] = [];
   const slots: string[] = [];
   const level = (depth: number, container: string): void => {
-    const target = g.bind(`$.updateTarget(${container})`);
+    const { target, found } = findSlot(g, container, path[depth] as Node, keys[depth] as string);
     const inner = g.block(() => {
       containers.push(target);
-      const slot = g.bind(`$.updateSlot(${target}, ${keys[depth]})`);
+      const { slot, current } = found();
       slots.push(slot);
-      const current = g.bind("$.updateFound()");
       if (depth === keys.length - 1) {
         if (literalPath) g.emit(`$.chargeVector(${keys.length});`);
         let value = f.apply(g, current, extras);
@@ -203,6 +202,40 @@ function updatePath(
   };
   level(0, map);
   return result;
+}
+
+/**
+ * The map one level of an update reads and writes (`target`: undefined when it is no map), and,
+ * in the block where it is a map, the key written there (`slot`) and the value under it
+ * (`current`): what updateTarget, updateSlot and updateFound find. A keyword key Object.prototype
+ * has no field of (`direct`) is first read in place on a plain object (a tool's row, whose shape
+ * V8 then knows): a field found there is an own one, the entry updateSlot finds, under the key it
+ * gives. Anything else (a program map, a missing field) takes the three calls.
+ */
+function findSlot(
+  g: LoopEmitter,
+  container: string,
+  keyNode: Node,
+  key: string,
+): { target: string; found: () => { slot: string; current: string } } {
+  const keyword = keyNode.kind === "const" && keyNode.value instanceof Keyword ? keyNode.value : undefined;
+  if (keyword === undefined || !keyword.direct) {
+    const target = g.bind(`$.updateTarget(${container})`);
+    return {
+      target,
+      found: () => ({ slot: g.bind(`$.updateSlot(${target}, ${key})`), current: g.bind("$.updateFound()") }),
+    };
+  }
+  const map = g.named(container);
+  const [target, slot, current] = [g.temp(), g.temp(), g.temp()];
+  g.emit(`let ${target}, ${slot}, ${current};`);
+  g.emit(
+    `if (${plainObjectTest(map)} && (${current} = ${map}[${g.constant(keyword.name)}]) !== undefined) { ${target} = ${map}; ${slot} = ${g.constant(keyword.name)}; }`,
+  );
+  g.emit(
+    `else { ${target} = $.updateTarget(${map}); if (${target} !== undefined) { ${slot} = $.updateSlot(${target}, ${key}); ${current} = $.updateFound(); } }`,
+  );
+  return { target, found: () => ({ slot, current }) };
 }
 
 /**

@@ -39,6 +39,38 @@ export function plainObjectTest(x: string): string {
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
+/**
+ * The most fields a row may have for an update to copy it whole (builtins/maps.ts, copiedRow):
+ * each copy is charged as a vector copy is (time and the copy allowance), and stays as short as
+ * a few map entries. Wider rows are read through by a program map, as before.
+ */
+export const ROW_COPY_FIELDS = 64;
+
+/**
+ * How many fields `map` has, when it is a row an update may copy with the field `key` changed;
+ * 0 when it is not: prototype Object.prototype (and no own "constructor", the fast test above),
+ * `key` one of its own enumerable fields (so the copy has it in the same place), at most
+ * ROW_COPY_FIELDS fields, and a key that a plain object and a program map store alike: not
+ * "__proto__" (assignment would change the copy's prototype) and not NUL-led (a program map
+ * hashes those apart from keywords).
+ */
+export function rowFieldsWith(map: unknown, key: unknown): number {
+  if (typeof key !== "string" || key === "__proto__" || key.charCodeAt(0) === 0) return 0;
+  if (typeof map !== "object" || map === null) return 0;
+  if ((map as { constructor?: unknown }).constructor !== Object || getPrototypeOf(map) !== ObjectPrototype)
+    return 0;
+  if (!hasOwn.call(map, key)) return 0;
+  // for-in lists own enumerable fields first and never a prototype's field an own one shadows,
+  // so meeting `key` here means the own field is enumerable. Counting stops at the limit.
+  let fields = 0;
+  let listed = false;
+  for (const name in map) {
+    if (++fields > ROW_COPY_FIELDS) return 0;
+    if (name === key) listed = true;
+  }
+  return listed ? fields : 0;
+}
+
 /** The own property `key` of a host map, or undefined. */
 export function ownGet(object: PlainObject, key: string): unknown {
   return hasOwn.call(object, key) ? object[key] : undefined;
