@@ -198,6 +198,13 @@ export function selectKeywords(map: unknown, keywords: readonly Keyword[]): Lisp
   return LispMap.small(pairs);
 }
 
+/** The map selectKeywords makes from the pairs it found, with its charges (generated code reads the fields). */
+export function selectedPairs(pairs: unknown[], keys: number): LispMap {
+  active.work(keys);
+  chargeMap(pairs.length / 2);
+  return LispMap.small(pairs);
+}
+
 function find(pred: unknown, coll: unknown): MaybePromise<unknown> {
   const items = seqOf(coll, "find");
   const test = toCallable(pred, "find predicate");

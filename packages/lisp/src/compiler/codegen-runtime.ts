@@ -10,6 +10,7 @@ import {
   assocCharged,
   assocFresh,
   assocNested,
+  selectedPairs,
   selectKeywords,
   updateFound,
   updateSlot,
@@ -17,7 +18,6 @@ import {
 } from "../builtins/maps.js";
 import { mergeWithEntry, mergeWithPairs } from "../builtins/merge-with.js";
 import { mapOfFlatPairs } from "../builtins/support/into-map.js";
-import { selectFields } from "../builtins/support/select-fields.js";
 import { isLimitError, isLispError, LispError } from "../errors.js";
 import { print } from "../format/print.js";
 import type { Position } from "../reader/form.js";
@@ -174,8 +174,7 @@ export const codegenRuntime = {
     active.allocate(mapBytes(1));
   },
   selectKeywords,
-  /** `(select-keys row [:a :b])` over a plain row that has every field, else selectKeywords. */
-  selectFields,
+  selectedPairs,
   updateTarget,
   updateSlot,
   updateFound,

@@ -6,9 +6,9 @@
  * builtin's result, charges and errors exactly; only the work of the general entry is saved.
  */
 import type { Node } from "../analyzer/ast.js";
-import { keySetOf, SELECT_FIELDS_LIMIT } from "../builtins/support/select-fields.js";
 import type { Position } from "../reader/form.js";
 import { Keyword } from "../values/keyword.js";
+import { plainObjectTest } from "../values/plain-object.js";
 import { FLAT_LIMIT } from "../values/versioned-table.js";
 import { eachItem, inlinable, type LoopEmitter } from "./codegen-loops.js";
 
@@ -208,7 +208,6 @@ function updatePath(
 /**
  * `(select-keys row [:id :region :amount])`: distinct keywords without hyphens are written as
  * they are (values/map-access.ts, builderPut), so the entries found make the small map directly.
- * Up to four such keywords are one call of a helper every program shares (select-fields.ts).
  */
 function selectLiteralKeywords(g: LoopEmitter, args: readonly Node[]): string | undefined {
   const keys = args.length === 2 ? args[1] : undefined;
@@ -223,9 +222,32 @@ function selectLiteralKeywords(g: LoopEmitter, args: readonly Node[]): string | 
   const map = g.named(g.value(args[0] as Node));
   const result = g.temp();
   g.emit(`let ${result};`);
-  // A plain row with every field: one shared helper (builtins/support/select-fields.ts).
-  if (keywords.length <= SELECT_FIELDS_LIMIT && keywords.every((keyword) => keyword.direct)) {
-    g.emit(`${result} = $.selectFields(${map}, ${g.constant(keySetOf(keywords))});`);
+  // A plain object (a tool result's row): each field read in place, where V8 knows the row's
+  // shape; a keyword of such a name has no other spelling to try (values/map-access.ts).
+  if (keywords.every((keyword) => keyword.direct)) {
+    const pairs = g.temp("pairs");
+    const direct = g.block(() => {
+      const fields = keywords.map((keyword) => g.bind(`${map}[${g.constant(keyword.name)}]`));
+      const written = keywords.map((keyword, i) => `${g.constant(keyword)}, ${fields[i]}`);
+      // A row that has every field (the usual case) gets its pairs as one array literal, sized
+      // once: pushing onto an empty array allocates room for 16 slots, which for 100,000 rows is
+      // megabytes of garbage, and collecting it costs more than the projection.
+      g.emit(`let ${pairs};`);
+      g.emit(
+        `if (${fields.map((field) => `${field} !== undefined`).join(" && ")}) ${pairs} = [${written.join(", ")}];`,
+      );
+      g.emit("else {");
+      g.emit(`${pairs} = [];`);
+      for (const [i, field] of fields.entries())
+        g.emit(`if (${field} !== undefined) ${pairs}.push(${written[i]});`);
+      g.emit("}");
+      g.emit(`${result} = $.selectedPairs(${pairs}, ${keywords.length});`);
+    });
+    g.emit(`if (${plainObjectTest(map)}) {`);
+    g.emitAll(direct);
+    g.emit("} else {");
+    g.emit(`${result} = $.selectKeywords(${map}, ${g.constant(Object.freeze(keywords))});`);
+    g.emit("}");
     return result;
   }
   g.emit(`${result} = $.selectKeywords(${map}, ${g.constant(Object.freeze(keywords))});`);
