@@ -34,6 +34,7 @@ import {
 } from "../values/map-access.js";
 import { ownedTable } from "../values/owned-table.js";
 import { type PlainObject, rowFieldsWith } from "../values/plain-object.js";
+import { FLAT_LIMIT } from "../values/versioned-table.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
 import { mergeArgument, mergeWith } from "./merge-with.js";
 import {
@@ -159,7 +160,30 @@ function entryPart(who: string, index: 0 | 1) {
   };
 }
 
+/** Calls of select-keys that took the keyword-list route (selectKeywords) from the builtin itself. */
+export const selectKeysStats = { keywordLists: 0 };
+
+/**
+ * Whether `list` is at most FLAT_LIMIT distinct keywords without hyphens: the key lists
+ * selectKeywords takes (such keys are stored as written, so the pairs found make the map).
+ */
+function plainKeywordList(list: readonly unknown[]): list is readonly Keyword[] {
+  if (list.length > FLAT_LIMIT) return false;
+  for (let i = 0; i < list.length; i++) {
+    const key = list[i];
+    if (!(key instanceof Keyword) || key.name.includes("-")) return false;
+    for (let j = 0; j < i; j++) if (list[j] === key) return false;
+  }
+  return true;
+}
+
 function selectKeys(map: unknown, wanted: unknown): LispMap {
+  // `(select-keys row [:id :region])` as programs write it, on the general evaluator (generated
+  // code calls selectKeywords directly): no builder, the same map and charges.
+  if (Array.isArray(wanted) && plainKeywordList(wanted)) {
+    selectKeysStats.keywordLists++;
+    return selectKeywords(map, wanted);
+  }
   const m = requireMapOrNil(map, "select-keys");
   const list = seqOf(wanted, "select-keys");
   active.work(list.length);

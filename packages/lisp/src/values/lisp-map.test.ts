@@ -139,14 +139,30 @@ describe("pinning and detaching", () => {
     expect(base.entries()).toEqual([["a", 1]]);
     expect(derived.size).toBe(101);
     // White-box: the pinned version holds no undo record, so it keeps no later version alive.
-    expect((base as unknown as { next: unknown }).next).toBeNull();
+    expect((base as unknown as { undo: unknown }).undo).toBeNull();
+  });
+
+  test("an old version holds one undo record; rerooting to it turns the record around", () => {
+    const old = LispMap.from(Array.from({ length: 20 }, (_, i) => [`k${i}`, i] as const));
+    const next = old.assoc("x", 1);
+    type Linked = { undo: { next: unknown; key: unknown } | null };
+    // White-box: deriving left the record on the old version, pointing at the new one.
+    expect((old as unknown as Linked).undo).toMatchObject({ next, key: "x" });
+    expect((next as unknown as Linked).undo).toBeNull();
+    expect(old.get("x")).toBeUndefined();
+    expect(old.entries()).toHaveLength(20);
+    // Listing the old version made it current: the same record now hangs on the new version.
+    expect((old as unknown as Linked).undo).toBeNull();
+    expect((next as unknown as Linked).undo).toMatchObject({ next: old, key: "x" });
+    expect(next.get("x")).toBe(1);
+    expect(next.size).toBe(21);
   });
 
   test("a detached copy starts a lineage of its own", () => {
     const original = LispMap.from([["a", 1]]);
     const copy = original.detached();
     const changed = copy.assoc("b", 2);
-    expect((original as unknown as { next: unknown }).next).toBeNull();
+    expect((original as unknown as { undo: unknown }).undo).toBeNull();
     expect(original.entries()).toEqual([["a", 1]]);
     expect(changed.entries()).toEqual([
       ["a", 1],

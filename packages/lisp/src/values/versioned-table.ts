@@ -61,6 +61,18 @@ const hasOwn = Object.prototype.hasOwnProperty;
 /** Where tableEither leaves the slot it found (read at once by the caller). */
 export const either: { slot: unknown } = { slot: undefined };
 
+/**
+ * How a version differs from `next`, its neighbour one step closer to the current version: the
+ * store held `slot` under `key` when this version was current.
+ */
+class UndoRecord<V> {
+  constructor(
+    public next: TableVersion<V>,
+    readonly key: unknown,
+    public slot: Slot<V>,
+  ) {}
+}
+
 /** Beyond this many undo steps a read reroots instead of walking. */
 const WALK_LIMIT = 16;
 
@@ -148,10 +160,12 @@ export abstract class TableVersion<V> {
   private flat: unknown[] | undefined;
   /** Read through for keys this version lacks (own string keys of a host object); never written. */
   private base: Readonly<Record<string, unknown>> | undefined;
-  /** Undo record: how this version differs from `next` (null when this version is current). */
-  private next: TableVersion<V> | null = null;
-  private undoKey: unknown = undefined;
-  private undoSlot: Slot<V> = ABSENT;
+  /**
+   * Undo record: how this version differs from its neighbour one step closer to the current
+   * version (null when this version is current). One field for the three parts: most versions
+   * are small or current and never get one, and every map carries the field.
+   */
+  private undo: UndoRecord<V> | null = null;
 
   /**
    * `entries` starts a new lineage that owns that Map from now on; `flat` makes a small version
@@ -213,10 +227,10 @@ export abstract class TableVersion<V> {
       const slot = flat[index + 1];
       return slot === DELETED ? undefined : (slot as V);
     }
-    if (this.next === null) return this.currentGet(hashKey);
+    if (this.undo === null) return this.currentGet(hashKey);
     let steps = 0;
-    for (let version: TableVersion<V> = this; version.next !== null; version = version.next) {
-      if (version.undoKey === hashKey) return this.slotValue(hashKey, version.undoSlot);
+    for (let undo: UndoRecord<V> | null = this.undo; undo !== null; undo = undo.next.undo) {
+      if (undo.key === hashKey) return this.slotValue(hashKey, undo.slot);
       if (++steps > WALK_LIMIT) {
         this.reroot();
         return this.currentGet(hashKey);
@@ -326,7 +340,7 @@ export abstract class TableVersion<V> {
   /** Whether this version is the owned accumulator of a running reduce (values/owned-table.ts). */
   private owned(): boolean {
     return (
-      this === ownedTable.current && this.next === null && (this.flat !== undefined || !this.store.pinned)
+      this === ownedTable.current && this.undo === null && (this.flat !== undefined || !this.store.pinned)
     );
   }
 
@@ -404,7 +418,7 @@ export abstract class TableVersion<V> {
    * the accumulator, maps.ts assocNested): in place, as on the owned accumulator.
    */
   protected tableSetUnshared(hashKey: unknown, value: V): this {
-    if (this.next !== null || (this.flat === undefined && this.store.pinned))
+    if (this.undo !== null || (this.flat === undefined && this.store.pinned))
       return this.tableSet(hashKey, value);
     return this.setInPlace(hashKey, value);
   }
@@ -443,9 +457,7 @@ export abstract class TableVersion<V> {
     if (had && previous === value) return this;
     const derived = this.successor(had ? this.count : this.count + 1);
     derived.store = this.store;
-    this.next = derived;
-    this.undoKey = hashKey;
-    this.undoSlot = stored === undefined ? ABSENT : stored;
+    this.undo = new UndoRecord<V>(derived, hashKey, stored === undefined ? ABSENT : stored);
     map.set(hashKey, value);
     this.store.current = derived;
     return derived;
@@ -481,9 +493,7 @@ export abstract class TableVersion<V> {
     if (!present) return this;
     const derived = this.successor(this.count - 1);
     derived.store = this.store;
-    this.next = derived;
-    this.undoKey = hashKey;
-    this.undoSlot = stored === undefined ? ABSENT : stored;
+    this.undo = new UndoRecord<V>(derived, hashKey, stored === undefined ? ABSENT : stored);
     if (inBase) map.set(hashKey, DELETED);
     else map.delete(hashKey);
     this.store.current = derived;
@@ -535,27 +545,27 @@ export abstract class TableVersion<V> {
 
   /** Makes this version the current one by replaying undo records from the current version back. */
   private reroot(): void {
-    if (this.next === null) return;
+    if (this.undo === null) return;
     const path: Array<TableVersion<V>> = [];
-    for (let version: TableVersion<V> = this; version.next !== null; version = version.next)
+    for (let version: TableVersion<V> = this; version.undo !== null; version = version.undo.next)
       path.push(version);
     const map = this.store.map;
     // Walk from the version nearest the current one back to `this`, swapping each undo record:
     // after the step, `version` is current and its old neighbour holds the inverse record.
     for (let index = path.length - 1; index >= 0; index--) {
       const version = path[index] as TableVersion<V>;
-      const neighbour = version.next as TableVersion<V>;
-      const key = version.undoKey;
-      const slot = version.undoSlot;
+      const undo = version.undo as UndoRecord<V>;
+      const neighbour = undo.next;
+      const key = undo.key;
+      const slot = undo.slot;
       const had = map.has(key);
-      neighbour.next = version;
-      neighbour.undoKey = key;
-      neighbour.undoSlot = had ? (map.get(key) as V) : ABSENT;
+      // The record itself moves to the neighbour, turned around: no allocation while rerooting.
+      undo.next = version;
+      undo.slot = had ? (map.get(key) as V) : ABSENT;
+      neighbour.undo = undo;
       if (slot === ABSENT) map.delete(key);
       else map.set(key, slot);
-      version.next = null;
-      version.undoKey = undefined;
-      version.undoSlot = ABSENT;
+      version.undo = null;
     }
     this.store.current = this;
   }
