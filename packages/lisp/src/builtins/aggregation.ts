@@ -411,11 +411,6 @@ async function totalByRest(
   return total;
 }
 
-/** `(sum-by key coll)`. */
-export function sumBy(key: unknown, coll: unknown): MaybePromise<unknown> {
-  return after(totalBy("sum-by", key, coll), (total) => total.total());
-}
-
 // ---------------------------------------------------------------- extremes
 
 /**
@@ -564,7 +559,7 @@ export const aggregationBuiltins: BuiltinDefinition[] = [
     ["[key coll]"],
     "Sum of (key item) over the items, skipping nil or missing values.",
     CATEGORY,
-    sumBy,
+    (key: unknown, coll: unknown) => after(totalBy("sum-by", key, coll), (total) => total.total()),
     [["(sum-by :amount [{:amount 10} {:amount 5} {}])", "15"]],
   ),
   builtin(

@@ -12,12 +12,14 @@ import { format, type RunOptions, run } from "../index.js";
 import { analyzedBody } from "../test-support.js";
 import { groupTotalsStats } from "./group-totals.js";
 
-type Outcome = { value: string; memory: number; iterations: number } | { reason: string; message: string };
+type Outcome =
+  | { value: string; memory: number | undefined; iterations: number | undefined }
+  | { reason: string; message: string };
 
 async function outcome(source: string, options: RunOptions): Promise<Outcome> {
   const result = await run(source, options);
   return result.ok
-    ? { value: format(result.value), memory: result.usage.memoryBytes, iterations: result.usage.iterations }
+    ? { value: format(result.value), memory: result.usage?.memoryBytes, iterations: result.usage?.iterations }
     : { reason: result.error.reason, message: result.error.message };
 }
 
@@ -30,6 +32,8 @@ const SHAPES = [
   "(mapv (fn [[_ rows]] (+ (count rows) (sum-by :amount rows) (sum-by :qty rows) (sum-by :amount rows))) $G)",
   "(update-vals $G (fn [rows] {:n (count rows) :t (sum-by :qty rows)}))",
   "(update-vals $G (fn [rows] (when (> (count rows) 1) (sum-by :amount rows))))",
+  "(update-vals $G (fn [rows] {:n (count rows) :max (apply max (map :amount rows))}))",
+  "(into {} (map (fn [[k rows]] [k [(apply min (map :qty rows)) (apply max (map :amount rows)) (sum-by :qty rows)]]) $G))",
 ];
 
 const GROUP = "(group-by :region data/rows)";
@@ -47,6 +51,8 @@ const oddAmount = fc.oneof(
   fc.constant(Number.MAX_SAFE_INTEGER),
   fc.constant("12"),
   fc.constant(true),
+  fc.constant(Number.NaN),
+  fc.constant(-0),
   fc.constant([1]),
 );
 const row = (amount: fc.Arbitrary<unknown>) =>
@@ -69,6 +75,9 @@ describe("group totals", () => {
     }
     for (const other of [
       "(map (fn [[k rows]] [k (first rows)]) $G)",
+      "(map (fn [[k rows]] (apply + (map :a rows))) $G)",
+      "(map (fn [[k rows]] (apply max (map :a (rest rows)))) $G)",
+      "(map (fn [[k rows]] (apply max (filter :a rows))) $G)",
       "(map (fn [[k rows]] [k (count rows) rows]) $G)",
       "(map (fn [[k rows]] (map (fn [r] (count rows)) rows)) $G)",
       "(map (fn [[k rows]] (sum-by :a (rest rows))) $G)",
@@ -137,7 +146,7 @@ describe("group totals", () => {
         await outcome(plain(shape), { ...options, context: big }),
       );
       expect(groupTotalsStats.fusedRuns - before.fusedRuns).toBe(0);
-      expect(groupTotalsStats.groupByFallbacks - before.groupByFallbacks).toBe(1);
+      expect(groupTotalsStats.groupByFallbacks - before.groupByFallbacks).toBeGreaterThanOrEqual(1);
     }
   });
 

@@ -17,51 +17,54 @@
  *
  * The three builtins have names a program cannot write (a space), so only the rewrite calls them.
  */
-import { GROUP_COUNT, GROUP_TOTAL, GROUP_TOTALS } from "../analyzer/group-totals.js";
-import { mapBytes, VECTOR_BYTES, VECTOR_SLOT_BYTES } from "../runtime/allocation.js";
+import { GROUP_TOTAL, GROUP_TOTALS, type GroupSpec } from "../analyzer/group-totals.js";
+import { mapBytes, VECTOR_BYTES, VECTOR_SLOT_BYTES, vectorBytes } from "../runtime/allocation.js";
 import { active } from "../runtime/context.js";
 import { CHECK_EVERY, CHECK_MASK } from "../runtime/interruptible.js";
 import { Keyword } from "../values/keyword.js";
 import { MapBuilder } from "../values/lisp-map.js";
 import { getField } from "../values/map-access.js";
 import { makeFloat } from "../values/numbers.js";
-import { groupBy as groupByBuiltin, groupHash, sumBy } from "./aggregation.js";
+import { groupBy as groupByBuiltin, groupHash } from "./aggregation.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
-import { count } from "./sequences-vectors.js";
 import { collectionOf } from "./support/hof-common.js";
 
 /** How often each path ran, for tests: a pass that finished, and one abandoned for group-by. */
 export const groupTotalsStats = { fusedRuns: 0, groupByFallbacks: 0, reads: 0 };
 
-/** One group's size and sums, in the order of the summed fields. */
+/** One group's size and, per spec, its running value (a sum, or the greatest or least value). */
 class GroupTotals {
   count = 0;
-  readonly sums: number[];
-  readonly floats: boolean[];
+  readonly values: number[] = [];
+  /** Bit s: whether the sum of spec s had a float added (it is then a float, as sum-by's Total says). */
+  floats = 0;
 
   constructor(
     readonly key: unknown,
-    fields: number,
-  ) {
-    this.sums = new Array<number>(fields).fill(0);
-    this.floats = new Array<boolean>(fields).fill(false);
+    readonly specs: readonly GroupSpec[],
+  ) {}
+}
+
+/** The specs the rewrite made, or undefined for anything else. */
+function specsOf(value: unknown): readonly GroupSpec[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  for (const spec of value as unknown[]) {
+    const { op, field } = (spec ?? {}) as Partial<GroupSpec>;
+    if ((op !== "sum" && op !== "max" && op !== "min") || !(field instanceof Keyword)) return undefined;
   }
+  return value as readonly GroupSpec[];
 }
 
-/** The keywords of a specs vector, or undefined when it is not one (a call the rewrite did not make). */
-function fieldsOf(specs: unknown): readonly Keyword[] | undefined {
-  if (!Array.isArray(specs)) return undefined;
-  for (const spec of specs) if (!(spec instanceof Keyword)) return undefined;
-  return specs as readonly Keyword[];
-}
-
-/** `(group-by key coll)`, with each group's value its GroupTotals over `fields` when every value sums plainly. */
-function groupTotals(key: unknown, coll: unknown, specs: unknown): unknown {
-  const fields = fieldsOf(specs);
-  if (!(key instanceof Keyword) || fields === undefined) return groupBy(key, coll);
+/**
+ * `(group-by key coll)` with each group's value its GroupTotals when every value read is a plain
+ * number (or nil, for a sum); else group-by's own groups.
+ */
+function groupTotals(key: unknown, coll: unknown, specsArg: unknown): unknown {
+  const specs = specsOf(specsArg);
+  if (!(key instanceof Keyword) || specs === undefined) return groupBy(key, coll);
   const items = collectionOf(coll, "group-by", "(group-by keyfn coll)");
   const n = items.length;
-  const width = fields.length;
+  const width = specs.length;
   active.work(n);
   const slots = new Map<unknown, GroupTotals>();
   for (let i = 0; i < n; i++) {
@@ -69,20 +72,34 @@ function groupTotals(key: unknown, coll: unknown, specs: unknown): unknown {
     const groupKey = getField(item, key);
     const hash = groupHash(groupKey);
     let group = slots.get(hash);
+    const first = group === undefined;
     if (group === undefined) {
-      group = new GroupTotals(groupKey ?? null, width);
+      group = new GroupTotals(groupKey ?? null, specs);
+      for (let s = 0; s < width; s++) group.values.push(0);
       slots.set(hash, group);
     }
     group.count++;
-    for (let f = 0; f < width; f++) {
-      const value = getField(item, fields[f] as Keyword);
-      if (value === null || value === undefined) continue;
-      // Total.add's plain path, step for step; anything else is group-by's and sum-by's to do.
+    for (let s = 0; s < width; s++) {
+      const spec = specs[s] as GroupSpec;
+      const value = getField(item, spec.field);
+      if (spec.op === "sum") {
+        if (value === null || value === undefined) continue;
+        // Total.add's plain path, step for step; anything else is group-by's and sum-by's to do.
+        if (typeof value !== "number") return groupBy(key, coll);
+        const next = (group.values[s] as number) + value;
+        if (!Number.isInteger(value)) group.floats |= 1 << s;
+        else if ((group.floats & (1 << s)) === 0 && !(Math.abs(next) <= Number.MAX_SAFE_INTEGER))
+          return groupBy(key, coll);
+        group.values[s] = next;
+        continue;
+      }
+      // max/min over plain numbers: the first NaN is the answer, else the first greatest (least).
       if (typeof value !== "number") return groupBy(key, coll);
-      const next = (group.sums[f] as number) + value;
-      if (!Number.isInteger(value)) group.floats[f] = true;
-      else if (!group.floats[f] && !(Math.abs(next) <= Number.MAX_SAFE_INTEGER)) return groupBy(key, coll);
-      group.sums[f] = next;
+      const best = group.values[s] as number;
+      if (first) group.values[s] = value;
+      else if (Number.isNaN(best)) continue;
+      else if (Number.isNaN(value)) group.values[s] = value;
+      else if (spec.op === "max" ? value > best : value < best) group.values[s] = value;
     }
     if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
   }
@@ -103,27 +120,21 @@ function groupBy(key: unknown, coll: unknown): unknown {
   return groupByBuiltin(key, coll);
 }
 
-/** `(sum-by field rows)` where `rows` is a group: its sum of the `index`th field. */
-function groupTotal(rows: unknown, field: unknown, index: unknown): unknown {
-  if (rows instanceof GroupTotals && typeof index === "number") {
-    const sum = rows.sums[index];
-    if (sum !== undefined) {
-      groupTotalsStats.reads++;
-      // The walk sum-by would have made over the group's vector.
-      active.work(rows.count + CHECK_EVERY * Math.floor(rows.count / CHECK_EVERY));
-      return rows.floats[index] === true ? makeFloat(sum) : sum;
-    }
-  }
-  return sumBy(field, rows);
-}
-
-/** `(count rows)` where `rows` is a group. */
-function groupCount(rows: unknown): unknown {
-  if (rows instanceof GroupTotals) {
-    groupTotalsStats.reads++;
-    return rows.count;
-  }
-  return count(rows);
+/**
+ * The `index`th read of a group the pass made: its size (-1), or its spec's value, charged as the
+ * call it replaces: `sum-by` walks the group; `(apply max (map :f rows))` also collects the
+ * field's values in a vector. Nil for a group that group-by made: the call as written runs.
+ */
+function groupTotal(rows: unknown, index: unknown): unknown {
+  if (!(rows instanceof GroupTotals) || typeof index !== "number") return null;
+  groupTotalsStats.reads++;
+  if (index < 0) return rows.count;
+  const { count } = rows;
+  active.work(count + CHECK_EVERY * Math.floor(count / CHECK_EVERY));
+  const spec = rows.specs[index] as GroupSpec;
+  if (spec.op !== "sum") active.allocate(vectorBytes(count));
+  const value = rows.values[index] as number;
+  return spec.op === "sum" && (rows.floats & (1 << index)) !== 0 ? makeFloat(value) : value;
 }
 
 const CATEGORY = "Internal";
@@ -132,25 +143,17 @@ export const groupTotalsBuiltins: BuiltinDefinition[] = [
   builtin(
     GROUP_TOTALS,
     [3, 3],
-    ["[key coll fields]"],
-    "(group-by key coll) whose groups only feed sum-by of `fields` and count (inserted by the analyzer).",
+    ["[key coll specs]"],
+    "(group-by key coll) whose groups only feed count, sum-by and apply max/min of a field (inserted by the analyzer).",
     CATEGORY,
     groupTotals,
   ),
   builtin(
     GROUP_TOTAL,
-    [3, 3],
-    ["[rows field index]"],
-    "(sum-by field rows) of a group made by group-by totals (inserted by the analyzer).",
+    [2, 2],
+    ["[rows index]"],
+    "A read of a group made by group-by totals (inserted by the analyzer).",
     CATEGORY,
     groupTotal,
-  ),
-  builtin(
-    GROUP_COUNT,
-    [1, 1],
-    ["[rows]"],
-    "(count rows) of a group made by group-by totals (inserted by the analyzer).",
-    CATEGORY,
-    groupCount,
   ),
 ];

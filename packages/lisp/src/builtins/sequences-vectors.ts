@@ -58,7 +58,7 @@ function seq(coll: unknown): unknown {
   throw notCollectionError("seq", coll);
 }
 
-export function count(coll: unknown): number {
+function count(coll: unknown): number {
   if (Array.isArray(coll)) return coll.length;
   if (typeof coll === "string") return graphemeCount(coll);
   return sizeOf(coll, "count");
