@@ -22,6 +22,7 @@ import { analyzeConstructor, analyzeMethodCall, analyzeNamespacedCall } from "./
 import { simplifyComparator } from "./comparators.js";
 import { collectDefinedNames } from "./def-forms.js";
 import type { FormAnalyzer } from "./form-analyzer.js";
+import { fuseGroupTotals, GROUP_TOTALS } from "./group-totals.js";
 import { CORE_PREFIX, MACROS, restartGensyms } from "./macros.js";
 import { nearestName } from "./nearest-name.js";
 import { fusePipeline, LAZY_PIPELINE } from "./pipelines.js";
@@ -103,6 +104,8 @@ class Analyzer implements FormAnalyzer {
   readonly toolsUsed = new Set<string>();
   /** Whether calls may become lazy pipelines (the internal builtin exists); asked once, not per call. */
   private readonly pipelines: boolean;
+  /** Whether group-by's groups may be summed in one pass (analyzer/group-totals.ts). */
+  private readonly groupTotals: boolean;
 
   constructor(
     private readonly environment: AnalyzerEnvironment,
@@ -111,6 +114,7 @@ class Analyzer implements FormAnalyzer {
     this.sessionNames = environment.userNames;
     this.definedHere = definedHere;
     this.pipelines = environment.isBuiltin(LAZY_PIPELINE);
+    this.groupTotals = environment.isBuiltin(GROUP_TOTALS);
   }
 
   /** A var of the session, or one this program defines. */
@@ -441,7 +445,8 @@ class Analyzer implements FormAnalyzer {
     // A plain call's arguments are analyzed straight from the list (no copy of its tail).
     const args = new Array<Node>(items.length - 1);
     for (let i = 1; i < items.length; i++) args[i - 1] = this.value(items[i] as Form, place);
-    const call = simplifyComparator({ kind: "call", callee, args, position: form });
+    let call = simplifyComparator({ kind: "call", callee, args, position: form });
+    if (this.groupTotals) call = fuseGroupTotals(call) ?? call;
     if (!this.pipelines) return call;
     return fusePipeline(call) ?? call;
   }

@@ -177,7 +177,7 @@ function reduceKv(fnArg: unknown, init: unknown, coll: unknown): MaybePromise<un
 // ---------------------------------------------------------------- grouping and counting
 
 /** hashKey, with the common cases (plain strings, keywords, small integers) inline. */
-function groupHash(key: unknown): unknown {
+export function groupHash(key: unknown): unknown {
   if (typeof key === "string") return key.length > 0 && key.charCodeAt(0) === 0 ? hashKey(key) : key;
   if (key instanceof Keyword || (typeof key === "number" && Number.isSafeInteger(key))) return key;
   return hashKey(key);
@@ -208,7 +208,7 @@ export class Groups {
   }
 }
 
-function groupBy(keyArg: unknown, coll: unknown): MaybePromise<unknown> {
+export function groupBy(keyArg: unknown, coll: unknown): MaybePromise<unknown> {
   const items = collectionOf(coll, "group-by", "(group-by keyfn coll)");
   const groups = new Groups();
   const n = items.length;

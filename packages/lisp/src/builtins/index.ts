@@ -6,6 +6,7 @@ import { combinatorsBuiltins } from "./combinators.js";
 import { comparisonBuiltins } from "./comparison.js";
 import { conversionBuiltins } from "./conversion.js";
 import type { BuiltinDefinition } from "./definition.js";
+import { groupTotalsBuiltins } from "./group-totals.js";
 import { higherOrderBuiltins } from "./higher-order.js";
 import { internalBuiltins } from "./internal.js";
 import { interopBuiltins } from "./interop.js";
@@ -32,6 +33,7 @@ export const ALL_BUILTINS: readonly BuiltinDefinition[] = [
   ...setsBuiltins,
   ...higherOrderBuiltins,
   ...aggregationBuiltins,
+  ...groupTotalsBuiltins,
   ...combinatorsBuiltins,
   ...walkBuiltins,
   ...mapsBuiltins,
