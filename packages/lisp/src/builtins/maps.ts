@@ -32,7 +32,6 @@ import {
   toLispMap,
   writeKey,
 } from "../values/map-access.js";
-import { ownedTable } from "../values/owned-table.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
 import { mergeArgument, mergeWith } from "./merge-with.js";
 import {
@@ -49,6 +48,7 @@ import {
   VECTOR_SLOT_BYTES,
   vectorWith,
 } from "./support/map-paths.js";
+import { assocBelowOwned } from "./support/nested-in-place.js";
 
 // Generated code reads and writes update's key through these too (compiler/codegen-runtime.ts).
 export { updateFound, updateSlot };
@@ -280,7 +280,7 @@ function dissoc(coll: unknown, ...remove: unknown[]): unknown {
  * cannot take that many arguments fails up front with advice, because the usual mistake is to
  * pass a default value as an extra argument: (update m :n inc 0).
  */
-function updater(who: string, f: unknown, extra: number): Callable {
+export function updater(who: string, f: unknown, extra: number): Callable {
   const count = 1 + extra;
   if (isLispFunction(f)) {
     const info = functionInfo(f);
@@ -373,15 +373,7 @@ export function assocNested(
   made: Set<unknown>,
   top: unknown,
 ): LispMap {
-  active.allocate(MAP_ENTRY_BYTES);
-  if (top !== ownedTable.current) return mapAssoc(map, key, value);
-  if (map instanceof LispMap && made.has(map)) {
-    fastTierStats.nestedInPlace++;
-    return map.assocUnshared(key, value);
-  }
-  const derived = mapAssoc(map, key, value);
-  if (derived !== map && derived.ownsPairs()) made.add(derived);
-  return derived;
+  return assocBelowOwned(map, key, value, made, top, fastTierStats);
 }
 
 const NO_ARGUMENTS: readonly unknown[] = [];
