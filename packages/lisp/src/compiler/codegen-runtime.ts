@@ -18,6 +18,7 @@ import {
 } from "../builtins/maps.js";
 import { mergeWithEntry, mergeWithPairs } from "../builtins/merge-with.js";
 import { mapOfFlatPairs } from "../builtins/support/into-map.js";
+import { nestedAt, nestedLeaf, nestedStore } from "../builtins/support/nested-steady-state.js";
 import { isLimitError, isLispError, LispError } from "../errors.js";
 import { print } from "../format/print.js";
 import type { Position } from "../reader/form.js";
@@ -181,6 +182,9 @@ export const codegenRuntime = {
   assocCharged,
   assocFresh,
   assocNested,
+  nestedLeaf,
+  nestedStore,
+  nestedAt,
   /** `(apply f coll)` with f a builtin: + max min folded in place, a short vector as fixed arguments, else apply itself. */
   applyBuiltin(fn: LispFunction, coll: unknown, apply: LispFunction): unknown {
     if (!Array.isArray(coll)) return apply(fn, coll);
