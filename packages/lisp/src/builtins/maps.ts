@@ -384,6 +384,23 @@ function assocIn(coll: unknown, path: unknown, value: unknown): MaybePromise<unk
   return updatePath("assoc-in", coll, steps, null, value, NO_ARGUMENTS, true);
 }
 
+/**
+ * update-in for a call whose maps below an owned accumulator may change in place (generated code,
+ * compiler/nested-updates.ts): the builtin, with `made` (support/nested-in-place.ts) given to the walk.
+ */
+export function updateInBelowOwned(
+  made: Set<unknown>,
+  coll: unknown,
+  path: unknown,
+  f: unknown,
+  ...extra: unknown[]
+): MaybePromise<unknown> {
+  const fn = updater("update-in", f, extra.length);
+  const steps = seqOf(path, "update-in");
+  if (steps.length === 0) return callUpdate(fn, coll, extra);
+  return updatePath("update-in", coll, steps, fn, null, extra, false, made);
+}
+
 function updateIn(coll: unknown, path: unknown, f: unknown, ...extra: unknown[]): MaybePromise<unknown> {
   const fn = updater("update-in", f, extra.length);
   const steps = seqOf(path, "update-in");

@@ -13,6 +13,7 @@ import {
   selectedPairs,
   selectKeywords,
   updateFound,
+  updateInBelowOwned,
   updateSlot,
   updateTarget,
 } from "../builtins/maps.js";
@@ -184,6 +185,7 @@ export const codegenRuntime = {
   assocNested,
   nestedLeaf,
   nestedStore,
+  updateInBelowOwned,
   nestedAt,
   /** `(apply f coll)` with f a builtin: + max min folded in place, a short vector as fixed arguments, else apply itself. */
   applyBuiltin(fn: LispFunction, coll: unknown, apply: LispFunction): unknown {

@@ -204,7 +204,24 @@ function updatePath(
   };
   // Below an owned accumulator, two keys: the steady state first (compiler/nested-updates.ts).
   const made = g.nestedUpdates?.calls.has(args) ? g.nestedUpdates.made : undefined;
-  if (made !== undefined && keys.length === 2 && fresh === undefined)
+  if (
+    made !== undefined &&
+    keys.length === 2 &&
+    fresh === undefined &&
+    inlinable(fNode, 1 + extras.length) === undefined
+  )
+    // f is a builtin or (fnil builtin default): making its value has no effect and no charge, so
+    // the rows off the steady state may take the builtin's walk with it.
+    nestedSteadyState(
+      g,
+      { map, keys, made, result, literalPath },
+      (old) => f.apply(g, old, extras),
+      () => {
+        const pathValue = literalPath ? g.bind(`$.vec([${keys.join(", ")}])`) : g.value(args[1] as Node);
+        g.emit(`${result} = $.updateInBelowOwned(${[made, map, pathValue, f.fn(), ...extras].join(", ")});`);
+      },
+    );
+  else if (made !== undefined && keys.length === 2 && fresh === undefined)
     nestedSteadyState(
       g,
       { map, keys, made, result, literalPath },
