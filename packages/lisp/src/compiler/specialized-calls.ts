@@ -204,31 +204,20 @@ function updatePath(
   };
   // Below an owned accumulator, two keys: the steady state first (compiler/nested-updates.ts).
   const made = g.nestedUpdates?.calls.has(args) ? g.nestedUpdates.made : undefined;
-  if (
-    made !== undefined &&
-    keys.length === 2 &&
-    fresh === undefined &&
-    inlinable(fNode, 1 + extras.length) === undefined
-  )
-    // f is a builtin or (fnil builtin default): making its value has no effect and no charge, so
-    // the rows off the steady state may take the builtin's walk with it.
+  if (made === undefined || keys.length !== 2 || fresh !== undefined) level(0, map);
+  else
     nestedSteadyState(
       g,
       { map, keys, made, result, literalPath },
-      (old) => f.apply(g, old, extras),
-      () => {
-        const pathValue = literalPath ? g.bind(`$.vec([${keys.join(", ")}])`) : g.value(args[1] as Node);
-        g.emit(`${result} = $.updateInBelowOwned(${[made, map, pathValue, f.fn(), ...extras].join(", ")});`);
+      {
+        apply: (old) => f.apply(g, old, extras),
+        walk:
+          inlinable(fNode, 1 + extras.length) === undefined
+            ? { path: args[1] as Node, f: f.fn, extras }
+            : undefined,
+        levels: () => level(0, map),
       },
     );
-  else if (made !== undefined && keys.length === 2 && fresh === undefined)
-    nestedSteadyState(
-      g,
-      { map, keys, made, result, literalPath },
-      (old) => f.apply(g, old, extras),
-      () => level(0, map),
-    );
-  else level(0, map);
   return result;
 }
 
