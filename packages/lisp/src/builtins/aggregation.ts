@@ -30,6 +30,7 @@ import { twoArgumentForm } from "./arithmetic.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
 import { conj } from "./sequences-building.js";
 import { callbackOf, collectionOf, describeValue, keyFunctionOf, vectorBytes } from "./support/hof-common.js";
+import { ownedNested } from "./support/nested-in-place.js";
 
 // ---------------------------------------------------------------- reduce
 
@@ -89,12 +90,17 @@ function reduceOwning<T extends object>(
   let acc: unknown = copy;
   let owned: T | undefined = copy;
   const previous = token.current;
+  // The maps this reduce's update-in makes below the accumulator (support/nested-in-place.ts) are
+  // forgotten when it ends, and an enclosing reduce's come back.
+  const { owner, made } = ownedNested;
   try {
     for (let i = start; i < items.length; i++) {
       token.current = owned;
       acc = f(acc, items[i]);
       if (acc instanceof Promise) {
         token.current = previous;
+        ownedNested.owner = owner;
+        ownedNested.made = made;
         return reduceRest(f, items, i + 1, acc);
       }
       if (acc !== owned) owned = undefined;
@@ -102,6 +108,8 @@ function reduceOwning<T extends object>(
     }
   } finally {
     token.current = previous;
+    ownedNested.owner = owner;
+    ownedNested.made = made;
   }
   return acc ?? null;
 }

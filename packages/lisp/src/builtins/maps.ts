@@ -51,6 +51,7 @@ import {
   VECTOR_SLOT_BYTES,
   vectorWith,
 } from "./support/map-paths.js";
+import { assocBelowOwned } from "./support/nested-in-place.js";
 
 // Generated code reads and writes update's key through these too (compiler/codegen-runtime.ts).
 export { updateFound, updateSlot };
@@ -311,7 +312,7 @@ function dissoc(coll: unknown, ...remove: unknown[]): unknown {
  * cannot take that many arguments fails up front with advice, because the usual mistake is to
  * pass a default value as an extra argument: (update m :n inc 0).
  */
-function updater(who: string, f: unknown, extra: number): Callable {
+export function updater(who: string, f: unknown, extra: number): Callable {
   const count = 1 + extra;
   if (isLispFunction(f)) {
     const info = functionInfo(f);
@@ -441,15 +442,7 @@ export function assocNested(
   made: Set<unknown>,
   top: unknown,
 ): LispMap {
-  active.allocate(MAP_ENTRY_BYTES);
-  if (top !== ownedTable.current) return mapAssoc(map, key, value);
-  if (map instanceof LispMap && made.has(map)) {
-    fastTierStats.nestedInPlace++;
-    return map.assocUnshared(key, value);
-  }
-  const derived = mapAssoc(map, key, value);
-  if (derived !== map && derived.ownsPairs()) made.add(derived);
-  return derived;
+  return assocBelowOwned(map, key, value, made, top, fastTierStats);
 }
 
 const NO_ARGUMENTS: readonly unknown[] = [];
@@ -458,6 +451,23 @@ function assocIn(coll: unknown, path: unknown, value: unknown): MaybePromise<unk
   const steps = seqOf(path, "assoc-in");
   if (steps.length === 0) return value;
   return updatePath("assoc-in", coll, steps, null, value, NO_ARGUMENTS, true);
+}
+
+/**
+ * update-in for a call whose maps below an owned accumulator may change in place (generated code,
+ * compiler/nested-updates.ts): the builtin, with `made` (support/nested-in-place.ts) given to the walk.
+ */
+export function updateInBelowOwned(
+  made: Set<unknown>,
+  coll: unknown,
+  path: unknown,
+  f: unknown,
+  ...extra: unknown[]
+): MaybePromise<unknown> {
+  const fn = updater("update-in", f, extra.length);
+  const steps = seqOf(path, "update-in");
+  if (steps.length === 0) return callUpdate(fn, coll, extra);
+  return updatePath("update-in", coll, steps, fn, null, extra, false, made);
 }
 
 function updateIn(coll: unknown, path: unknown, f: unknown, ...extra: unknown[]): MaybePromise<unknown> {

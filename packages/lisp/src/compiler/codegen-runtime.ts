@@ -13,11 +13,13 @@ import {
   selectedPairs,
   selectKeywords,
   updateFound,
+  updateInBelowOwned,
   updateSlot,
   updateTarget,
 } from "../builtins/maps.js";
 import { mergeWithEntry, mergeWithPairs } from "../builtins/merge-with.js";
 import { mapOfFlatPairs } from "../builtins/support/into-map.js";
+import { nestedAt, nestedLeaf, nestedStore } from "../builtins/support/nested-steady-state.js";
 import { MatchCursor, requireRegex } from "../builtins/support/str-regex.js";
 import { requireString } from "../builtins/support/str-text.js";
 import { isLimitError, isLispError, LispError } from "../errors.js";
@@ -183,6 +185,10 @@ export const codegenRuntime = {
   assocCharged,
   assocFresh,
   assocNested,
+  nestedLeaf,
+  nestedStore,
+  updateInBelowOwned,
+  nestedAt,
   /** `(apply f coll)` with f a builtin: + max min folded in place, a short vector as fixed arguments, else apply itself. */
   applyBuiltin(fn: LispFunction, coll: unknown, apply: LispFunction): unknown {
     if (!Array.isArray(coll)) return apply(fn, coll);

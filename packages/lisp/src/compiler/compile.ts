@@ -28,6 +28,7 @@ import { lookup } from "../values/map-access.js";
 import { pin } from "../values/pin.js";
 import { VarRef } from "../values/var-ref.js";
 import { FLAT_LIMIT } from "../values/versioned-table.js";
+import { compileAccumulatorCall, noteNestedUpdates } from "./accumulator-calls.js";
 import { compileCall } from "./calls.js";
 import { compileClosure } from "./closures.js";
 import type { Code } from "./code.js";
@@ -160,6 +161,7 @@ export class Compiler {
           node.bindings.map((binding) => this.binder(binding.pattern)),
         );
       case "fn": {
+        noteNestedUpdates(node);
         const body = this.compile(node.body);
         if (this.adaptive(node)) return compileClosure(node, body, () => this.promote(node), true);
         return compileClosure(node, body, undefined, this.generalOnly === 0 && isPure(node));
@@ -184,12 +186,17 @@ export class Compiler {
             return this.compileCallOverLoop(node);
           }
         }
-        return compileCall(
-          (child) => this.compile(child),
-          (name, at) => this.requireBuiltin(name, at),
-          node.callee,
-          node.args,
-          node.position,
+        return (
+          (node.callee.kind === "builtin" && this.environment.builtin(node.callee.name) !== undefined
+            ? compileAccumulatorCall(node, (child) => this.compile(child))
+            : undefined) ??
+          compileCall(
+            (child) => this.compile(child),
+            (name, at) => this.requireBuiltin(name, at),
+            node.callee,
+            node.args,
+            node.position,
+          )
         );
       case "tool": {
         const name = node.name;

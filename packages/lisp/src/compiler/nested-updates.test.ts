@@ -6,6 +6,7 @@
  * the general evaluator's, with every map the program could hold unchanged.
  */
 import { describe, expect, test } from "vitest";
+import { nestedSteadyStats } from "../builtins/support/nested-steady-state.js";
 import { format, type RunOptions, type RunResult, run } from "../index.js";
 import { analyzedFn, codeGenerationWorks } from "../test-support.js";
 import { nestedUpdateCalls } from "./accumulator-use.js";
@@ -34,11 +35,15 @@ const outcome = (result: RunResult) => (result.ok ? format(result.value) : resul
 /** The outcome on generated code and on the general evaluator (equal), and maps changed in place. */
 async function agree(source: string, options: RunOptions = {}) {
   const before = fastTierStats.nestedInPlace;
+  const leavesBefore = nestedSteadyStats.leaves;
   const fast = await run(source, { context: { rows }, ...options, engine: "fast" });
   const inPlace = fastTierStats.nestedInPlace - before;
+  const leaves = nestedSteadyStats.leaves - leavesBefore;
   const general = await run(source, { context: { rows }, ...options, engine: "general" });
   expect(outcome(fast), source).toEqual(outcome(general));
-  return { result: outcome(fast), inPlace };
+  // Usage too: the steady state charges what the level-by-level walk charges.
+  expect(fast.usage, source).toEqual(general.usage);
+  return { result: outcome(fast), inPlace, leaves };
 }
 
 describe("maps a reduce's own update-in made below its accumulator", () => {
@@ -60,6 +65,24 @@ describe("maps a reduce's own update-in made below its accumulator", () => {
       { context: { rows }, engine: "fast" },
     );
     expect(check.ok && check.value).toBe(p0);
+  });
+
+  test("with two keys, the steady state reads the old leaf and writes the new one in a call each", async () => {
+    const two = await agree(
+      "(reduce (fn [acc o] (update-in acc [(:region o) (:status o)] (fnil + 0) (:quantity o))) {} data/rows)",
+    );
+    // Every row but the first of each region (five) finds its region's map made by this reduce.
+    expectInPlaceAbove(two.leaves, rows.length - 6);
+    const literal = await agree(
+      '(reduce (fn [acc o] (update-in acc [(:region o) (:status o)] (fn [n] (+ (or n 0) 1)))) {"north" {"paid" 7}} data/rows)',
+    );
+    expectInPlaceAbove(literal.leaves, 0);
+    // Three keys take the level-by-level walk, still in place below the top.
+    const three = await agree(
+      "(reduce (fn [acc o] (update-in acc [(:region o) (:status o) (:product o)] (fnil + 0) (:quantity o))) {} data/rows)",
+    );
+    expect(three.leaves).toBe(0);
+    expectInPlaceAbove(three.inPlace, rows.length / 2);
   });
 
   test("never change a map the program already held: the initial value's stay as they were", async () => {

@@ -11,6 +11,7 @@ import { Keyword } from "../values/keyword.js";
 import { plainObjectTest } from "../values/plain-object.js";
 import { FLAT_LIMIT } from "../values/versioned-table.js";
 import { eachItem, inlinable, type LoopEmitter } from "./codegen-loops.js";
+import { nestedSteadyState } from "./nested-updates.js";
 
 /** The code of a specialized call, or undefined when the call has no special shape. */
 export function specializedCall(
@@ -200,7 +201,22 @@ function updatePath(
     g.emitAll(general);
     g.emit("}");
   };
-  level(0, map);
+  // Below an owned accumulator, two keys: the steady state first (compiler/nested-updates.ts).
+  const made = g.nestedUpdates?.calls.has(args) ? g.nestedUpdates.made : undefined;
+  if (made === undefined || keys.length !== 2 || fresh !== undefined) level(0, map);
+  else
+    nestedSteadyState(
+      g,
+      { map, keys, made, result, literalPath },
+      {
+        apply: (old) => f.apply(g, old, extras),
+        walk:
+          inlinable(fNode, 1 + extras.length) === undefined
+            ? { path: args[1] as Node, f: f.fn, extras }
+            : undefined,
+        levels: () => level(0, map),
+      },
+    );
   return result;
 }
 

@@ -17,6 +17,7 @@ import { Keyword } from "../../values/keyword.js";
 import { LispMap } from "../../values/lisp-map.js";
 import { type AnyMap, isMap, lookup, mapAssoc, mapGetExact, writeKey } from "../../values/map-access.js";
 import { either } from "../../values/versioned-table.js";
+import { assocBelowOwned, nestedInPlaceStats } from "./nested-in-place.js";
 
 /** Bytes charged for one new map entry and for each slot of a vector copy (runtime/allocation.ts). */
 export { MAP_ENTRY_BYTES, VECTOR_SLOT_BYTES };
@@ -159,7 +160,9 @@ export function callUpdate(fn: Callable, old: unknown, extra: readonly unknown[]
  * (fn old ...extra) (update-in). Missing or nil intermediate
  * values become empty maps; a vector index equal to the length appends when `append` is true
  * (assoc-in) and is out of bounds otherwise (update-in). Recursive over the path (which is short),
- * so the common synchronous case allocates nothing but the rebuilt levels.
+ * so the common synchronous case allocates nothing but the rebuilt levels. `made` (the maps a
+ * reduce's own update-in made below its owned accumulator `root`, support/nested-in-place.ts)
+ * lets the maps below the top that it lists change in place.
  */
 export function updatePath(
   who: string,
@@ -169,6 +172,7 @@ export function updatePath(
   value: unknown,
   extra: readonly unknown[],
   append: boolean,
+  made?: Set<unknown>,
 ): MaybePromise<unknown> {
   return updateStep(
     who,
@@ -179,6 +183,8 @@ export function updatePath(
     value,
     extra,
     append,
+    made,
+    root,
   );
 }
 
@@ -191,6 +197,8 @@ function updateStep(
   value: unknown,
   extra: readonly unknown[],
   append: boolean,
+  made: Set<unknown> | undefined,
+  top: unknown,
 ): MaybePromise<unknown> {
   const key = path[depth];
   let slot: unknown;
@@ -227,8 +235,23 @@ function updateStep(
           value,
           extra,
           append,
+          made,
+          top,
         );
   if (replacement instanceof Promise)
-    return after(replacement, (resolved) => putSlot(current, slot, resolved));
-  return putSlot(current, slot, replacement);
+    return after(replacement, (resolved) => putLevel(current, slot, resolved, depth, made, top));
+  return putLevel(current, slot, replacement, depth, made, top);
+}
+
+/** putSlot, except that below an owned accumulator a map its reduce's update-in made changes in place. */
+function putLevel(
+  container: unknown,
+  slot: unknown,
+  value: unknown,
+  depth: number,
+  made: Set<unknown> | undefined,
+  top: unknown,
+): unknown {
+  if (made === undefined || depth === 0 || Array.isArray(container)) return putSlot(container, slot, value);
+  return assocBelowOwned(container as AnyMap, slot, value, made, top, nestedInPlaceStats);
 }
