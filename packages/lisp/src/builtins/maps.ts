@@ -32,7 +32,6 @@ import {
   toLispMap,
   writeKey,
 } from "../values/map-access.js";
-import { ownedTable } from "../values/owned-table.js";
 import { type PlainObject, rowFieldsWith } from "../values/plain-object.js";
 import { FLAT_LIMIT } from "../values/versioned-table.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
