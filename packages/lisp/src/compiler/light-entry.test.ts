@@ -104,9 +104,9 @@ describe("a closure's light entry in builtins' loops", () => {
   test("a light call that waits on a tool finishes after it, and the closure runs on", async () => {
     const calls: unknown[] = [];
     const tools = {
-      scale: async (args: { x: number }) => {
+      scale: async (args: Record<string, unknown>) => {
         calls.push(args.x);
-        return args.x * 10;
+        return (args.x as number) * 10;
       },
     };
     const source =
