@@ -18,7 +18,7 @@ import { add, divide } from "../runtime/numeric.js";
 import { ownedVector } from "../runtime/owned-vector.js";
 import { hashKey } from "../values/hash-key.js";
 import { Keyword } from "../values/keyword.js";
-import { FUNCTION_INFO, isLispFunction } from "../values/lisp-function.js";
+import { FUNCTION_INFO, isLispFunction, loopEntry } from "../values/lisp-function.js";
 import { LispMap, MapBuilder } from "../values/lisp-map.js";
 import { LispSet } from "../values/lisp-set.js";
 import { type AnyMap, getField, isMap, mapEntries, toLispMap } from "../values/map-access.js";
@@ -63,8 +63,9 @@ function reduce(...args: unknown[]): MaybePromise<unknown> {
     if (acc !== null && typeof acc === "object" && isMap(acc))
       return reduceOwning(f, ownedMapCopy(acc), ownedTable, items, start);
   }
+  const step = loopEntry(f);
   for (let i = start; i < n; i++) {
-    acc = f(acc, items[i]);
+    acc = step(acc, items[i]);
     if (acc instanceof Promise) return reduceRest(f, items, i + 1, acc);
     // A builtin callback (+, max, assoc) takes no evaluation steps: read the clock here.
     if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);

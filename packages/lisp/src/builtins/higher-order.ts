@@ -20,7 +20,7 @@ import { CHECK_EVERY, CHECK_MASK, sortInSlices } from "../runtime/interruptible.
 import { itemsOf } from "../runtime/sequences.js";
 import { equals } from "../values/equality.js";
 import { Keyword } from "../values/keyword.js";
-import { FUNCTION_INFO, type LispFunction } from "../values/lisp-function.js";
+import { FUNCTION_INFO, type LispFunction, loopEntry } from "../values/lisp-function.js";
 import { columnOrder, compareTerms, tupleIndexOrder } from "../values/term-order.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
 import {
@@ -43,8 +43,9 @@ function mapOne(who: string, fnArg: unknown, coll: unknown): MaybePromise<unknow
   active.work(n);
   active.allocate(vectorBytes(n));
   const out = new Array<unknown>(n);
+  const step = loopEntry(f);
   for (let i = 0; i < n; i++) {
-    const result = f(items[i]);
+    const result = step(items[i]);
     if (result instanceof Promise) return mapOneRest(f, items, out, i, result);
     out[i] = result ?? null;
     // A builtin callback (inc, vector, upper-case) takes no evaluation steps: read the clock here.
@@ -100,9 +101,10 @@ function select(who: string, predArg: unknown, coll: unknown, wanted: boolean): 
   const n = items.length;
   active.work(n);
   const out: unknown[] = [];
+  const test = loopEntry(pred);
   for (let i = 0; i < n; i++) {
     const item = items[i];
-    const result = pred(item);
+    const result = test(item);
     if (result instanceof Promise) return selectRest(pred, items, out, i, result, wanted);
     if ((result !== null && result !== false && result !== undefined) === wanted) out.push(item);
     if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
@@ -240,8 +242,9 @@ function scan(who: string, predArg: unknown, coll: unknown, untilTruthy: boolean
   // no closure call per item for the call and the acceptance. From the first promise on, the
   // rest goes as eachResult would go on, each answer awaited in turn.
   const n = items.length;
+  const test = loopEntry(pred);
   for (let i = 0; i < n; i++) {
-    const result = pred(items[i]);
+    const result = test(items[i]);
     if (result instanceof Promise) {
       const rest = eachResultFrom(i, result, n, (j) => pred(items[j]), accept);
       return after(rest, () => ({ items, found, value }));

@@ -27,6 +27,7 @@ import { NOT_PURE, pureMode } from "../runtime/pure-mode.js";
 import { itemsOf } from "../runtime/sequences.js";
 import { type FieldReader, readerOf } from "../values/field-reader.js";
 import { Keyword } from "../values/keyword.js";
+import { loopEntry } from "../values/lisp-function.js";
 import { LispSet } from "../values/lisp-set.js";
 import { getField } from "../values/map-access.js";
 import type { Regex } from "../values/regex.js";
@@ -355,13 +356,17 @@ function stream(plan: PipelinePlan, values: readonly unknown[]): Pull {
       }
       const inputs: Pull[] = [];
       for (let i = 1; i < n; i++) inputs.push(input(i));
-      return mapStage(callbackOf(arg(0), n - 1, "map"), inputs);
+      return mapStage(loopEntry(callbackOf(arg(0), n - 1, "map")), inputs);
     }
     case "filter":
     case "remove":
-      return selectStage(callbackOf(arg(0), 1, plan.op, "predicate"), input(1), plan.op === "filter");
+      return selectStage(
+        loopEntry(callbackOf(arg(0), 1, plan.op, "predicate")),
+        input(1),
+        plan.op === "filter",
+      );
     case "keep":
-      return keepStage(callbackOf(arg(0), 1, "keep"), input(1));
+      return keepStage(loopEntry(callbackOf(arg(0), 1, "keep")), input(1));
     case "map-indexed":
       return mapIndexedStage(callbackOf(arg(0), 2, "map-indexed"), input(1));
     case "partition":
@@ -508,7 +513,7 @@ function pushedChain(
     const role = kind === "select" ? "predicate" : "function";
     stages.push({
       kind,
-      f: callbackOf(values[stage.args[0] as number], 1, stage.op, role),
+      f: loopEntry(callbackOf(values[stage.args[0] as number], 1, stage.op, role)),
       wanted: stage.op !== "remove",
     });
     const source = stage.args[1] as number | PipelinePlan;

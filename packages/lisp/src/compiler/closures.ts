@@ -13,7 +13,10 @@ import {
   brandFunction,
   type FunctionInfo,
   GENERATED_TWIN,
+  LIGHT_ENTRY,
+  type LightCarrier,
   type LispFunction,
+  lightEntryStats,
 } from "../values/lisp-function.js";
 import { MapBuilder } from "../values/lisp-map.js";
 import { isMap } from "../values/map-access.js";
@@ -140,23 +143,38 @@ export function compileClosure(
       if (promote !== undefined && maker === undefined) heat++;
     }
     context.depth--;
-    if (result instanceof Promise) {
-      return after(result, function resume(resolved): unknown {
-        if (resolved !== RECUR) return resolved;
-        iterateAt(position);
-        return after(body(frame), resume);
-      });
-    }
-    return result;
+    return result instanceof Promise ? finish(frame, result) : result;
   };
+
+  /** A body that waits on a promise: the rest of the call once it resolves, recur included. */
+  const finish = (frame: unknown[], pending: Promise<unknown>): unknown =>
+    after(pending, function resume(resolved): unknown {
+      if (resolved !== RECUR) return resolved;
+      iterateAt(position);
+      return after(body(frame), resume);
+    });
 
   return (outer) => {
     const env = new Array<unknown>(captures.length);
     for (let i = 0; i < captures.length; i++) env[i] = outer[(captures[i] as { outer: number }).outer];
-    const prepare = (): unknown[] => {
+    // The frame of this closure's last call that returned a value, kept for its next call. Only a
+    // call that has returned gives its frame back (a call in progress, a recursive one included,
+    // holds its own; one that threw or is waiting on a promise never gives it back), and nothing
+    // keeps a frame past its call but a promise's continuation: closures made in the body copy
+    // what they capture. Slots other than parameters, captures and self are written before they
+    // are read, so a frame needs no clearing.
+    let spare: unknown[] | undefined;
+    const fresh = (): unknown[] => {
       const frame = new Array<unknown>(frameSize);
       for (let i = 0; i < captures.length; i++) frame[(captures[i] as { inner: number }).inner] = env[i];
+      if (selfSlot !== undefined) frame[selfSlot] = closure;
       return frame;
+    };
+    const prepare = (): unknown[] => {
+      const reused = spare;
+      if (reused === undefined) return fresh();
+      spare = undefined;
+      return reused;
     };
     let closure: LispFunction;
     // The generated twin of this closure, once its fn form is hot (adaptive tier only). It is also
@@ -171,8 +189,9 @@ export function compileClosure(
           if (twin !== undefined) return twin();
         }
         const frame = prepare();
-        if (selfSlot !== undefined) frame[selfSlot] = closure;
-        return enter(frame);
+        const result = enter(frame);
+        if (!(result instanceof Promise)) spare = frame;
+        return result;
       }, info);
     } else if (!variadic && fixed === 1) {
       const r0 = raw[0] as number;
@@ -184,10 +203,46 @@ export function compileClosure(
           if (twin !== undefined) return twin(a);
         }
         const frame = prepare();
-        if (selfSlot !== undefined) frame[selfSlot] = closure;
         frame[r0] = a === undefined ? null : a;
-        return enter(frame);
+        const result = enter(frame);
+        if (!(result instanceof Promise)) spare = frame;
+        return result;
       }, info);
+      // The light entry (values/lisp-function.ts, LIGHT_ENTRY), for a builtin's loop, which calls
+      // it with the right argument count. It runs every call of the loop in one frame of its own;
+      // a call while one is in progress (recursion, a callback that calls its own closure) goes
+      // to the closure. It checks effects, depth and fuel as enter does, inline (a call of enter
+      // measured about 6% more instructions on `destructuring reduce`). A call that throws leaves
+      // it busy, so later calls take the closure's entry. Not for a promoted fn, whose calls go
+      // to its generated twin.
+      if (promote === undefined) {
+        let busy = false;
+        let own: unknown[] | undefined;
+        (closure as LightCarrier)[LIGHT_ENTRY] = function lightOne(a: unknown): unknown {
+          if (busy) return closure(a);
+          if (!pure) assertEffectsAllowed();
+          const context = active;
+          if (++context.depth > context.limits.maxDepth || --context.fuel <= 0) context.entryCheck(position);
+          busy = true;
+          if (own === undefined) {
+            own = fresh();
+            lightEntryStats.frames++;
+          }
+          const frame = own;
+          frame[r0] = a === undefined ? null : a;
+          let result = body(frame);
+          while (result === RECUR) {
+            iterateAt(position);
+            result = body(frame);
+          }
+          context.depth--;
+          busy = false;
+          if (!(result instanceof Promise)) return result;
+          // The call goes on after the promise, in this frame: the next call gets a new one.
+          own = undefined;
+          return finish(frame, result);
+        };
+      }
     } else if (!variadic && fixed === 2) {
       const r0 = raw[0] as number;
       const r1 = raw[1] as number;
@@ -199,11 +254,42 @@ export function compileClosure(
           if (twin !== undefined) return twin(a, b);
         }
         const frame = prepare();
-        if (selfSlot !== undefined) frame[selfSlot] = closure;
         frame[r0] = a === undefined ? null : a;
         frame[r1] = b === undefined ? null : b;
-        return enter(frame);
+        const result = enter(frame);
+        if (!(result instanceof Promise)) spare = frame;
+        return result;
       }, info);
+      // The light entry, as for one argument.
+      if (promote === undefined) {
+        let busy = false;
+        let own: unknown[] | undefined;
+        (closure as LightCarrier)[LIGHT_ENTRY] = function lightTwo(a: unknown, b: unknown): unknown {
+          if (busy) return closure(a, b);
+          if (!pure) assertEffectsAllowed();
+          const context = active;
+          if (++context.depth > context.limits.maxDepth || --context.fuel <= 0) context.entryCheck(position);
+          busy = true;
+          if (own === undefined) {
+            own = fresh();
+            lightEntryStats.frames++;
+          }
+          const frame = own;
+          frame[r0] = a === undefined ? null : a;
+          frame[r1] = b === undefined ? null : b;
+          let result = body(frame);
+          while (result === RECUR) {
+            iterateAt(position);
+            result = body(frame);
+          }
+          context.depth--;
+          busy = false;
+          if (!(result instanceof Promise)) return result;
+          // The call goes on after the promise, in this frame: the next call gets a new one.
+          own = undefined;
+          return finish(frame, result);
+        };
+      }
     } else {
       closure = brandFunction(function many(this: unknown, ...args: unknown[]): unknown {
         if (variadic ? args.length < fixed : args.length !== fixed) throw arityError(args.length);
@@ -212,13 +298,14 @@ export function compileClosure(
           if (twin !== undefined) return twin(...args);
         }
         const frame = prepare();
-        if (selfSlot !== undefined) frame[selfSlot] = closure;
         for (let i = 0; i < fixed; i++) frame[raw[i] as number] = args[i] ?? null;
         if (variadic) {
           const rest = args.length > fixed ? args.slice(fixed) : [];
           frame[raw[fixed] as number] = restAsMap ? restToMap(rest, position) : rest;
         }
-        return enter(frame);
+        const result = enter(frame);
+        if (!(result instanceof Promise)) spare = frame;
+        return result;
       }, info);
     }
     return closure;

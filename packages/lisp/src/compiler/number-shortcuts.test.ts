@@ -72,6 +72,24 @@ describe("number shortcuts on the general evaluator", () => {
     );
   });
 
+  test("an arithmetic shortcut as an operand of another: the operators' answers", async () => {
+    const arithmetic = fc.constantFrom("+", "-", "*");
+    await fc.assert(
+      fc.asyncProperty(operators, arithmetic, values, values, values, async (outer, inner, x, y, z) => {
+        const plain = await general(
+          `(let [f ${outer} g ${inner} x ${x} y ${y} z ${z}] [(f x (g y z)) (f (g y z) x) (f (g x y) (g y z))])`,
+        );
+        const before = shortcutStats.nestedArithmetic;
+        const nested = await general(
+          `(let [x ${x} y ${y} z ${z}] [(${outer} x (${inner} y z)) (${outer} (${inner} y z) x) (${outer} (${inner} x y) (${inner} y z))])`,
+        );
+        expect(nested).toEqual(plain);
+        if (["+", "-", "*"].includes(outer)) expect(shortcutStats.nestedArithmetic - before).toBe(3);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   test("inc and dec of a local: the builtin's answers", async () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom("inc", "dec"), values, async (op, x) => {
@@ -102,8 +120,9 @@ describe("number shortcuts on the general evaluator", () => {
     expect(result.ok && format(result.value)).toBe("[1 30 1 true]");
     // (= (:s %) "paid"), (> (:a %) 500), (< i 5), (= "open" (:s %))
     expect(shortcutStats.constantComparisons - before.constantComparisons).toBe(4);
-    // (* i i); (+ n (* i i)) has an operand to evaluate and keeps the general node
-    expect(shortcutStats.operandArithmetic - before.operandArithmetic).toBe(1);
+    // (* i i), and (+ n (* i i)), whose operand is that shortcut
+    expect(shortcutStats.operandArithmetic - before.operandArithmetic).toBe(2);
+    expect(shortcutStats.nestedArithmetic - before.nestedArithmetic).toBe(1);
     expect(shortcutStats.operandComparisons - before.operandComparisons).toBe(1);
     expect(shortcutStats.counting - before.counting).toBe(1); // (inc i)
   });

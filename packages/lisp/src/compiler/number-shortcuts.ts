@@ -22,6 +22,8 @@ type Binary = (a: unknown, b: unknown) => unknown;
 export const shortcutStats = {
   constantComparisons: 0,
   operandArithmetic: 0,
+  /** Of those, the ones with another arithmetic shortcut as an operand: `(+ acc (* a b))`. */
+  nestedArithmetic: 0,
   operandComparisons: 0,
   /** `(inc i)`, `(dec n)` on a local (calls.ts). */
   counting: 0,
@@ -70,6 +72,18 @@ export function markBoolean(code: Code): Code {
   return code;
 }
 
+/**
+ * The arithmetic shortcuts: nodes that answer a number (or throw) and never a promise, as they
+ * only read the frame and compute. One may be an operand of another, `(+ acc (* a b))`, read with
+ * a call instead of evaluated as a builtin call's argument list. Any other evaluated operand might
+ * wait on a tool, so a node with one gets no shortcut.
+ */
+const settledNodes = new WeakSet<Code>();
+
+function settledOperand(operand: Operand): boolean {
+  return operand.kind !== "code" || settledNodes.has(operand.code);
+}
+
 /** Comparisons whose operands may swap sides: `(< 0 x)` is `(> x 0)` for two numbers. */
 const MIRRORED: Readonly<Record<string, string>> = { "<": ">", ">": "<", "<=": ">=", ">=": "<=", "=": "=" };
 
@@ -79,7 +93,7 @@ const MIRRORED: Readonly<Record<string, string>> = { "<": ">", ">": "<", "<=": "
  * `guard(a, b)` runs the operation itself.
  */
 export function numberShortcut(name: string, left: Operand, right: Operand, guard: Binary): Code | undefined {
-  if (left.kind === "code" || right.kind === "code") return undefined;
+  if (!settledOperand(left) || !settledOperand(right)) return undefined;
   if (left.kind === "const" && right.kind === "const") return undefined;
   if (right.kind === "const") {
     const value = right.value;
@@ -103,6 +117,8 @@ export function numberShortcut(name: string, left: Operand, right: Operand, guar
   const arithmetic = operandArithmetic(name, reader(left), reader(right), guard);
   if (arithmetic !== undefined) {
     shortcutStats.operandArithmetic++;
+    if (left.kind === "code" || right.kind === "code") shortcutStats.nestedArithmetic++;
+    settledNodes.add(arithmetic);
     return arithmetic;
   }
   const comparison = operandComparison(name, reader(left), reader(right), guard);
