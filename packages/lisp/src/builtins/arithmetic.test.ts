@@ -42,6 +42,16 @@ describe("arithmetic", () => {
     expect(error.message).toContain("integer, nil");
     expect((await failure('(inc "a")')).reason).toBe("type_error");
   });
+
+  test("a non-number names its type and value once; nil is shown once", async () => {
+    expect((await failure("(max 1 nil)")).message).toBe("max expects numbers, got nil");
+    expect((await failure("(apply min [2 nil 1])")).message).toBe("min expects numbers, got nil");
+    expect((await failure('(inc "a")')).message).toBe('inc expects numbers, got string "a"');
+    expect((await failure("(update {} :n inc)")).message).toBe("inc expects numbers, got nil");
+    expect((await failure("(bit-and 1 nil)")).message).toBe(
+      "bit-and expects integers, got nil; convert with (int x) first",
+    );
+  });
 });
 
 describe("comparison", () => {

@@ -7,7 +7,7 @@
  */
 import { LispError } from "../errors.js";
 import { print } from "../format/print.js";
-import { typeName } from "../runtime/describe.js";
+import { typeAndValue } from "../runtime/describe.js";
 import { Keyword } from "../values/keyword.js";
 import { QuotedSymbol } from "../values/quoted-symbol.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
@@ -35,7 +35,7 @@ function keyword(value: unknown): Keyword | null {
   }
   throw new LispError(
     "runtime_error",
-    `keyword: cannot coerce ${typeName(value)} ${print(value, { maxChars: 40 })} to a keyword; pass a string such as "name"`,
+    `keyword: cannot coerce ${typeAndValue(value, 40)} to a keyword; pass a string such as "name"`,
   );
 }
 

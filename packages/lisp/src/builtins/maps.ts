@@ -14,7 +14,7 @@ import { mapBytes, vectorBytes } from "../runtime/allocation.js";
 import { after, eachResult, type MaybePromise } from "../runtime/async.js";
 import { type Callable, toCallable } from "../runtime/call.js";
 import { active } from "../runtime/context.js";
-import { typeName } from "../runtime/describe.js";
+import { typeAndValue, typeName } from "../runtime/describe.js";
 import { CHECK_EVERY, CHECK_MASK } from "../runtime/interruptible.js";
 import { seqOf } from "../runtime/sequences.js";
 import { Keyword } from "../values/keyword.js";
@@ -58,7 +58,7 @@ export { updateFound, updateSlot };
 const isNil = (value: unknown): value is null | undefined => value === null || value === undefined;
 
 function describe(value: unknown): string {
-  return `${typeName(value)} ${print(value, { maxChars: 40 })}`;
+  return typeAndValue(value, 40);
 }
 
 function typeError(message: string): LispError {

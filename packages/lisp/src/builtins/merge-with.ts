@@ -4,12 +4,11 @@
  * one-entry maps of a map stage. Each gives merge-with's own result, errors and memory charges.
  */
 import { LispError } from "../errors.js";
-import { print } from "../format/print.js";
 import { mapBytes } from "../runtime/allocation.js";
 import { after, type MaybePromise } from "../runtime/async.js";
 import { type Callable, toCallable } from "../runtime/call.js";
 import { active } from "../runtime/context.js";
-import { typeName } from "../runtime/describe.js";
+import { typeAndValue } from "../runtime/describe.js";
 import { CHECK_EVERY, CHECK_MASK } from "../runtime/interruptible.js";
 import { functionInfo, isLispFunction } from "../values/lisp-function.js";
 import { LispMap, MapBuilder } from "../values/lisp-map.js";
@@ -31,7 +30,7 @@ export function mergeArgument(value: unknown, index: number, who: string): AnyMa
   if (isMap(value)) return value;
   throw new LispError(
     "type_error",
-    `${who}: argument ${index} must be a map or nil, got ${typeName(value)} ${print(value, { maxChars: 40 })}`,
+    `${who}: argument ${index} must be a map or nil, got ${typeAndValue(value, 40)}`,
   );
 }
 

@@ -10,7 +10,7 @@ import { Keyword } from "../values/keyword.js";
 import { FUNCTION_INFO, type LispFunction } from "../values/lisp-function.js";
 import { LispSet } from "../values/lisp-set.js";
 import { isMap, lookup } from "../values/map-access.js";
-import { typeName } from "./describe.js";
+import { typeAndValue, typeName } from "./describe.js";
 
 function builtinArityError(fn: LispFunction, count: number): LispError {
   const info = fn[FUNCTION_INFO];
@@ -106,10 +106,7 @@ export function toCallable(value: unknown, role = "function argument"): Callable
   if (value instanceof LispSet) return (...args: unknown[]) => setCall(value, args);
   if (value !== null && value !== undefined && isMap(value))
     return (...args: unknown[]) => mapCall(value, args);
-  throw new LispError(
-    "type_error",
-    `expected a function as ${role}, got ${typeName(value)} ${print(value, { maxChars: 60 })}`,
-  );
+  throw new LispError("type_error", `expected a function as ${role}, got ${typeAndValue(value)}`);
 }
 
 /**

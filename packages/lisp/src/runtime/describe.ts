@@ -2,6 +2,7 @@
  * Names of value types for error messages ("expected a map, got vector"). Never prints host
  * internals such as "[object Object]".
  */
+import { print } from "../format/print.js";
 import { CustomValue } from "../values/custom-value.js";
 import { Keyword } from "../values/keyword.js";
 import { isLispFunction } from "../values/lisp-function.js";
@@ -34,4 +35,13 @@ export function typeName(value: unknown): string {
       if (value instanceof CustomValue) return value.typeName;
       return "host object";
   }
+}
+
+/**
+ * A value for an error message: its type and a short print ("integer 42", "string \"x\""), or
+ * just "nil", whose type name and print are the same word.
+ */
+export function typeAndValue(value: unknown, maxChars = 60): string {
+  if (value === null || value === undefined) return "nil";
+  return `${typeName(value)} ${print(value, { maxChars })}`;
 }

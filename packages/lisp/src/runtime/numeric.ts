@@ -8,14 +8,11 @@ import { LispError } from "../errors.js";
 import { print } from "../format/print.js";
 import { isFloat, type LispNumber, makeFloat, makeInteger, toDouble, WholeFloat } from "../values/numbers.js";
 import { chargedInteger, chargeInteger, operandBits } from "./big-integers.js";
-import { typeName } from "./describe.js";
+import { typeAndValue, typeName } from "./describe.js";
 
 export function requireNumber(value: unknown, who: string): LispNumber {
   if (typeof value === "number" || typeof value === "bigint" || value instanceof WholeFloat) return value;
-  throw new LispError(
-    "type_error",
-    `${who} expects numbers, got ${typeName(value)} ${print(value, { maxChars: 40 })}`,
-  );
+  throw new LispError("type_error", `${who} expects numbers, got ${typeAndValue(value, 40)}`);
 }
 
 function operandsError(who: string, a: unknown, b: unknown): LispError {

@@ -4,12 +4,11 @@
  * strings as graphemes.
  */
 import { LispError } from "../errors.js";
-import { print } from "../format/print.js";
 import { LispMap } from "../values/lisp-map.js";
 import { LispSet } from "../values/lisp-set.js";
 import { mapEntries } from "../values/map-access.js";
 import { isPlainObject } from "../values/plain-object.js";
-import { typeName } from "./describe.js";
+import { typeAndValue } from "./describe.js";
 import { graphemes } from "./graphemes.js";
 
 /** Items of a collection, or undefined when the value is not one. Shared arrays: never mutate. */
@@ -29,10 +28,7 @@ const EMPTY: readonly unknown[] = Object.freeze([]);
 export function seqOf(value: unknown, who: string): readonly unknown[] {
   const items = itemsOf(value);
   if (items === undefined) {
-    throw new LispError(
-      "type_error",
-      `${who} expects a collection, got ${typeName(value)} ${print(value, { maxChars: 60 })}`,
-    );
+    throw new LispError("type_error", `${who} expects a collection, got ${typeAndValue(value)}`);
   }
   return items;
 }

@@ -11,7 +11,7 @@ import { LispError } from "../../errors.js";
 import { print } from "../../format/print.js";
 import { type MaybePromise, settle } from "../../runtime/async.js";
 import { type Callable, toCallable } from "../../runtime/call.js";
-import { typeName } from "../../runtime/describe.js";
+import { typeAndValue } from "../../runtime/describe.js";
 import { itemsOf } from "../../runtime/sequences.js";
 import { Keyword } from "../../values/keyword.js";
 import { FUNCTION_INFO, type LispFunction } from "../../values/lisp-function.js";
@@ -63,8 +63,7 @@ function isLispFunctionValue(value: unknown): value is LispFunction {
 
 /** A value for a message: its type and a short print ("integer 42"), or just "nil". */
 export function describeValue(value: unknown): string {
-  if (value === null || value === undefined) return "nil";
-  return `${typeName(value)} ${print(value, { maxChars: 60 })}`;
+  return typeAndValue(value);
 }
 
 /** Advice for a vector given where a function belongs (`(filter [:a] xs)`). */

@@ -12,7 +12,7 @@ import { MAP_ENTRY_BYTES, VECTOR_SLOT_BYTES } from "../../runtime/allocation.js"
 import { after, type MaybePromise } from "../../runtime/async.js";
 import type { Callable } from "../../runtime/call.js";
 import { active } from "../../runtime/context.js";
-import { typeName } from "../../runtime/describe.js";
+import { typeAndValue } from "../../runtime/describe.js";
 import { Keyword } from "../../values/keyword.js";
 import { LispMap } from "../../values/lisp-map.js";
 import { type AnyMap, isMap, lookup, mapAssoc, mapGetExact, writeKey } from "../../values/map-access.js";
@@ -51,7 +51,7 @@ export function getIn(root: unknown, path: readonly unknown[]): unknown {
 }
 
 function describe(value: unknown): string {
-  return `${typeName(value)} ${print(value, { maxChars: 40 })}`;
+  return typeAndValue(value, 40);
 }
 
 export function outOfBounds(who: string, index: unknown, length: number): LispError {

@@ -9,7 +9,7 @@
 import { LispError } from "../../errors.js";
 import { print } from "../../format/print.js";
 import { chargedInteger, chargeInteger, operandBits } from "../../runtime/big-integers.js";
-import { typeName } from "../../runtime/describe.js";
+import { typeAndValue } from "../../runtime/describe.js";
 import { makeInteger } from "../../values/numbers.js";
 
 export type Int = number | bigint;
@@ -18,7 +18,7 @@ export function requireInt(value: unknown, who: string): Int {
   if ((typeof value === "number" && Number.isInteger(value)) || typeof value === "bigint") return value;
   throw new LispError(
     "type_error",
-    `${who} expects integers, got ${typeName(value)} ${print(value, { maxChars: 40 })}; convert with (int x) first`,
+    `${who} expects integers, got ${typeAndValue(value, 40)}; convert with (int x) first`,
   );
 }
 

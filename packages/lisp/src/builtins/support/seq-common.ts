@@ -6,7 +6,7 @@
 import { type LispError, typeError } from "../../errors.js";
 import { print } from "../../format/print.js";
 import { active } from "../../runtime/context.js";
-import { typeName } from "../../runtime/describe.js";
+import { typeAndValue } from "../../runtime/describe.js";
 import { graphemes, isAscii } from "../../runtime/graphemes.js";
 import { LispSet } from "../../values/lisp-set.js";
 import { isMap } from "../../values/map-access.js";
@@ -28,8 +28,7 @@ export function shown(value: unknown): string {
 
 /** A value for an error message: its type and a short print ("vector [1 2]", "nil"). */
 export function described(value: unknown): string {
-  if (value === null || value === undefined) return "nil";
-  return `${typeName(value)} ${print(value, { maxChars: 60 })}`;
+  return typeAndValue(value);
 }
 
 /** `first`, `nth`... on a map: maps have no order a program should rely on. */
