@@ -63,7 +63,7 @@ function reduce(...args: unknown[]): MaybePromise<unknown> {
     if (acc !== null && typeof acc === "object" && isMap(acc))
       return reduceOwning(f, ownedMapCopy(acc), ownedTable, items, start);
   }
-  const step = loopEntry(f);
+  const step = loopEntry(f, 2);
   for (let i = start; i < n; i++) {
     acc = step(acc, items[i]);
     if (acc instanceof Promise) return reduceRest(f, items, i + 1, acc);

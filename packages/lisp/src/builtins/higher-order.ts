@@ -43,7 +43,7 @@ function mapOne(who: string, fnArg: unknown, coll: unknown): MaybePromise<unknow
   active.work(n);
   active.allocate(vectorBytes(n));
   const out = new Array<unknown>(n);
-  const step = loopEntry(f);
+  const step = loopEntry(f, 1);
   for (let i = 0; i < n; i++) {
     const result = step(items[i]);
     if (result instanceof Promise) return mapOneRest(f, items, out, i, result);
@@ -101,7 +101,7 @@ function select(who: string, predArg: unknown, coll: unknown, wanted: boolean): 
   const n = items.length;
   active.work(n);
   const out: unknown[] = [];
-  const test = loopEntry(pred);
+  const test = loopEntry(pred, 1);
   for (let i = 0; i < n; i++) {
     const item = items[i];
     const result = test(item);
@@ -242,7 +242,7 @@ function scan(who: string, predArg: unknown, coll: unknown, untilTruthy: boolean
   // no closure call per item for the call and the acceptance. From the first promise on, the
   // rest goes as eachResult would go on, each answer awaited in turn.
   const n = items.length;
-  const test = loopEntry(pred);
+  const test = loopEntry(pred, 1);
   for (let i = 0; i < n; i++) {
     const result = test(items[i]);
     if (result instanceof Promise) {

@@ -356,17 +356,17 @@ function stream(plan: PipelinePlan, values: readonly unknown[]): Pull {
       }
       const inputs: Pull[] = [];
       for (let i = 1; i < n; i++) inputs.push(input(i));
-      return mapStage(loopEntry(callbackOf(arg(0), n - 1, "map")), inputs);
+      return mapStage(loopEntry(callbackOf(arg(0), n - 1, "map"), n - 1), inputs);
     }
     case "filter":
     case "remove":
       return selectStage(
-        loopEntry(callbackOf(arg(0), 1, plan.op, "predicate")),
+        loopEntry(callbackOf(arg(0), 1, plan.op, "predicate"), 1),
         input(1),
         plan.op === "filter",
       );
     case "keep":
-      return keepStage(loopEntry(callbackOf(arg(0), 1, "keep")), input(1));
+      return keepStage(loopEntry(callbackOf(arg(0), 1, "keep"), 1), input(1));
     case "map-indexed":
       return mapIndexedStage(callbackOf(arg(0), 2, "map-indexed"), input(1));
     case "partition":
@@ -513,7 +513,7 @@ function pushedChain(
     const role = kind === "select" ? "predicate" : "function";
     stages.push({
       kind,
-      f: loopEntry(callbackOf(values[stage.args[0] as number], 1, stage.op, role)),
+      f: loopEntry(callbackOf(values[stage.args[0] as number], 1, stage.op, role), 1),
       wanted: stage.op !== "remove",
     });
     const source = stage.args[1] as number | PipelinePlan;

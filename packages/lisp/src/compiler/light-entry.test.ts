@@ -31,6 +31,26 @@ async function counted<T>(body: () => Promise<T>): Promise<{ value: T; handedOut
 }
 
 describe("a closure's light entry in builtins' loops", () => {
+  test("a closure of another arity than the loop calls with keeps its arity error", async () => {
+    const programs = [
+      "(map (fn [a b] a) [1 2])",
+      "(mapv (fn [a b] a) [1 2])",
+      "(count (map (fn [a b] a) [1 2]))",
+      "(filter (fn [a b] a) [1 2])",
+      "(keep (fn [a b] a) [1 2])",
+      "(reduce (fn [a] a) 0 [1 2])",
+      "(some (fn [a b] a) [1 2])",
+      "(remove (fn [a b] a) [1 2])",
+      "(map (fn [a] a) [1 2] [3 4])",
+    ];
+    for (const source of programs) {
+      const { value: failed, handedOut } = await counted(() => failure(source, { engine: "general" }));
+      expect(failed.reason, source).toBe("arity_error");
+      expect(handedOut, source).toBe(0);
+      expect((await failure(source)).reason, source).toBe("arity_error");
+    }
+  });
+
   test("reduce, map, filter, some and pipelines call it, with one frame per loop", async () => {
     const cases: [string, string][] = [
       ["(reduce (fn [acc x] (+ acc (* x x))) 0 (range 1000))", "332833500"],
@@ -42,7 +62,7 @@ describe("a closure's light entry in builtins' loops", () => {
     for (const [source, expected] of cases) {
       const { value, handedOut, frames } = await counted(() => evaluate(source, { engine: "general" }));
       expect(value).toBe(expected);
-      expect(handedOut).toBeGreaterThanOrEqual(1);
+      expect(handedOut, source).toBeGreaterThanOrEqual(1);
       // Every call of the loop ran in the one frame its light entry made.
       expect(frames).toBe(handedOut);
       expect(await evaluate(source)).toBe(expected);

@@ -25,14 +25,15 @@ export const LIGHT_ENTRY: unique symbol = Symbol("ptc-lisp.light-entry");
 export type LightCarrier = { [LIGHT_ENTRY]?: (...args: any[]) => unknown };
 
 /**
- * What a builtin's loop calls for callback `f`: its light entry when it has one, else `f`. Only
- * for a loop that calls the answer with the argument count `f` was checked for, and lets nothing
- * else hold it.
+ * What a builtin's loop calls for callback `f` with `count` arguments every time: its light entry
+ * when it has one taking exactly that many, else `f`. The light entry does not check its argument
+ * count (the closure does), so a closure of another arity keeps its own entry and its arity error.
+ * Only for a loop that lets nothing else hold the answer.
  */
-export function loopEntry<F>(f: F): F {
+export function loopEntry<F>(f: F, count: number): F {
   if (typeof f !== "function") return f;
   const light = (f as LightCarrier)[LIGHT_ENTRY];
-  if (light === undefined) return f;
+  if (light === undefined || light.length !== count) return f;
   lightEntryStats.handedOut++;
   return light as F;
 }
