@@ -8,8 +8,8 @@
  */
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { toJson } from "../format/to-json.js";
 import { promotionPolicy } from "../compiler/promotion.js";
+import { toJson } from "../format/to-json.js";
 import { type RunOptions, run } from "../run.js";
 import { codeGenerationWorks } from "../test-support.js";
 import { NATIVE_TEXT_LIMIT } from "../values/regex-native.js";
