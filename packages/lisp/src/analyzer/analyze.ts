@@ -28,6 +28,7 @@ import { nearestName } from "./nearest-name.js";
 import { fusePipeline, LAZY_PIPELINE } from "./pipelines.js";
 import { FunctionScope, type Place, Scope } from "./scope.js";
 import { expandShortFn } from "./short-fn.js";
+import { fuseSortedTake, TAKE_SORTED } from "./sorted-take.js";
 import { analyzeSpecialForm, SPECIAL_FORM_NAMES, UNSHADOWABLE } from "./special-forms.js";
 
 export interface AnalyzerEnvironment {
@@ -106,6 +107,8 @@ class Analyzer implements FormAnalyzer {
   private readonly pipelines: boolean;
   /** Whether group-by's groups may be summed in one pass (analyzer/group-totals.ts). */
   private readonly groupTotals: boolean;
+  /** Whether `(take n (sort-by ...))` may sort only its first n items (analyzer/sorted-take.ts). */
+  private readonly sortedTakes: boolean;
 
   constructor(
     private readonly environment: AnalyzerEnvironment,
@@ -115,6 +118,7 @@ class Analyzer implements FormAnalyzer {
     this.definedHere = definedHere;
     this.pipelines = environment.isBuiltin(LAZY_PIPELINE);
     this.groupTotals = environment.isBuiltin(GROUP_TOTALS);
+    this.sortedTakes = environment.isBuiltin(TAKE_SORTED);
   }
 
   /** A var of the session, or one this program defines. */
@@ -447,6 +451,7 @@ class Analyzer implements FormAnalyzer {
     for (let i = 1; i < items.length; i++) args[i - 1] = this.value(items[i] as Form, place);
     let call = simplifyComparator({ kind: "call", callee, args, position: form });
     if (this.groupTotals) call = fuseGroupTotals(call) ?? call;
+    if (this.sortedTakes) call = fuseSortedTake(call) ?? call;
     if (!this.pipelines) return call;
     return fusePipeline(call) ?? call;
   }

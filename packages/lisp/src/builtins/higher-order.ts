@@ -23,6 +23,7 @@ import { Keyword } from "../values/keyword.js";
 import { FUNCTION_INFO, type LispFunction, loopEntry } from "../values/lisp-function.js";
 import { columnOrder, compareTerms, tupleIndexOrder } from "../values/term-order.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
+import { columnsWithoutNaN, firstItemsByKeys, firstItemsInOrder } from "./support/first-in-order.js";
 import {
   callbackOf,
   collectionOf,
@@ -435,6 +436,17 @@ function comparatorOf(value: unknown): { direction: Direction; compare: (a: unkn
 }
 
 function sortBy(...args: unknown[]): unknown[] {
+  return sortedPrefix(args, Number.POSITIVE_INFINITY);
+}
+
+/**
+ * The items of `(sort-by ...args)` in order, or, when `limit` is smaller than their count, the
+ * first `limit` of them (or all of them: the caller takes its prefix). `(take 10 (sort-by ...))`
+ * (builtins/sorted-prefix.ts) needs only the first ten: where the order is a consistent one
+ * (support/first-in-order.ts), it keeps the best ten in one pass instead of sorting everything.
+ * Keys, checks and errors are the same either way.
+ */
+export function sortedPrefix(args: readonly unknown[], limit: number): unknown[] {
   const key = args[0];
   let comparator: unknown;
   let coll: unknown;
@@ -477,6 +489,19 @@ function sortBy(...args: unknown[]): unknown[] {
     numeric = n === 0;
     tuples = columnOrder(columns);
     if (tuples === undefined) for (let i = 0; i < n; i++) keys[i] = columns.map((column) => column[i]);
+    else if (limit < n && direction !== "custom" && columnsWithoutNaN(columns)) {
+      const byColumns = tuples;
+      const prefix = firstItemsInOrder(
+        items,
+        limit,
+        direction === "desc" ? (x, y) => byColumns(y, x) : byColumns,
+      );
+      if (prefix !== undefined) return prefix;
+    }
+  }
+  if (limit < n && direction !== "custom" && keyOf !== undefined) {
+    const prefix = firstItemsByKeys(items, keys, numeric, limit, direction === "desc");
+    if (prefix !== undefined) return prefix;
   }
   active.allocate(3 * vectorBytes(n));
   const order = new Array<number>(n);

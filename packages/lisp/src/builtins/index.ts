@@ -21,6 +21,7 @@ import { Registry } from "./registry.js";
 import { sequencesBuiltins } from "./sequences.js";
 import { setsBuiltins } from "./sets.js";
 import { sortedCollectionsBuiltins } from "./sorted-collections.js";
+import { sortedPrefixBuiltins } from "./sorted-prefix.js";
 import { stringsBuiltins } from "./strings.js";
 import { walkBuiltins } from "./walk.js";
 
@@ -38,6 +39,7 @@ export const ALL_BUILTINS: readonly BuiltinDefinition[] = [
   ...walkBuiltins,
   ...mapsBuiltins,
   ...lazyPipelineBuiltins,
+  ...sortedPrefixBuiltins,
   ...sortedCollectionsBuiltins,
   ...predicatesBuiltins,
   ...mathBuiltins,

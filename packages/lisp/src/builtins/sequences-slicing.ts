@@ -45,7 +45,7 @@ function countArg(n: unknown, coll: unknown, who: string): number {
   return integerArg(n, who, "count", `(${who} n coll)`);
 }
 
-function take(n: unknown, coll: unknown): unknown[] {
+export function take(n: unknown, coll: unknown): unknown[] {
   const count = countArg(n, coll, "take");
   const items = positionalItems(coll, "take");
   // A negative count takes nothing (the reference leaks Elixir's "take from the end" here).
