@@ -67,6 +67,19 @@ describe("(take n (sort-by ...)) with a literal count", () => {
     }
   });
 
+  test("(first (sort-by ...)) keeps one", async () => {
+    for (const sortArgs of [":amount > data/rows", "(juxt :region :id) data/rows", ":k data/rows"]) {
+      const program = `(first (sort-by ${sortArgs}))`;
+      const whole = outcome(
+        await run(`(first (vec (sort-by ${sortArgs})))`, { context: { rows }, engine: "general" }),
+      );
+      const before = firstInOrderStats.selections;
+      for (const engine of ["general", "fast", "adaptive"] as const)
+        expect(outcome(await run(program, { context: { rows }, engine })), program).toEqual(whole);
+      expect(firstInOrderStats.selections - before, program).toBe(sortArgs === ":k data/rows" ? 0 : 3);
+    }
+  });
+
   test("sorts everything where one pass could differ or would not pay", async () => {
     const mixed = [{ k: 2 }, { k: "a" }, { k: 1 }, { k: null }, { k: [1] }, { k: 0 }];
     const notANumber = [{ k: 3 }, { k: Number.NaN }, { k: 1 }, { k: 2 }, { k: Number.NaN }, { k: 0 }];
