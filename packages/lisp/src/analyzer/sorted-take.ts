@@ -8,6 +8,7 @@
  * ...))`, the smallest item, is the same with a count of one.
  */
 import type { Node } from "./ast.js";
+import { isPipelinePlan, LAZY_PIPELINE, type PipelinePlan } from "./pipelines.js";
 
 type CallNode = Extract<Node, { kind: "call" }>;
 
@@ -22,32 +23,59 @@ export function fuseSortedTake(call: CallNode): CallNode | undefined {
   if (call.callee.kind !== "builtin") return undefined;
   if (call.callee.name === "first" && call.args.length === 1) {
     const input = call.args[0] as Node;
-    if (!isSortBy(input)) return undefined;
     const one: Node = { kind: "const", value: 1, position: input.position };
-    return { ...call, args: [takeSorted(one, input)] };
+    const taken = takeSorted(one, input);
+    return taken === undefined ? undefined : { ...call, args: [taken] };
   }
   if (call.callee.name !== "take" || call.args.length !== 2) return undefined;
   const [count, input] = call.args as [Node, Node];
   if (count.kind !== "const" || typeof count.value !== "number" || !Number.isInteger(count.value))
     return undefined;
-  if (count.value < 1 || !isSortBy(input)) return undefined;
+  if (count.value < 1) return undefined;
   return takeSorted(count, input);
 }
 
-function isSortBy(node: Node): node is CallNode {
-  return (
-    node.kind === "call" &&
-    node.callee.kind === "builtin" &&
-    node.callee.name === "sort-by" &&
-    (node.args.length === 2 || node.args.length === 3)
-  );
+/** `(take-sort-by count ...)` for a sort-by call, or for a pipeline sort-by consumes; else undefined. */
+function takeSorted(count: Node, input: Node): CallNode | undefined {
+  if (input.kind !== "call" || input.callee.kind !== "builtin") return undefined;
+  if (input.callee.name === "sort-by" && (input.args.length === 2 || input.args.length === 3)) {
+    return {
+      kind: "call",
+      callee: { kind: "builtin", name: TAKE_SORTED, position: input.callee.position },
+      args: [count, ...input.args],
+      position: input.position,
+    };
+  }
+  return input.callee.name === LAZY_PIPELINE ? sortedPipeline(count, input) : undefined;
 }
 
-function takeSorted(count: Node, sortBy: CallNode): CallNode {
+/**
+ * `(take 10 (sort-by :amount > (filter p rows)))`: the sort-by is already the consumer of a lazy
+ * pipeline (analyzer/pipelines.ts), which collects the filtered rows and calls sort-by with them.
+ * The same pipeline with take-sort-by as its consumer: the count's value comes first among the
+ * values (it is evaluated first, as take's first argument is), then take-sort-by itself, then
+ * the pipeline's values as they were.
+ */
+function sortedPipeline(count: Node, input: CallNode): CallNode | undefined {
+  const planNode = input.args[0];
+  if (planNode?.kind !== "const" || !isPipelinePlan(planNode.value)) return undefined;
+  const plan = planNode.value;
+  if (plan.op !== "sort-by" || (plan.args.length !== 2 && plan.args.length !== 3)) return undefined;
+  const taking: PipelinePlan = {
+    op: TAKE_SORTED,
+    position: plan.position,
+    fn: 1,
+    args: [0, ...shift(plan, 2).args],
+  };
+  const callee: Node = { kind: "builtin", name: TAKE_SORTED, position: input.position };
+  return { ...input, args: [{ ...planNode, value: taking }, count, callee, ...input.args.slice(1)] };
+}
+
+/** The plan with every value index moved up by `by`. */
+function shift(plan: PipelinePlan, by: number): PipelinePlan {
   return {
-    kind: "call",
-    callee: { kind: "builtin", name: TAKE_SORTED, position: sortBy.callee.position },
-    args: [count, ...sortBy.args],
-    position: sortBy.position,
+    ...plan,
+    fn: plan.fn + by,
+    args: plan.args.map((arg) => (typeof arg === "number" ? arg + by : shift(arg, by))),
   };
 }

@@ -67,6 +67,34 @@ describe("(take n (sort-by ...)) with a literal count", () => {
     }
   });
 
+  test("over a pipeline sort-by consumes, (filter p rows) and kin", async () => {
+    const cases = [
+      ':amount > (filter #(= (:status %) "paid") data/rows)',
+      "(juxt :region :id) (map #(assoc % :id (- (:id %))) data/rows)",
+      ":score :desc (remove #(< (:amount %) 10) (filter :region data/rows))",
+    ];
+    for (const sortArgs of cases) {
+      for (const n of [1, 5]) {
+        const { selections } = await agree(n, sortArgs, { context: { rows } });
+        expect(selections, sortArgs).toBe(1);
+      }
+      const program = `(first (sort-by ${sortArgs}))`;
+      const whole = outcome(await run(`(first (vec (sort-by ${sortArgs})))`, { context: { rows } }));
+      expect(outcome(await run(program, { context: { rows }, engine: "general" })), program).toEqual(whole);
+    }
+    // An effect in a stage: the pipeline runs eagerly, once, in order, with the same answer.
+    const printing = await run(
+      "(take 2 (sort-by :amount > (filter #(do (println (:id %)) (:region %)) data/rows)))",
+      {
+        context: { rows: rows.slice(0, 4) },
+      },
+    );
+    expect(printing.ok && printing.prints).toEqual(["0", "1", "2", "3"]);
+    expect(printing.ok && toJson(printing.value)).toEqual(
+      [...rows.slice(0, 4)].sort((a, b) => b.amount - a.amount || a.id - b.id).slice(0, 2),
+    );
+  });
+
   test("(first (sort-by ...)) keeps one", async () => {
     for (const sortArgs of [":amount > data/rows", "(juxt :region :id) data/rows", ":k data/rows"]) {
       const program = `(first (sort-by ${sortArgs}))`;
