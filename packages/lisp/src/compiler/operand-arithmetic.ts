@@ -80,7 +80,12 @@ function shapeOf(left: Operand, right: Operand): Shape | undefined {
  * operator is not + - * or the operands have no literal here. Operands of kind "code" must be
  * settled (never a promise), as the caller checks.
  */
-export function inlineArithmetic(name: string, left: Operand, right: Operand, guard: Binary): Code | undefined {
+export function inlineArithmetic(
+  name: string,
+  left: Operand,
+  right: Operand,
+  guard: Binary,
+): Code | undefined {
   const shape = shapeOf(left, right);
   if (shape === undefined) return undefined;
   const code =
