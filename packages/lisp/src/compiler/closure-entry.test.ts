@@ -6,6 +6,7 @@
 import { describe, expect, test } from "vitest";
 import { type RunResult, run } from "../index.js";
 import { withTickingClock } from "../test-support.js";
+import { frameStats } from "./closures.js";
 
 const outcome = (result: RunResult): unknown => (result.ok ? result.value : result.error.reason);
 const down = "(defn down [n] (if (= n 0) 0 (+ 1 (down (dec n)))))";
@@ -31,5 +32,23 @@ describe("a general closure's entry", () => {
       run(`${fib} (fib 40)`, { engine: "general", limits: { timeoutMs: 20 } }),
     );
     expect(outcome(result)).toBe("timeout");
+  });
+
+  test("recursive calls reuse the frames their callees gave back, with the same answers", async () => {
+    // Each call binds its own n and let-local before its recursive calls read them: a frame
+    // handed to a second call while the first still used it would give wrong sums.
+    const source = `(defn walk [n] (let [m (* 2 n)] (if (< n 2) [n m] (let [a (walk (- n 1)) b (walk (- n 2))] [(+ (first a) (first b)) (+ m (second a) (second b))]))))
+      [(walk 15) (walk 1) (walk 12)]`;
+    const before = frameStats.pooled;
+    const general = await run(source, { engine: "general" });
+    expect(frameStats.pooled - before).toBeGreaterThan(100);
+    const adaptive = await run(source);
+    expect(general.ok && adaptive.ok).toBe(true);
+    expect(outcome(general)).toEqual(outcome(adaptive));
+    expect(outcome(general)).toEqual([
+      [610, 8326],
+      [1, 2],
+      [144, 1944],
+    ]);
   });
 });

@@ -164,6 +164,16 @@ export function compileClosure(
     // what they capture. Slots other than parameters, captures and self are written before they
     // are read, so a frame needs no clearing.
     let spare: unknown[] | undefined;
+    // Frames given back while `spare` was taken: a recursive closure's calls return while their
+    // caller still holds its own frame, so one spare would leave every first call below a caller
+    // to make a new frame (half the calls of fib). At most FRAME_POOL_LIMIT are kept, and only
+    // once some call has given back a second frame.
+    let pool: unknown[][] | undefined;
+    const giveBack = (frame: unknown[]): void => {
+      if (spare === undefined) spare = frame;
+      else if (pool === undefined) pool = [frame];
+      else if (pool.length < FRAME_POOL_LIMIT) pool.push(frame);
+    };
     const fresh = (): unknown[] => {
       const frame = new Array<unknown>(frameSize);
       for (let i = 0; i < captures.length; i++) frame[(captures[i] as { inner: number }).inner] = env[i];
@@ -172,7 +182,13 @@ export function compileClosure(
     };
     const prepare = (): unknown[] => {
       const reused = spare;
-      if (reused === undefined) return fresh();
+      if (reused === undefined) {
+        if (pool !== undefined && pool.length > 0) {
+          frameStats.pooled++;
+          return pool.pop() as unknown[];
+        }
+        return fresh();
+      }
       spare = undefined;
       return reused;
     };
@@ -190,7 +206,7 @@ export function compileClosure(
         }
         const frame = prepare();
         const result = enter(frame);
-        if (!(result instanceof Promise)) spare = frame;
+        if (!(result instanceof Promise)) giveBack(frame);
         return result;
       }, info);
     } else if (!variadic && fixed === 1) {
@@ -205,7 +221,7 @@ export function compileClosure(
         const frame = prepare();
         frame[r0] = a === undefined ? null : a;
         const result = enter(frame);
-        if (!(result instanceof Promise)) spare = frame;
+        if (!(result instanceof Promise)) giveBack(frame);
         return result;
       }, info);
       // The light entry (values/lisp-function.ts, LIGHT_ENTRY), for a builtin's loop, which calls
@@ -257,7 +273,7 @@ export function compileClosure(
         frame[r0] = a === undefined ? null : a;
         frame[r1] = b === undefined ? null : b;
         const result = enter(frame);
-        if (!(result instanceof Promise)) spare = frame;
+        if (!(result instanceof Promise)) giveBack(frame);
         return result;
       }, info);
       // The light entry, as for one argument.
@@ -304,13 +320,19 @@ export function compileClosure(
           frame[raw[fixed] as number] = restAsMap ? restToMap(rest, position) : rest;
         }
         const result = enter(frame);
-        if (!(result instanceof Promise)) spare = frame;
+        if (!(result instanceof Promise)) giveBack(frame);
         return result;
       }, info);
     }
     return closure;
   };
 }
+
+/** The most frames a closure keeps for its recursive calls (see giveBack in compileClosure). */
+const FRAME_POOL_LIMIT = 64;
+
+/** Calls that took a frame from a closure's pool instead of making one (the tests read it). */
+export const frameStats = { pooled: 0 };
 
 /** `[& {:keys [a]}]`: rest arguments read as alternating keys and values. */
 export function restToMap(rest: readonly unknown[], position: { line: number; column: number }): unknown {

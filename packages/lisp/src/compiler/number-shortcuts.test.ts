@@ -8,6 +8,7 @@ import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { format, type RunResult, run } from "../index.js";
 import { shortcutStats } from "./number-shortcuts.js";
+import { inlineOperandStats } from "./operand-arithmetic.js";
 
 function outcome(result: RunResult): unknown {
   return result.ok ? { value: format(result.value) } : { error: result.error.reason };
@@ -125,6 +126,24 @@ describe("number shortcuts on the general evaluator", () => {
     expect(shortcutStats.nestedArithmetic - before.nestedArithmetic).toBe(1);
     expect(shortcutStats.operandComparisons - before.operandComparisons).toBe(1);
     expect(shortcutStats.counting - before.counting).toBe(1); // (inc i)
+  });
+
+  test("arithmetic reads locals, constants and fields in its own node, with the operation's answers", async () => {
+    const shapes = (op: string, c: string) =>
+      `[(${op} x ${c}) (${op} ${c} x) (${op} x y) (${op} x (${op} y 1)) (${op} (${op} y 1) x) (${op} (:a m) (:b m))]`;
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom("+", "-", "*"), values, values, constants, async (op, x, y, c) => {
+        const plain = await general(
+          `(let [f ${op} x ${x} y ${y} m {:a ${x} :b ${y}}] [(f x ${c}) (f ${c} x) (f x y) (f x (f y 1)) (f (f y 1) x) (f (:a m) (:b m))])`,
+        );
+        const before = inlineOperandStats.nodes;
+        expect(await general(`(let [x ${x} y ${y} m {:a ${x} :b ${y}}] ${shapes(op, c)})`)).toEqual(plain);
+        // Six outer nodes and the two inner (op y 1): local-const, const-local, local-local,
+        // local-code, code-local and field-field, all eight read in place.
+        expect(inlineOperandStats.nodes - before).toBe(8);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   test("a loop whose test is a shortcut is still cut off by the iteration limit", async () => {

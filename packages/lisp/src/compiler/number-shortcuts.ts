@@ -14,6 +14,7 @@
 import type { Keyword } from "../values/keyword.js";
 import { getField } from "../values/map-access.js";
 import type { Operand } from "./intrinsics.js";
+import { inlineArithmetic } from "./operand-arithmetic.js";
 
 type Code = (frame: unknown[]) => unknown;
 type Binary = (a: unknown, b: unknown) => unknown;
@@ -114,7 +115,8 @@ export function numberShortcut(name: string, left: Operand, right: Operand, guar
       return withBranch(code, mirrored, value, right, fallback);
     }
   }
-  const arithmetic = operandArithmetic(name, reader(left), reader(right), guard);
+  const arithmetic =
+    inlineArithmetic(name, left, right, guard) ?? operandArithmetic(name, reader(left), reader(right), guard);
   if (arithmetic !== undefined) {
     shortcutStats.operandArithmetic++;
     if (left.kind === "code" || right.kind === "code") shortcutStats.nestedArithmetic++;

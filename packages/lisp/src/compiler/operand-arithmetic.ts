@@ -1,0 +1,217 @@
+/**
+ * The arithmetic shortcuts of the general evaluator (number-shortcuts.ts) with their operands read
+ * in the node: `(- n 1)`, `(* i i)`, `(* amount quantity)`, `(+ acc (* i i))`,
+ * `(* (:amount o) (:quantity o))`. A node that reads its operands through reader closures makes
+ * two more calls per evaluation, and as every `+` node of every program shares the one function
+ * literal, those calls see every reader there is: megamorphic, never inlined. Here each operator
+ * has a literal per operand shape (local, constant, field, evaluated code), and each literal
+ * calls one module-level function per operator (sum, difference, product), a single target that
+ * V8 inlines. The answers are numeric.ts's by construction: plain numbers computed here as the
+ * shortcut always did, anything else handed to `guard`, the operation proper.
+ */
+import type { Keyword } from "../values/keyword.js";
+import { getField } from "../values/map-access.js";
+import type { Operand } from "./intrinsics.js";
+
+type Code = (frame: unknown[]) => unknown;
+type Binary = (a: unknown, b: unknown) => unknown;
+
+/** How many arithmetic nodes read their operands in the node (the tests read it). */
+export const inlineOperandStats = { nodes: 0 };
+
+// A result with a fraction as it is; an integer result of two integers while it is exact (a
+// product's -0 as 0); anything else (a whole float, a big integer) from the operation itself.
+
+function sum(a: unknown, b: unknown, guard: Binary): unknown {
+  if (typeof a === "number" && typeof b === "number") {
+    const r = a + b;
+    if (!Number.isInteger(r)) return r;
+    if (Number.isSafeInteger(r) && Number.isInteger(a) && Number.isInteger(b)) return r;
+  }
+  return guard(a, b);
+}
+
+function difference(a: unknown, b: unknown, guard: Binary): unknown {
+  if (typeof a === "number" && typeof b === "number") {
+    const r = a - b;
+    if (!Number.isInteger(r)) return r;
+    if (Number.isSafeInteger(r) && Number.isInteger(a) && Number.isInteger(b)) return r;
+  }
+  return guard(a, b);
+}
+
+function product(a: unknown, b: unknown, guard: Binary): unknown {
+  if (typeof a === "number" && typeof b === "number") {
+    const r = a * b;
+    if (!Number.isInteger(r)) return r;
+    if (Number.isSafeInteger(r) && Number.isInteger(a) && Number.isInteger(b)) return r === 0 ? 0 : r;
+  }
+  return guard(a, b);
+}
+
+/** The operand shapes with a literal of their own; undefined for the others. */
+type Shape =
+  | { kind: "local-const"; a: number; value: unknown }
+  | { kind: "const-local"; value: unknown; b: number }
+  | { kind: "local-local"; a: number; b: number }
+  | { kind: "local-code"; a: number; code: Code }
+  | { kind: "code-local"; code: Code; b: number }
+  | { kind: "field-field"; a: number; ka: Keyword; b: number; kb: Keyword };
+
+function shapeOf(left: Operand, right: Operand): Shape | undefined {
+  if (left.kind === "local") {
+    if (right.kind === "const") return { kind: "local-const", a: left.slot, value: right.value };
+    if (right.kind === "local") return { kind: "local-local", a: left.slot, b: right.slot };
+    if (right.kind === "code") return { kind: "local-code", a: left.slot, code: right.code };
+    return undefined;
+  }
+  if (right.kind === "local") {
+    if (left.kind === "const") return { kind: "const-local", value: left.value, b: right.slot };
+    if (left.kind === "code") return { kind: "code-local", code: left.code, b: right.slot };
+    return undefined;
+  }
+  if (left.kind === "field" && right.kind === "field")
+    return { kind: "field-field", a: left.slot, ka: left.keyword, b: right.slot, kb: right.keyword };
+  return undefined;
+}
+
+/**
+ * The node for `(name left right)` with its operands read in place, or undefined when the
+ * operator is not + - * or the operands have no literal here. Operands of kind "code" must be
+ * settled (never a promise), as the caller checks.
+ */
+export function inlineArithmetic(
+  name: string,
+  left: Operand,
+  right: Operand,
+  guard: Binary,
+): Code | undefined {
+  const shape = shapeOf(left, right);
+  if (shape === undefined) return undefined;
+  const code =
+    name === "+"
+      ? sumNode(shape, guard)
+      : name === "-"
+        ? differenceNode(shape, guard)
+        : name === "*"
+          ? productNode(shape, guard)
+          : undefined;
+  if (code !== undefined) inlineOperandStats.nodes++;
+  return code;
+}
+
+// One maker per operator, so that each operator's nodes have literals of their own.
+
+function sumNode(shape: Shape, guard: Binary): Code {
+  switch (shape.kind) {
+    case "local-const": {
+      const { a, value } = shape;
+      return (frame) => sum(frame[a], value, guard);
+    }
+    case "const-local": {
+      const { value, b } = shape;
+      return (frame) => sum(value, frame[b], guard);
+    }
+    case "local-local": {
+      const { a, b } = shape;
+      return (frame) => sum(frame[a], frame[b], guard);
+    }
+    case "local-code": {
+      const { a, code } = shape;
+      return (frame) => {
+        const first = frame[a];
+        return sum(first, code(frame), guard);
+      };
+    }
+    case "code-local": {
+      const { code, b } = shape;
+      return (frame) => {
+        const first = code(frame);
+        return sum(first, frame[b], guard);
+      };
+    }
+    case "field-field": {
+      const { a, ka, b, kb } = shape;
+      return (frame) => {
+        const first = getField(frame[a], ka);
+        return sum(first, getField(frame[b], kb), guard);
+      };
+    }
+  }
+}
+
+function differenceNode(shape: Shape, guard: Binary): Code {
+  switch (shape.kind) {
+    case "local-const": {
+      const { a, value } = shape;
+      return (frame) => difference(frame[a], value, guard);
+    }
+    case "const-local": {
+      const { value, b } = shape;
+      return (frame) => difference(value, frame[b], guard);
+    }
+    case "local-local": {
+      const { a, b } = shape;
+      return (frame) => difference(frame[a], frame[b], guard);
+    }
+    case "local-code": {
+      const { a, code } = shape;
+      return (frame) => {
+        const first = frame[a];
+        return difference(first, code(frame), guard);
+      };
+    }
+    case "code-local": {
+      const { code, b } = shape;
+      return (frame) => {
+        const first = code(frame);
+        return difference(first, frame[b], guard);
+      };
+    }
+    case "field-field": {
+      const { a, ka, b, kb } = shape;
+      return (frame) => {
+        const first = getField(frame[a], ka);
+        return difference(first, getField(frame[b], kb), guard);
+      };
+    }
+  }
+}
+
+function productNode(shape: Shape, guard: Binary): Code {
+  switch (shape.kind) {
+    case "local-const": {
+      const { a, value } = shape;
+      return (frame) => product(frame[a], value, guard);
+    }
+    case "const-local": {
+      const { value, b } = shape;
+      return (frame) => product(value, frame[b], guard);
+    }
+    case "local-local": {
+      const { a, b } = shape;
+      return (frame) => product(frame[a], frame[b], guard);
+    }
+    case "local-code": {
+      const { a, code } = shape;
+      return (frame) => {
+        const first = frame[a];
+        return product(first, code(frame), guard);
+      };
+    }
+    case "code-local": {
+      const { code, b } = shape;
+      return (frame) => {
+        const first = code(frame);
+        return product(first, frame[b], guard);
+      };
+    }
+    case "field-field": {
+      const { a, ka, b, kb } = shape;
+      return (frame) => {
+        const first = getField(frame[a], ka);
+        return product(first, getField(frame[b], kb), guard);
+      };
+    }
+  }
+}
