@@ -1,3 +1,6 @@
+/** A set's slot is its member. */
+const memberOf = (_hash: unknown, member: unknown): unknown => member;
+
 /**
  * Sets. Members are unique by `=`; iteration and printing follow term order, as maps do.
  */
@@ -68,7 +71,7 @@ export class LispSet extends TableVersion<unknown> {
   /** Members in term order. The array is shared: never mutate it. */
   members(): readonly unknown[] {
     if (this.sorted === undefined) {
-      const members = this.tableSnapshot().map(([, member]) => member);
+      const members = this.tableEntries(memberOf);
       if (members.length > 1) members.sort(compareTerms);
       this.sorted = members;
     }
