@@ -16,6 +16,7 @@ import {
   jsonValue,
 } from "./host-view.js";
 import type { Keyword } from "./keyword.js";
+import { sortInPlace } from "./small-sort.js";
 import { TABLE_KIND } from "./table-kind.js";
 import { compareTerms } from "./term-order.js";
 import { either, FLAT_LIMIT, pairIndex, TableVersion, UNCOUNTED } from "./versioned-table.js";
@@ -31,6 +32,9 @@ class KeyedEntry {
 }
 
 export type MapEntry = readonly [key: unknown, value: unknown];
+
+/** Map entries in term order of their keys (a map's keys are distinct). */
+const compareEntries = (a: MapEntry, b: MapEntry): number => compareTerms(a[0], b[0]);
 
 function slotEntry(hash: unknown, slot: unknown): MapEntry {
   return slot instanceof KeyedEntry ? [slot.key, slot.value] : [hash, slot];
@@ -199,7 +203,7 @@ export class LispMap extends TableVersion<unknown> {
   entries(): ReadonlyArray<MapEntry> {
     if (this.sorted === undefined) {
       const entries = this.tableEntries(slotEntry);
-      if (entries.length > 1) entries.sort((a, b) => compareTerms(a[0], b[0]));
+      if (entries.length > 1) sortInPlace(entries, compareEntries);
       this.sorted = entries;
     }
     return this.sorted;

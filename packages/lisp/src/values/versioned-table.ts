@@ -524,26 +524,26 @@ export abstract class TableVersion<V> {
     const entries = new Array<T>(this.size);
     let index = 0;
     const flat = this.flat;
-    // Which keys the base must not supply (set or deleted by the program).
-    let overridden: (key: string) => boolean;
     if (flat !== undefined) {
       for (let i = 0; i < flat.length; i += 2)
         if (flat[i + 1] !== DELETED) entries[index++] = make(flat[i], flat[i + 1] as V);
-      overridden = (key) => {
-        const hash = hashOfBaseKey(key);
-        for (let i = 0; i < flat.length; i += 2) if (flat[i] === hash) return true;
-        return false;
-      };
     } else {
       this.reroot();
-      const map = this.store.map;
-      map.forEach((slot, hash) => {
+      this.store.map.forEach((slot, hash) => {
         if (slot !== DELETED) entries[index++] = make(hash, slot as V);
       });
-      overridden = (key) => map.has(hashOfBaseKey(key));
     }
     const base = this.base;
     if (base !== undefined) {
+      // Which keys the base must not supply (set or deleted by the program).
+      const map = flat === undefined ? this.store.map : undefined;
+      const overridden = (key: string): boolean => {
+        const hash = hashOfBaseKey(key);
+        if (map !== undefined) return map.has(hash);
+        for (let i = 0; i < (flat as unknown[]).length; i += 2)
+          if ((flat as unknown[])[i] === hash) return true;
+        return false;
+      };
       for (const key of Object.keys(base)) {
         if (overridden(key)) continue;
         const value = base[key];
