@@ -4,6 +4,7 @@ import { describe, expect, test } from "vitest";
 import { format } from "../format/format.js";
 import { type RunResult, run } from "../run.js";
 import { evaluate, failure } from "../test-support.js";
+import { groupMapStats } from "../values/lisp-map.js";
 
 const echo = { tools: { echo: async (args: Record<string, unknown>) => args } };
 
@@ -80,6 +81,26 @@ describe("reduce-kv", () => {
 });
 
 describe("group-by, frequencies, distinct-by", () => {
+  test("many groups: group-by's map takes its pass's table, and equals the map a reduce builds", async () => {
+    // Past the flat limit, with keys of every sort (NUL-led and prototype names, floats, nil).
+    const odd = ["\u0000k", "__proto__", "constructor", null, 2.5, -0, "", "a-b"];
+    const rows = Array.from({ length: 600 }, (_, i) => ({
+      k: i % 7 === 0 ? odd[i % odd.length] : i % 2 === 0 ? `r${i % 53}` : i % 41,
+      n: i,
+    }));
+    const grouped = "(group-by :k data/rows)";
+    const reduced = "(reduce (fn [m r] (update m (:k r) (fnil conj []) r)) {} data/rows)";
+    for (const engine of ["general", "fast", undefined] as const) {
+      const options = engine === undefined ? { context: { rows } } : { context: { rows }, engine };
+      const adopted = groupMapStats.adopted;
+      const one = await run(grouped, options);
+      const two = await run(reduced, options);
+      if (!one.ok || !two.ok) throw new Error(`${engine}: setup failed`);
+      expect(format(one.value), `${engine}`).toBe(format(two.value));
+      expect(groupMapStats.adopted - adopted, `${engine}`).toBeGreaterThanOrEqual(1);
+    }
+  });
+
   test("group-by keeps the items of each group in order", async () => {
     expect(await evaluate("(group-by :t [{:t :a :n 1} {:t :b :n 2} {:t :a :n 3}])")).toBe(
       "{:a [{:n 1 :t :a} {:n 3 :t :a}] :b [{:n 2 :t :b}]}",

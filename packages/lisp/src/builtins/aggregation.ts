@@ -19,7 +19,7 @@ import { ownedVector } from "../runtime/owned-vector.js";
 import { hashKey } from "../values/hash-key.js";
 import { Keyword } from "../values/keyword.js";
 import { FUNCTION_INFO, isLispFunction, loopEntry } from "../values/lisp-function.js";
-import { LispMap, MapBuilder } from "../values/lisp-map.js";
+import { LispMap, MapBuilder, mapOfGroups } from "../values/lisp-map.js";
 import { LispSet } from "../values/lisp-set.js";
 import { type AnyMap, getField, isMap, mapEntries, toLispMap } from "../values/map-access.js";
 import { isNumber, type LispNumber, makeFloat } from "../values/numbers.js";
@@ -192,28 +192,47 @@ export function groupHash(key: unknown): unknown {
   return hashKey(key);
 }
 
-/** Groups in first-seen order; the map itself orders its keys. */
+interface Group {
+  readonly key: unknown;
+  readonly hash: unknown;
+  readonly items: unknown[];
+}
+
+/**
+ * Groups in first-seen order; the map itself orders its keys. Built once: past a few groups the
+ * map takes `slots` as its table (values/lisp-map.ts, mapOfGroups).
+ */
 export class Groups {
-  private readonly slots = new Map<unknown, { key: unknown; items: unknown[] }>();
+  private readonly slots = new Map<unknown, Group>();
+  private readonly order: Group[] = [];
 
   add(key: unknown, item: unknown): void {
     const hash = groupHash(key);
     const group = this.slots.get(hash);
-    if (group === undefined) this.slots.set(hash, { key: key ?? null, items: [item] });
-    else group.items.push(item);
+    if (group === undefined) {
+      const made = { key: key ?? null, hash, items: [item] };
+      this.slots.set(hash, made);
+      this.order.push(made);
+    } else group.items.push(item);
   }
 
   build(total: number): unknown {
-    const builder = new MapBuilder();
     // A million distinct keys make a million entries: the clock is read as they are filled in.
     let filled = 0;
-    for (const { key, items } of this.slots.values()) {
-      builder.set(key, items);
-      if ((++filled & CHECK_MASK) === 0) active.work(CHECK_EVERY);
-    }
+    const size = this.order.length;
+    const map = mapOfGroups(
+      this.slots,
+      this.order,
+      (group) => group.hash,
+      (group) => group.key,
+      (group) => {
+        if ((++filled & CHECK_MASK) === 0) active.work(CHECK_EVERY);
+        return group.items;
+      },
+    );
     // A map entry and a vector per group, a slot per item.
-    active.allocate(mapBytes(this.slots.size) + VECTOR_BYTES * this.slots.size + VECTOR_SLOT_BYTES * total);
-    return builder.build();
+    active.allocate(mapBytes(size) + VECTOR_BYTES * size + VECTOR_SLOT_BYTES * total);
+    return map;
   }
 }
 

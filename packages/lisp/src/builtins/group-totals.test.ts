@@ -10,6 +10,7 @@ import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { format, type RunOptions, run } from "../index.js";
 import { analyzedBody } from "../test-support.js";
+import { groupMapStats } from "../values/lisp-map.js";
 import { groupTotalsStats } from "./group-totals.js";
 
 type Outcome =
@@ -169,5 +170,29 @@ describe("group totals", () => {
         }
     }
     expect(groupTotalsStats.fusedRuns - before).toBeGreaterThanOrEqual(SHAPES.length * ENGINES.length * 2);
+  });
+  test("many groups: the pass's own table becomes the map, and every spec's values grow with it", async () => {
+    // Hundreds of groups (past the flat limit and the values store's first size), keys of every
+    // sort (NUL-led and prototype names, floats, nil), several specs over floats and integers
+    // (no nil values: (apply min (map :qty rows)) gives such groups to group-by).
+    const odd: unknown[] = ["\u0000k", "__proto__", "constructor", null, 2.5, -0, "", "a-b"];
+    const rows = Array.from({ length: 3000 }, (_, i) => ({
+      region: i % 11 === 0 ? odd[i % odd.length] : i % 3 === 0 ? `r${i % 397}` : i % 401,
+      amount: i % 5 === 0 ? i / 4 : i,
+      qty: i % 7 === 0 ? 0.5 : i % 9,
+    }));
+    for (const shape of SHAPES)
+      for (const engine of ENGINES) {
+        const options: RunOptions =
+          engine === undefined ? { context: { rows } } : { context: { rows }, engine };
+        const before = { ...groupTotalsStats };
+        const adopted = groupMapStats.adopted;
+        expect(await outcome(fused(shape), options), `${shape} ${engine}`).toEqual(
+          await outcome(plain(shape), options),
+        );
+        expect(groupTotalsStats.fusedRuns - before.fusedRuns, `${shape} ${engine}`).toBeGreaterThanOrEqual(1);
+        expect(groupTotalsStats.groupByFallbacks - before.groupByFallbacks).toBe(0);
+        expect(groupMapStats.adopted - adopted, `${shape} ${engine}`).toBeGreaterThanOrEqual(1);
+      }
   });
 });

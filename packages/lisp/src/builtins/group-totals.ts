@@ -22,7 +22,7 @@ import { mapBytes, VECTOR_BYTES, VECTOR_SLOT_BYTES, vectorBytes } from "../runti
 import { active } from "../runtime/context.js";
 import { CHECK_EVERY, CHECK_MASK } from "../runtime/interruptible.js";
 import { Keyword } from "../values/keyword.js";
-import { MapBuilder } from "../values/lisp-map.js";
+import { mapOfGroups } from "../values/lisp-map.js";
 import { getField } from "../values/map-access.js";
 import { makeFloat } from "../values/numbers.js";
 import { groupBy as groupByBuiltin, groupHash } from "./aggregation.js";
@@ -32,17 +32,47 @@ import { collectionOf } from "./support/hof-common.js";
 /** How often each path ran, for tests: a pass that finished, and one abandoned for group-by. */
 export const groupTotalsStats = { fusedRuns: 0, groupByFallbacks: 0, reads: 0 };
 
+/**
+ * The running values of every group of one pass, `width` per group, in one growing array of
+ * doubles: a group holds no array of its own (ten thousand groups made ten thousand small arrays,
+ * each turned from small integers to doubles by its first float, a new hidden class to V8).
+ */
+class TotalsStore {
+  values: Float64Array;
+
+  constructor(readonly width: number) {
+    this.values = new Float64Array(Math.max(1, width) * 64);
+  }
+
+  /** The offset of a new group's values (zeros). */
+  claim(groups: number): number {
+    const offset = groups * this.width;
+    if (offset + this.width > this.values.length) {
+      const grown = new Float64Array(2 * this.values.length);
+      grown.set(this.values);
+      this.values = grown;
+    }
+    return offset;
+  }
+}
+
 /** One group's size and, per spec, its running value (a sum, or the greatest or least value). */
 class GroupTotals {
   count = 0;
-  readonly values: number[] = [];
   /** Bit s: whether the sum of spec s had a float added (it is then a float, as sum-by's Total says). */
   floats = 0;
 
   constructor(
     readonly key: unknown,
+    readonly hash: unknown,
     readonly specs: readonly GroupSpec[],
+    readonly store: TotalsStore,
+    readonly offset: number,
   ) {}
+
+  value(s: number): number {
+    return this.store.values[this.offset + s] as number;
+  }
 }
 
 /** The specs the rewrite made, or undefined for anything else. */
@@ -64,9 +94,10 @@ function groupTotals(key: unknown, coll: unknown, specsArg: unknown): unknown {
   if (!(key instanceof Keyword) || specs === undefined) return groupBy(key, coll);
   const items = collectionOf(coll, "group-by", "(group-by keyfn coll)");
   const n = items.length;
-  const width = specs.length;
   active.work(n);
+  const store = new TotalsStore(specs.length);
   const slots = new Map<unknown, GroupTotals>();
+  const groups: GroupTotals[] = [];
   for (let i = 0; i < n; i++) {
     const item = items[i];
     const groupKey = getField(item, key);
@@ -74,45 +105,61 @@ function groupTotals(key: unknown, coll: unknown, specsArg: unknown): unknown {
     let group = slots.get(hash);
     const first = group === undefined;
     if (group === undefined) {
-      group = new GroupTotals(groupKey ?? null, specs);
-      for (let s = 0; s < width; s++) group.values.push(0);
+      group = new GroupTotals(groupKey ?? null, hash, specs, store, store.claim(groups.length));
+      groups.push(group);
       slots.set(hash, group);
     }
     group.count++;
-    for (let s = 0; s < width; s++) {
-      const spec = specs[s] as GroupSpec;
-      const value = getField(item, spec.field);
-      if (spec.op === "sum") {
-        if (value === null || value === undefined) continue;
-        // Total.add's plain path, step for step; anything else is group-by's and sum-by's to do.
-        if (typeof value !== "number") return groupBy(key, coll);
-        const next = (group.values[s] as number) + value;
-        if (!Number.isInteger(value)) group.floats |= 1 << s;
-        else if ((group.floats & (1 << s)) === 0 && !(Math.abs(next) <= Number.MAX_SAFE_INTEGER))
-          return groupBy(key, coll);
-        group.values[s] = next;
-        continue;
-      }
-      // max/min over plain numbers: the first NaN is the answer, else the first greatest (least).
-      if (typeof value !== "number") return groupBy(key, coll);
-      const best = group.values[s] as number;
-      if (first) group.values[s] = value;
-      else if (Number.isNaN(best)) continue;
-      else if (Number.isNaN(value)) group.values[s] = value;
-      else if (spec.op === "max" ? value > best : value < best) group.values[s] = value;
-    }
+    if (!addRow(group, item, specs, first)) return groupBy(key, coll);
     if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
   }
   // The map, charged as Groups.build charges group-by's.
-  const builder = new MapBuilder();
   let filled = 0;
-  for (const group of slots.values()) {
-    builder.set(group.key, group);
-    if ((++filled & CHECK_MASK) === 0) active.work(CHECK_EVERY);
-  }
-  active.allocate(mapBytes(slots.size) + VECTOR_BYTES * slots.size + VECTOR_SLOT_BYTES * n);
+  const map = mapOfGroups(
+    slots,
+    groups,
+    (group) => group.hash,
+    (group) => group.key,
+    (group) => {
+      if ((++filled & CHECK_MASK) === 0) active.work(CHECK_EVERY);
+      return group;
+    },
+  );
+  active.allocate(mapBytes(groups.length) + VECTOR_BYTES * groups.length + VECTOR_SLOT_BYTES * n);
   groupTotalsStats.fusedRuns++;
-  return builder.build();
+  return map;
+}
+
+/**
+ * Adds one row's fields to its group's values; false for a value the pass cannot take (group-by
+ * and the calls as written must run instead). Its own function, so that V8 optimizes the per-row
+ * step apart from the pass's setup and its map building.
+ */
+function addRow(group: GroupTotals, item: unknown, specs: readonly GroupSpec[], first: boolean): boolean {
+  const values = group.store.values;
+  const offset = group.offset;
+  for (let s = 0; s < specs.length; s++) {
+    const spec = specs[s] as GroupSpec;
+    const value = getField(item, spec.field);
+    if (spec.op === "sum") {
+      if (value === null || value === undefined) continue;
+      // Total.add's plain path, step for step; anything else is group-by's and sum-by's to do.
+      if (typeof value !== "number") return false;
+      const next = (values[offset + s] as number) + value;
+      if (!Number.isInteger(value)) group.floats |= 1 << s;
+      else if ((group.floats & (1 << s)) === 0 && !(Math.abs(next) <= Number.MAX_SAFE_INTEGER)) return false;
+      values[offset + s] = next;
+      continue;
+    }
+    // max/min over plain numbers: the first NaN is the answer, else the first greatest (least).
+    if (typeof value !== "number") return false;
+    const best = values[offset + s] as number;
+    if (first) values[offset + s] = value;
+    else if (Number.isNaN(best)) continue;
+    else if (Number.isNaN(value)) values[offset + s] = value;
+    else if (spec.op === "max" ? value > best : value < best) values[offset + s] = value;
+  }
+  return true;
 }
 
 function groupBy(key: unknown, coll: unknown): unknown {
@@ -133,7 +180,7 @@ function groupTotal(rows: unknown, index: unknown): unknown {
   active.work(count + CHECK_EVERY * Math.floor(count / CHECK_EVERY));
   const spec = rows.specs[index] as GroupSpec;
   if (spec.op !== "sum") active.allocate(vectorBytes(count));
-  const value = rows.values[index] as number;
+  const value = rows.value(index);
   return spec.op === "sum" && (rows.floats & (1 << index)) !== 0 ? makeFloat(value) : value;
 }
 

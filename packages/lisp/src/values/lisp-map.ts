@@ -16,6 +16,7 @@ import {
   jsonValue,
 } from "./host-view.js";
 import type { Keyword } from "./keyword.js";
+import { sortInPlace } from "./small-sort.js";
 import { TABLE_KIND } from "./table-kind.js";
 import { compareTerms } from "./term-order.js";
 import { either, FLAT_LIMIT, pairIndex, TableVersion, UNCOUNTED } from "./versioned-table.js";
@@ -31,6 +32,9 @@ class KeyedEntry {
 }
 
 export type MapEntry = readonly [key: unknown, value: unknown];
+
+/** Map entries in term order of their keys (a map's keys are distinct). */
+const compareEntries = (a: MapEntry, b: MapEntry): number => compareTerms(a[0], b[0]);
 
 function slotEntry(hash: unknown, slot: unknown): MapEntry {
   return slot instanceof KeyedEntry ? [slot.key, slot.value] : [hash, slot];
@@ -198,8 +202,8 @@ export class LispMap extends TableVersion<unknown> {
   /** Entries in key order. The array is shared: never mutate it. */
   entries(): ReadonlyArray<MapEntry> {
     if (this.sorted === undefined) {
-      const entries = this.tableSnapshot().map(([hash, slot]) => slotEntry(hash, slot));
-      if (entries.length > 1) entries.sort((a, b) => compareTerms(a[0], b[0]));
+      const entries = this.tableEntries(slotEntry);
+      if (entries.length > 1) sortInPlace(entries, compareEntries);
       this.sorted = entries;
     }
     return this.sorted;
@@ -227,6 +231,54 @@ export class LispMap extends TableVersion<unknown> {
   [INSPECT](depth: number, options: InspectOptions, inspect?: Inspect): string {
     return inspectCollection("LispMap", this.size, this.entries(), depth, options, inspect);
   }
+}
+
+/** For tests: how many maps of groups took their pass's table (adopted) or were built anew. */
+export const groupMapStats = { adopted: 0, built: 0 };
+
+/**
+ * Internal: the map of groups a grouping pass collected, `groups` in first-seen order and `slots`
+ * holding each under the hash key of its key (`hashOf`); the key and value of each are given by
+ * `keyOf` and `groupValue` (called once per group, in order). The same map (and charges) as a
+ * MapBuilder given the keys in that order, but past FLAT_LIMIT groups `slots` itself becomes the
+ * map's table, each entry rewritten in place: no second Map is grown entry by entry. `slots`
+ * belongs to the map afterwards. A hash that is not hashKey's (the caller erred) gives way to the
+ * builder.
+ */
+export function mapOfGroups<G>(
+  slots: Map<unknown, G>,
+  groups: readonly G[],
+  hashOf: (group: G) => unknown,
+  keyOf: (group: G) => unknown,
+  groupValue: (group: G) => unknown,
+): LispMap {
+  const table = slots as Map<unknown, unknown>;
+  // hashKey of each key, as the builder would call it (its charges: a long text key), and the
+  // proof that the pass's hash is hashKey's.
+  // (Only a caller's error makes them differ: the builder then hashes such keys a second time.)
+  let same = groups.length > FLAT_LIMIT && table.size === groups.length;
+  for (let i = 0; same && i < groups.length; i++) {
+    const group = groups[i] as G;
+    if (hashKey(keyOf(group)) !== hashOf(group)) same = false;
+  }
+  if (same) {
+    for (let i = 0; i < groups.length; i++) {
+      const group = groups[i] as G;
+      const key = keyOf(group);
+      const hash = hashOf(group);
+      const stored = groupValue(group) ?? null;
+      table.set(hash, hash === key ? stored : new KeyedEntry(key, stored));
+    }
+    groupMapStats.adopted++;
+    return LispMap.adopt(table);
+  }
+  groupMapStats.built++;
+  const builder = new MapBuilder();
+  for (let i = 0; i < groups.length; i++) {
+    const group = groups[i] as G;
+    builder.set(keyOf(group), groupValue(group));
+  }
+  return builder.build();
 }
 
 /**

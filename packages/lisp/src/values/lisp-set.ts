@@ -3,10 +3,14 @@
  */
 import { hashKey } from "./hash-key.js";
 import { INSPECT, type Inspect, type InspectOptions, inspectCollection, jsonValue } from "./host-view.js";
+import { sortInPlace } from "./small-sort.js";
 import { TABLE_KIND } from "./table-kind.js";
 import { compareTerms } from "./term-order.js";
 import { TableVersion } from "./versioned-table.js";
 import { chargeWalk } from "./walk-meter.js";
+
+/** A set's slot is its member. */
+const memberOf = (_hash: unknown, member: unknown): unknown => member;
 
 export class LispSet extends TableVersion<unknown> {
   private sorted: readonly unknown[] | undefined;
@@ -68,8 +72,8 @@ export class LispSet extends TableVersion<unknown> {
   /** Members in term order. The array is shared: never mutate it. */
   members(): readonly unknown[] {
     if (this.sorted === undefined) {
-      const members = this.tableSnapshot().map(([, member]) => member);
-      if (members.length > 1) members.sort(compareTerms);
+      const members = this.tableEntries(memberOf);
+      if (members.length > 1) sortInPlace(members, compareTerms);
       this.sorted = members;
     }
     return this.sorted;

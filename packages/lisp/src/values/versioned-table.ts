@@ -512,32 +512,42 @@ export abstract class TableVersion<V> {
 
   /** All entries of this version in store order, as a fresh array owned by the caller's cache. */
   protected tableSnapshot(): ReadonlyArray<[unknown, V]> {
-    const entries = new Array<[unknown, V]>(this.size);
+    return this.tableEntries((hash, slot) => [hash, slot]);
+  }
+
+  /**
+   * `make(hash, slot)` of every entry of this version, in store order, as a fresh array: a map's
+   * entries or a set's members made straight from the table, with no pair per entry on the way
+   * (a Map's iterator makes one, and its result object, for every entry it yields).
+   */
+  protected tableEntries<T>(make: (hash: unknown, slot: V) => T): T[] {
+    const entries = new Array<T>(this.size);
     let index = 0;
     const flat = this.flat;
-    // Which keys the base must not supply (set or deleted by the program).
-    let overridden: (key: string) => boolean;
     if (flat !== undefined) {
       for (let i = 0; i < flat.length; i += 2)
-        if (flat[i + 1] !== DELETED) entries[index++] = [flat[i], flat[i + 1] as V];
-      overridden = (key) => {
-        const hash = hashOfBaseKey(key);
-        for (let i = 0; i < flat.length; i += 2) if (flat[i] === hash) return true;
-        return false;
-      };
+        if (flat[i + 1] !== DELETED) entries[index++] = make(flat[i], flat[i + 1] as V);
     } else {
       this.reroot();
-      // A for-of loop: Array.from over a Map takes V8's generic iterator path, ten times slower.
-      const map = this.store.map;
-      for (const entry of map) if (entry[1] !== DELETED) entries[index++] = entry as [unknown, V];
-      overridden = (key) => map.has(hashOfBaseKey(key));
+      this.store.map.forEach((slot, hash) => {
+        if (slot !== DELETED) entries[index++] = make(hash, slot as V);
+      });
     }
     const base = this.base;
     if (base !== undefined) {
+      // Which keys the base must not supply (set or deleted by the program).
+      const map = flat === undefined ? this.store.map : undefined;
+      const overridden = (key: string): boolean => {
+        const hash = hashOfBaseKey(key);
+        if (map !== undefined) return map.has(hash);
+        for (let i = 0; i < (flat as unknown[]).length; i += 2)
+          if ((flat as unknown[])[i] === hash) return true;
+        return false;
+      };
       for (const key of Object.keys(base)) {
         if (overridden(key)) continue;
         const value = base[key];
-        entries[index++] = [key, (value === undefined ? null : value) as V];
+        entries[index++] = make(key, (value === undefined ? null : value) as V);
       }
     }
     return entries;
