@@ -205,7 +205,9 @@ describe("values that contain themselves", () => {
         engine,
         tools: { echo: (args) => args },
         // Small enough that text stops at the budget quickly; tool arguments stop at their depth.
-        limits: { maxMemoryBytes: 1_000_000 },
+        // The budget must stop it, not the clock: a long timeout keeps a loaded machine (where
+        // the default second has run out first) from reading as a wrong reason.
+        limits: { maxMemoryBytes: 1_000_000, timeoutMs: 30_000 },
       });
       reasons[program] = result.ok ? "ok" : result.error.reason;
     }
