@@ -19,7 +19,7 @@ import { ownedVector } from "../runtime/owned-vector.js";
 import { hashKey } from "../values/hash-key.js";
 import { Keyword } from "../values/keyword.js";
 import { FUNCTION_INFO, isLispFunction, loopEntry } from "../values/lisp-function.js";
-import { LispMap, MapBuilder, mapOfGroups } from "../values/lisp-map.js";
+import { type KeyedGroup, LispMap, MapBuilder, mapOfGroups } from "../values/lisp-map.js";
 import { LispSet } from "../values/lisp-set.js";
 import { type AnyMap, getField, isMap, mapEntries, toLispMap } from "../values/map-access.js";
 import { isNumber, type LispNumber, makeFloat } from "../values/numbers.js";
@@ -192,9 +192,7 @@ export function groupHash(key: unknown): unknown {
   return hashKey(key);
 }
 
-interface Group {
-  readonly key: unknown;
-  readonly hash: unknown;
+interface Group extends KeyedGroup {
   readonly items: unknown[];
 }
 
@@ -217,23 +215,29 @@ export class Groups {
   }
 
   build(total: number): unknown {
-    // A million distinct keys make a million entries: the clock is read as they are filled in.
-    let filled = 0;
-    const size = this.order.length;
-    const map = mapOfGroups(
-      this.slots,
-      this.order,
-      (group) => group.hash,
-      (group) => group.key,
-      (group) => {
-        if ((++filled & CHECK_MASK) === 0) active.work(CHECK_EVERY);
-        return group.items;
-      },
-    );
-    // A map entry and a vector per group, a slot per item.
-    active.allocate(mapBytes(size) + VECTOR_BYTES * size + VECTOR_SLOT_BYTES * total);
-    return map;
+    return groupMap(this.slots, this.order, total, (group) => group.items);
   }
+}
+
+/**
+ * The map of a grouping pass's groups (values/lisp-map.ts, mapOfGroups), charged as group-by's:
+ * a map entry and a vector per group, a slot per each of `total` items. A million distinct keys
+ * make a million entries: the clock is read as they are filled in.
+ */
+export function groupMap<G extends KeyedGroup>(
+  slots: Map<unknown, G>,
+  groups: readonly G[],
+  total: number,
+  groupValue: (group: G) => unknown,
+): unknown {
+  let filled = 0;
+  const map = mapOfGroups(slots, groups, (group) => {
+    if ((++filled & CHECK_MASK) === 0) active.work(CHECK_EVERY);
+    return groupValue(group);
+  });
+  const size = groups.length;
+  active.allocate(mapBytes(size) + VECTOR_BYTES * size + VECTOR_SLOT_BYTES * total);
+  return map;
 }
 
 export function groupBy(keyArg: unknown, coll: unknown): MaybePromise<unknown> {

@@ -18,14 +18,13 @@
  * The three builtins have names a program cannot write (a space), so only the rewrite calls them.
  */
 import { GROUP_TOTAL, GROUP_TOTALS, type GroupSpec } from "../analyzer/group-totals.js";
-import { mapBytes, VECTOR_BYTES, VECTOR_SLOT_BYTES, vectorBytes } from "../runtime/allocation.js";
+import { vectorBytes } from "../runtime/allocation.js";
 import { active } from "../runtime/context.js";
 import { CHECK_EVERY, CHECK_MASK } from "../runtime/interruptible.js";
 import { Keyword } from "../values/keyword.js";
-import { mapOfGroups } from "../values/lisp-map.js";
 import { getField } from "../values/map-access.js";
 import { makeFloat } from "../values/numbers.js";
-import { groupBy as groupByBuiltin, groupHash } from "./aggregation.js";
+import { groupBy as groupByBuiltin, groupHash, groupMap } from "./aggregation.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
 import { collectionOf } from "./support/hof-common.js";
 
@@ -114,18 +113,7 @@ function groupTotals(key: unknown, coll: unknown, specsArg: unknown): unknown {
     if ((i & CHECK_MASK) === CHECK_MASK) active.work(CHECK_EVERY);
   }
   // The map, charged as Groups.build charges group-by's.
-  let filled = 0;
-  const map = mapOfGroups(
-    slots,
-    groups,
-    (group) => group.hash,
-    (group) => group.key,
-    (group) => {
-      if ((++filled & CHECK_MASK) === 0) active.work(CHECK_EVERY);
-      return group;
-    },
-  );
-  active.allocate(mapBytes(groups.length) + VECTOR_BYTES * groups.length + VECTOR_SLOT_BYTES * n);
+  const map = groupMap(slots, groups, n, (group) => group);
   groupTotalsStats.fusedRuns++;
   return map;
 }

@@ -236,20 +236,23 @@ export class LispMap extends TableVersion<unknown> {
 /** For tests: how many maps of groups took their pass's table (adopted) or were built anew. */
 export const groupMapStats = { adopted: 0, built: 0 };
 
+/** A group of a grouping pass: its key and the hash key (hashKey) it is stored under. */
+export interface KeyedGroup {
+  readonly key: unknown;
+  readonly hash: unknown;
+}
+
 /**
  * Internal: the map of groups a grouping pass collected, `groups` in first-seen order and `slots`
- * holding each under the hash key of its key (`hashOf`); the key and value of each are given by
- * `keyOf` and `groupValue` (called once per group, in order). The same map (and charges) as a
- * MapBuilder given the keys in that order, but past FLAT_LIMIT groups `slots` itself becomes the
- * map's table, each entry rewritten in place: no second Map is grown entry by entry. `slots`
- * belongs to the map afterwards. A hash that is not hashKey's (the caller erred) gives way to the
- * builder.
+ * holding each under its `hash`; `groupValue` gives each group's value (called once per group,
+ * in order). The same map (and charges) as a MapBuilder given the keys in that order, but past
+ * FLAT_LIMIT groups `slots` itself becomes the map's table, each entry rewritten in place: no
+ * second Map is grown entry by entry. `slots` belongs to the map afterwards. A hash that is not
+ * hashKey's (the caller erred) gives way to the builder.
  */
-export function mapOfGroups<G>(
+export function mapOfGroups<G extends KeyedGroup>(
   slots: Map<unknown, G>,
   groups: readonly G[],
-  hashOf: (group: G) => unknown,
-  keyOf: (group: G) => unknown,
   groupValue: (group: G) => unknown,
 ): LispMap {
   const table = slots as Map<unknown, unknown>;
@@ -259,14 +262,12 @@ export function mapOfGroups<G>(
   let same = groups.length > FLAT_LIMIT && table.size === groups.length;
   for (let i = 0; same && i < groups.length; i++) {
     const group = groups[i] as G;
-    if (hashKey(keyOf(group)) !== hashOf(group)) same = false;
+    if (hashKey(group.key) !== group.hash) same = false;
   }
   if (same) {
     for (let i = 0; i < groups.length; i++) {
-      const group = groups[i] as G;
-      const key = keyOf(group);
-      const hash = hashOf(group);
-      const stored = groupValue(group) ?? null;
+      const { key, hash } = groups[i] as G;
+      const stored = groupValue(groups[i] as G) ?? null;
       table.set(hash, hash === key ? stored : new KeyedEntry(key, stored));
     }
     groupMapStats.adopted++;
@@ -276,7 +277,7 @@ export function mapOfGroups<G>(
   const builder = new MapBuilder();
   for (let i = 0; i < groups.length; i++) {
     const group = groups[i] as G;
-    builder.set(keyOf(group), groupValue(group));
+    builder.set(group.key, groupValue(group));
   }
   return builder.build();
 }
