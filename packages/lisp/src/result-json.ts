@@ -54,18 +54,22 @@ class Success {
     returned: boolean,
     defined: string[],
     summaries: Record<string, string>,
-    output: Pick<RunSuccess, "prints" | "toolCalls" | "durationMs" | "warnings"> & { usage: RunUsage },
+    prints: string[],
+    toolCalls: RunSuccess["toolCalls"],
+    durationMs: number,
+    warnings: string[],
+    usage: RunUsage,
   ) {
     this.ok = true;
     this.value = value;
     this.returned = returned;
     this.defined = defined;
     this.summaries = summaries;
-    this.prints = output.prints;
-    this.toolCalls = output.toolCalls;
-    this.durationMs = output.durationMs;
-    this.warnings = output.warnings;
-    this.usage = output.usage;
+    this.prints = prints;
+    this.toolCalls = toolCalls;
+    this.durationMs = durationMs;
+    this.warnings = warnings;
+    this.usage = usage;
   }
 
   toJSON(): Record<string, unknown> {
@@ -73,15 +77,19 @@ class Success {
   }
 }
 
-/** A successful RunResult (see Success). */
+/** A successful RunResult (see Success); the fields in their order, with no object to gather them. */
 export function successResult(
   value: unknown,
   returned: boolean,
   defined: string[],
   summaries: Record<string, string>,
-  output: Pick<RunSuccess, "prints" | "toolCalls" | "durationMs" | "warnings"> & { usage: RunUsage },
+  prints: string[],
+  toolCalls: RunSuccess["toolCalls"],
+  durationMs: number,
+  warnings: string[],
+  usage: RunUsage,
 ): RunSuccess {
-  return new Success(value, returned, defined, summaries, output);
+  return new Success(value, returned, defined, summaries, prints, toolCalls, durationMs, warnings, usage);
 }
 
 /** The result, with `toJSON` on it and on its error. */

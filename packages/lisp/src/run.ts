@@ -12,9 +12,9 @@ import { codeGenerationAllowed } from "./code-generation.js";
 import { Compiler, type Tier } from "./compiler/compile.js";
 import {
   type CompiledProgram,
+  cacheable,
   cachedProgram,
   keepAlive,
-  programKey,
   rememberProgram,
   SEEN_ONCE,
 } from "./compiler/program-cache.js";
@@ -178,12 +178,18 @@ export interface RunFailure extends RunOutput {
 
 export type RunResult = RunSuccess | RunFailure;
 
-const ENGINES: ReadonlySet<unknown> = new Set(["adaptive", "fast", "general"]);
+/**
+ * Whether `engine` names an engine. Three comparisons rather than `ENGINES.has`: a host's engine
+ * is a string literal, which V8 interns, so each comparison is one pointer test, where a Set
+ * lookup is a call that hashes (a visible part of a short run's option check).
+ */
+const isEngine = (engine: unknown): boolean =>
+  engine === "adaptive" || engine === "general" || engine === "fast";
 
 /** The engine of runs that name none: "adaptive", or what PTC_LISP_ENGINE says (for work on the tiers). */
 const defaultEngine: Tier = (() => {
   const chosen = environmentVariable("PTC_LISP_ENGINE");
-  return ENGINES.has(chosen) ? (chosen as Tier) : "adaptive";
+  return isEngine(chosen) ? (chosen as Tier) : "adaptive";
 })();
 
 /**
@@ -277,6 +283,8 @@ function checkContext(context: unknown): PlainObject {
 const NO_TOOLS: ReadonlySet<string> = new Set();
 /** The session names of a run without a session, or whose session defined nothing yet. */
 const NO_NAMES: ReadonlySet<string> = new Set();
+/** The same as a list (never changed: prepare only reads it). */
+const NO_NAME_LIST: readonly string[] = Object.freeze([]);
 
 /** Stops leftovers of a finished run; made once, since an error captures a stack when made. */
 const FINISHED = new LispError("timeout", "the program already finished");
@@ -442,9 +450,9 @@ function prepare(
     }
   }
   // Names a session defined earlier change what symbols mean, so they are part of the key.
-  const userNames = namespace.names();
-  const key = programKey(source, optionsKey(tier, limits, toolNames, userNames));
-  const cached = key === undefined ? undefined : cachedProgram(key);
+  const userNames = namespace.isEmpty() ? NO_NAME_LIST : namespace.names();
+  const key = cacheable(source) ? optionsKey(tier, limits, toolNames, userNames) : undefined;
+  const cached = key === undefined ? undefined : cachedProgram(source, key);
   if (cached !== undefined && cached !== SEEN_ONCE) return cached;
   // A text run before on the adaptive tier: this time every pure part runs as generated code.
   const buildTier = cached === SEEN_ONCE && tier === "adaptive" ? "fast" : tier;
@@ -473,7 +481,8 @@ function prepare(
   };
   // A text's first run keeps only a mark (see SEEN_ONCE), but on the fast tier, whose
   // compilation is the costly part that a host choosing it wants to pay once.
-  if (key !== undefined) rememberProgram(key, cached === undefined && tier !== "fast" ? SEEN_ONCE : compiled);
+  if (key !== undefined)
+    rememberProgram(source, key, cached === undefined && tier !== "fast" ? SEEN_ONCE : compiled);
   keepAlive(compiled.code);
   return compiled;
 }
@@ -529,17 +538,21 @@ function dataKeyWarnings(keys: readonly string[], data: PlainObject): string[] {
 /** The warnings of a run; a context whose keys cannot be listed adds none of its own. */
 function runWarnings(compiled: CompiledProgram | undefined, data: PlainObject): string[] {
   if (compiled === undefined) return [];
+  const fixed = compiled.warnings;
+  // Most programs have nothing to say: one new array, no spreads.
+  if (compiled.dataKeys.length === 0) return fixed.length === 0 ? [] : [...fixed];
   try {
-    return [...compiled.warnings, ...dataKeyWarnings(compiled.dataKeys, data)];
+    const missing = dataKeyWarnings(compiled.dataKeys, data);
+    return fixed.length === 0 ? missing : [...fixed, ...missing];
   } catch {
-    return [...compiled.warnings];
+    return [...fixed];
   }
 }
 
 /** The options a run reads, checked; bad ones throw LispError invalid_options. */
 interface CheckedOptions {
   readonly limits: Limits;
-  readonly tools: Map<string, ToolObject>;
+  readonly tools: ReadonlyMap<string, ToolObject>;
   readonly data: PlainObject;
   /** Set when the context cannot be read: the run then fails with it. */
   readonly dataError: RunError | undefined;
@@ -555,7 +568,7 @@ function checkOptions(source: unknown, options: RunOptions): CheckedOptions {
   if (typeof source !== "string")
     throw new LispError("invalid_options", `source must be a string, got ${typeof source}`);
   const engine = options.engine;
-  if (engine !== undefined && !ENGINES.has(engine)) {
+  if (engine !== undefined && !isEngine(engine)) {
     throw new LispError(
       "invalid_options",
       `engine must be "adaptive", "fast" or "general", got ${String(engine)}`,
@@ -603,6 +616,142 @@ function usageOf(context: RunContext): RunUsage {
   return { iterations: context.iterations, memoryBytes: context.memory };
 }
 
+/** A run without a session: no *1 *2 *3 (never changed: the run only reads it). */
+const NO_HISTORY: readonly unknown[] = Object.freeze([]);
+
+/**
+ * What a run's `unreadable` asks for a throw that is none of ours (see toRunError). Made only on
+ * the error paths: a run that ends well creates no function for it.
+ */
+function unreadableIn(
+  context: RunContext,
+  compiled: CompiledProgram | undefined,
+  session: Session | undefined,
+): () => RunError | undefined {
+  return () => unreadableHostData(hostRoots(context, compiled?.dataKeys ?? [], session));
+}
+
+/** Ends a run that failed: its namespace and journal go back to where they were. */
+function failedRun(context: RunContext, compiled: CompiledProgram | undefined, error: RunError): RunResult {
+  context.dispose();
+  context.namespace.rollback();
+  const journal = context.journal;
+  const replay = context.replay;
+  const completed = journal?.recordedSinceBegin() ?? [];
+  journal?.rollback();
+  return withJson({
+    ok: false,
+    error,
+    ...(completed.length === 0 ? {} : { completedTasks: Object.fromEntries(completed) }),
+    ...(error.reason === "paused" && replay !== undefined ? { paused: [...replay.held] } : {}),
+    prints: context.prints,
+    toolCalls: context.toolCalls,
+    durationMs: context.elapsedMs(),
+    warnings: runWarnings(compiled, context.data),
+    usage: usageOf(context),
+  });
+}
+
+/**
+ * Ends a run whose program stopped with `error`. A replay that paused without making every
+ * recorded call took another path, and says so instead.
+ */
+function endWithError(
+  context: RunContext,
+  compiled: CompiledProgram | undefined,
+  session: Session | undefined,
+  error: RunError,
+): RunResult {
+  context.dispose();
+  const replay = context.replay;
+  replay?.dispose();
+  if (replay !== undefined && error.reason === "paused") {
+    const missing = replay.unconsumed();
+    if (missing.length > 0)
+      error = toRunError(unconsumedError(missing), unreadableIn(context, compiled, session));
+  }
+  return failedRun(context, compiled, error);
+}
+
+/**
+ * Ends a run whose program gave a value. Module functions rather than closures inside `run`, so
+ * that a run allocates no functions (nor the context object V8 makes for the variables closures
+ * share) unless it fails.
+ */
+function endWithValue(
+  context: RunContext,
+  compiled: CompiledProgram | undefined,
+  session: Session | undefined,
+  value: unknown,
+  returned: boolean,
+): RunResult {
+  context.dispose();
+  const replay = context.replay;
+  replay?.dispose();
+  // A replay that ended without making every recorded call took another path.
+  if (replay !== undefined) {
+    const missing = replay.unconsumed();
+    if (missing.length > 0)
+      return failedRun(
+        context,
+        compiled,
+        toRunError(unconsumedError(missing), unreadableIn(context, compiled, session)),
+      );
+  }
+  // Cancelled after its last step (say, by the last tool it called): the run still counts as
+  // cancelled, so the host never has to wonder whether it was.
+  if (context.abortReason?.reason === "aborted")
+    return failedRun(
+      context,
+      compiled,
+      toRunError(context.abortReason, unreadableIn(context, compiled, session)),
+    );
+  // Everything that reads the value comes before anything is kept: a value that cannot be
+  // read fails the run and leaves the session as it was.
+  let entry: unknown;
+  try {
+    entry = session?.historyEntry(value);
+  } catch (thrown) {
+    return failedRun(
+      context,
+      compiled,
+      isLispError(thrown) ? thrown.toData() : hostDataError("the program's value", thrown),
+    );
+  }
+  const durationMs = context.elapsedMs();
+  const warnings = runWarnings(compiled, context.data);
+  const usage = usageOf(context);
+  const defined = context.namespace.commit();
+  context.journal?.commit();
+  session?.remember(entry);
+  const steps = context.stepSummaries;
+  const summaries = steps === undefined || steps.size === 0 ? {} : Object.fromEntries(steps);
+  return successResult(
+    value,
+    returned,
+    defined,
+    summaries,
+    context.prints,
+    context.toolCalls,
+    durationMs,
+    warnings,
+    usage,
+  );
+}
+
+/**
+ * What a held call of a resumable run stops: the run's context, once it exists (a call held
+ * before that stops nothing). An object of its own rather than a closure over `run`'s variables:
+ * V8 gives a function whose variables any closure captures a context object on every call, used
+ * or not, and most runs have no replay.
+ */
+class PauseTarget {
+  context: RunContext | undefined;
+  readonly stop = (error: LispError): void => {
+    this.context?.stop(error);
+  };
+}
+
 /** Runs a PTC-Lisp program. Never rejects for a program's own failure; see RunResult. */
 export async function run(source: string, options: RunOptions = {}): Promise<RunResult> {
   let checked: CheckedOptions;
@@ -624,79 +773,21 @@ export async function run(source: string, options: RunOptions = {}): Promise<Run
 
   let compiled: CompiledProgram | undefined;
   session?.acquire();
-  // The run's own stop, once the context exists: a held call pauses it.
-  let pause: (error: LispError) => void = () => undefined;
-  const replay =
-    ledger === undefined && pauseBefore === undefined
-      ? undefined
-      : new Replay(ledger ?? new Map(), pauseBefore, (error) => pause(error));
+  const pauses = ledger === undefined && pauseBefore === undefined ? undefined : new PauseTarget();
+  const replay = pauses === undefined ? undefined : new Replay(ledger ?? new Map(), pauseBefore, pauses.stop);
   const context = new RunContext({
     limits,
     data,
     tools,
     namespace,
-    history: session?.history() ?? [],
+    history: session?.history() ?? NO_HISTORY,
     budget: checked.budget,
     journal,
     signal,
     replay,
     generatesCode: tier !== "general",
   });
-  const unreadable = (): RunError | undefined =>
-    unreadableHostData(hostRoots(context, compiled?.dataKeys ?? [], session));
-  const failed = (error: RunError): RunResult => {
-    context.dispose();
-    namespace.rollback();
-    const completed = journal?.recordedSinceBegin() ?? [];
-    journal?.rollback();
-    return withJson({
-      ok: false,
-      error,
-      ...(completed.length === 0 ? {} : { completedTasks: Object.fromEntries(completed) }),
-      ...(error.reason === "paused" && replay !== undefined ? { paused: [...replay.held] } : {}),
-      prints: context.prints,
-      toolCalls: context.toolCalls,
-      durationMs: context.elapsedMs(),
-      warnings: runWarnings(compiled, data),
-      usage: usageOf(context),
-    });
-  };
-  pause = (error) => context.stop(error);
-  const finish = (outcome: { value: unknown; returned: boolean } | { error: RunError }): RunResult => {
-    context.dispose();
-    replay?.dispose();
-    // A replay that ended, or paused, without making every recorded call took another path.
-    const missing =
-      replay === undefined || ("error" in outcome && outcome.error.reason !== "paused")
-        ? []
-        : replay.unconsumed();
-    if (missing.length > 0) outcome = { error: toRunError(unconsumedError(missing), unreadable) };
-    // Cancelled after its last step (say, by the last tool it called): the run still counts as
-    // cancelled, so the host never has to wonder whether it was.
-    if (!("error" in outcome) && context.abortReason?.reason === "aborted")
-      outcome = { error: toRunError(context.abortReason, unreadable) };
-    if ("error" in outcome) return failed(outcome.error);
-    // Everything that reads the value comes before anything is kept: a value that cannot be
-    // read fails the run and leaves the session as it was.
-    let entry: unknown;
-    try {
-      entry = session?.historyEntry(outcome.value);
-    } catch (thrown) {
-      return failed(isLispError(thrown) ? thrown.toData() : hostDataError("the program's value", thrown));
-    }
-    const output: RunOutput & { usage: RunUsage } = {
-      prints: context.prints,
-      toolCalls: context.toolCalls,
-      durationMs: context.elapsedMs(),
-      warnings: runWarnings(compiled, data),
-      usage: usageOf(context),
-    };
-    const defined = namespace.commit();
-    journal?.commit();
-    session?.remember(entry);
-    const summaries = context.stepSummaries.size === 0 ? {} : Object.fromEntries(context.stepSummaries);
-    return successResult(outcome.value, outcome.returned, defined, summaries, output);
-  };
+  if (pauses !== undefined) pauses.context = context;
 
   try {
     namespace.begin();
@@ -707,7 +798,7 @@ export async function run(source: string, options: RunOptions = {}): Promise<Run
     let value: unknown;
     try {
       if (context.abortReason !== undefined) throw context.abortReason;
-      if (checked.dataError !== undefined) return finish({ error: checked.dataError });
+      if (checked.dataError !== undefined) return endWithError(context, compiled, session, checked.dataError);
       if (replay !== undefined && replay.size > 0) {
         const bytes = ledgerBytes(replay.values(), limits.maxMemoryBytes);
         if (bytes > limits.maxMemoryBytes) throw ledgerTooLarge(replay.size, limits.maxMemoryBytes);
@@ -719,18 +810,31 @@ export async function run(source: string, options: RunOptions = {}): Promise<Run
       // say) must not keep the run from ending.
       if (value instanceof Promise) value = await settle(Promise.race([value, context.interrupted()]));
     } catch (thrown) {
-      if (isInstance(thrown, ReturnSignal)) return finish({ value: thrown.value, returned: true });
-      return finish({ error: toRunError(thrown, unreadable) });
+      if (isInstance(thrown, ReturnSignal))
+        return endWithValue(context, compiled, session, thrown.value, true);
+      return endWithError(
+        context,
+        compiled,
+        session,
+        toRunError(thrown, unreadableIn(context, compiled, session)),
+      );
     } finally {
       // Anything this run left running (a pmap branch still waiting on a tool) stops at its next step.
       context.abortReason ??= FINISHED;
     }
     if (value === RECUR)
-      return finish({ error: { reason: "invalid_form", message: "recur must be in tail position" } });
-    return finish({ value: value === undefined ? null : value, returned: false });
+      return endWithError(context, compiled, session, {
+        reason: "invalid_form",
+        message: "recur must be in tail position",
+      });
+    return endWithValue(context, compiled, session, value === undefined ? null : value, false);
   } catch (thrown) {
     // Nothing above should throw; if something does, the host still gets a result, not a rejection.
-    return failed(isLispError(thrown) ? thrown.toData() : toRunError(thrown, unreadable));
+    return failedRun(
+      context,
+      compiled,
+      isLispError(thrown) ? thrown.toData() : toRunError(thrown, unreadableIn(context, compiled, session)),
+    );
   } finally {
     session?.release();
   }

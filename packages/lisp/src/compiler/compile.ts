@@ -284,7 +284,10 @@ export class Compiler {
         return (frame) =>
           after(id(frame), (idValue) =>
             after(summary(frame), (text) => {
-              if (active.branchDefs === undefined) active.stepSummaries.set(String(idValue), String(text));
+              if (active.branchDefs === undefined) {
+                active.stepSummaries ??= new Map();
+                active.stepSummaries.set(String(idValue), String(text));
+              }
               return text;
             }),
           );

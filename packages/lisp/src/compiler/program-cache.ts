@@ -42,29 +42,44 @@ const MAX_SOURCE_LENGTH = 64 * 1024;
 const programs = new Map<string, Map<string, CacheEntry>>();
 let count = 0;
 
-export interface ProgramKey {
-  readonly source: string;
-  readonly options: string;
-}
-
-/** The key of a program: its text, and the options that change what analysis sees, as one string. */
-export function programKey(source: string, options: string): ProgramKey | undefined {
-  if (source.length > MAX_SOURCE_LENGTH) return undefined;
-  return { source, options };
+/**
+ * Whether a text is kept at all. A program's key is its text and, as a second string, the
+ * options that change what analysis sees (run.ts, optionsKey): two arguments rather than a key
+ * object, which a run would allocate only to look it up.
+ */
+export function cacheable(source: string): boolean {
+  return source.length <= MAX_SOURCE_LENGTH;
 }
 
 /** The source used last, already at the end of `programs` (no reordering needed). */
 let newest: string | undefined;
 
-export function cachedProgram(key: ProgramKey): CacheEntry | undefined {
-  const variants = programs.get(key.source);
-  const found = variants?.get(key.options);
-  if (found !== undefined && key.source !== newest) {
-    // Most recently used last: eviction takes the oldest first.
-    programs.delete(key.source);
-    programs.set(key.source, variants as Map<string, CacheEntry>);
-    newest = key.source;
+/**
+ * The last program found, with its key: a host that runs one text again and again (with the
+ * same options, whose key text run.ts reuses) finds it with two string comparisons, which are
+ * pointer tests for the same strings, instead of two Map lookups. Forgotten whenever the cache
+ * changes, so it never outlives its entry.
+ */
+let lastFound: { source: string; options: string; program: CacheEntry } | undefined;
+
+/** How often a lookup found the last program found (for tests: proof that it did). */
+export const programCacheStats = { lastFound: 0 };
+
+export function cachedProgram(source: string, options: string): CacheEntry | undefined {
+  const last = lastFound;
+  if (last !== undefined && last.source === source && last.options === options) {
+    programCacheStats.lastFound++;
+    return last.program;
   }
+  const variants = programs.get(source);
+  const found = variants?.get(options);
+  if (found !== undefined && source !== newest) {
+    // Most recently used last: eviction takes the oldest first.
+    programs.delete(source);
+    programs.set(source, variants as Map<string, CacheEntry>);
+    newest = source;
+  }
+  if (found !== undefined) lastFound = { source, options, program: found };
   return found;
 }
 
@@ -89,8 +104,9 @@ export function keepAlive(code: Code): void {
   keptNext = (keptNext + 1) % KEPT_ALIVE;
 }
 
-export function rememberProgram(key: ProgramKey, program: CacheEntry): void {
-  let variants = programs.get(key.source);
+export function rememberProgram(source: string, options: string, program: CacheEntry): void {
+  lastFound = undefined;
+  let variants = programs.get(source);
   if (variants === undefined) {
     while (count >= MAX_PROGRAMS) {
       const [oldest, evicted] = programs.entries().next().value as [string, Map<string, CacheEntry>];
@@ -98,9 +114,9 @@ export function rememberProgram(key: ProgramKey, program: CacheEntry): void {
       count -= evicted.size;
     }
     variants = new Map();
-    programs.set(key.source, variants);
-    newest = key.source;
+    programs.set(source, variants);
+    newest = source;
   }
-  if (!variants.has(key.options)) count++;
-  variants.set(key.options, program);
+  if (!variants.has(options)) count++;
+  variants.set(options, program);
 }

@@ -84,6 +84,12 @@ const FUEL_PER_CHECK = 2048;
  */
 export const COPY_ALLOWANCE_FACTOR = 20;
 
+/**
+ * The tool call options of a run without a signal. Shared, since no tool ever receives it: each
+ * call gets a copy with its position (runtime/tools.ts).
+ */
+const NO_SIGNAL: ToolCallOptions = Object.freeze({});
+
 export interface ContextInit {
   readonly limits: Limits;
   readonly data: PlainObject;
@@ -131,7 +137,8 @@ export class RunContext implements WalkTarget {
   prints: string[] = [];
   printsDropped = 0;
   readonly toolCalls: ToolCallRecord[] = [];
-  readonly stepSummaries = new Map<string, string>();
+  /** What `(step-done ...)` recorded; made on the first (most runs mark no step). */
+  stepSummaries: Map<string, string> | undefined;
   /**
    * Set when the run must stop (deadline passed while waiting, the host's signal fired, the run
    * ended); checked at every refuel and before every tool call. See `stop`.
@@ -163,7 +170,7 @@ export class RunContext implements WalkTarget {
     this.limits = init.limits;
     this.data = init.data;
     this.tools = init.tools;
-    this.toolCallOptions = init.signal === undefined ? {} : { signal: init.signal };
+    this.toolCallOptions = init.signal === undefined ? NO_SIGNAL : { signal: init.signal };
     this.namespace = init.namespace;
     this.history = init.history;
     this.budget = init.budget;

@@ -19,22 +19,35 @@ interface UndoEntry {
 }
 
 export class Namespace {
-  private readonly cells = new Map<string, Cell>();
-  private undoLog: UndoEntry[] | null = null;
+  /**
+   * Made on the first `cell`: most runs have no session and define nothing, and a Map (with its
+   * table) was a measurable part of such a run's fixed cost.
+   */
+  private cells: Map<string, Cell> | undefined;
+  /** Whether `begin` opened a transaction (then `undoLog` records, made on the first change). */
+  private recording = false;
+  private undoLog: UndoEntry[] | undefined;
 
   cell(name: string): Cell {
-    let cell = this.cells.get(name);
+    this.cells ??= new Map();
+    const cells = this.cells;
+    let cell = cells.get(name);
     if (cell === undefined) {
       cell = new Cell(name);
-      this.cells.set(name, cell);
+      cells.set(name, cell);
     }
     return cell;
+  }
+
+  /** True when no name was ever looked up here: then none is bound either. */
+  isEmpty(): boolean {
+    return this.cells === undefined || this.cells.size === 0;
   }
 
   /** Names currently bound, sorted. */
   names(): string[] {
     // A new run's namespace is usually empty: no copies and sorts for nothing.
-    if (this.cells.size === 0) return [];
+    if (this.cells === undefined || this.cells.size === 0) return [];
     return [...this.cells.values()]
       .filter((cell) => cell.bound)
       .map((cell) => cell.name)
@@ -42,45 +55,50 @@ export class Namespace {
   }
 
   has(name: string): boolean {
-    return this.cells.get(name)?.bound === true;
+    return this.cells?.get(name)?.bound === true;
   }
 
   get(name: string): unknown {
-    const cell = this.cells.get(name);
+    const cell = this.cells?.get(name);
     return cell?.bound === true ? cell.value : undefined;
   }
 
   /** Binds a name, remembering the previous state if a transaction is open. */
   define(cell: Cell, value: unknown): void {
-    this.undoLog?.push({ cell, value: cell.value, bound: cell.bound });
+    if (this.recording) {
+      this.undoLog ??= [];
+      this.undoLog.push({ cell, value: cell.value, bound: cell.bound });
+    }
     cell.value = value;
     cell.bound = true;
   }
 
   /** Starts recording changes so they can be rolled back. */
   begin(): void {
-    this.undoLog = [];
+    this.recording = true;
+    this.undoLog = undefined;
   }
 
   /** Keeps the changes made since `begin`; returns the names that changed. */
   commit(): string[] {
-    if (this.undoLog === null || this.undoLog.length === 0) {
-      this.undoLog = null;
-      return [];
-    }
-    const changed = new Set(this.undoLog.map((entry) => entry.cell.name));
-    this.undoLog = null;
+    const log = this.undoLog;
+    this.recording = false;
+    this.undoLog = undefined;
+    if (log === undefined || log.length === 0) return [];
+    const changed = new Set(log.map((entry) => entry.cell.name));
     return [...changed].sort();
   }
 
   /** Restores every binding changed since `begin`. */
   rollback(): void {
-    const log = this.undoLog ?? [];
+    const log = this.undoLog;
+    this.recording = false;
+    this.undoLog = undefined;
+    if (log === undefined) return;
     for (let i = log.length - 1; i >= 0; i--) {
       const entry = log[i] as UndoEntry;
       entry.cell.value = entry.value;
       entry.cell.bound = entry.bound;
     }
-    this.undoLog = null;
   }
 }

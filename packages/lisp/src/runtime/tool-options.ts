@@ -38,13 +38,66 @@ function toToolObject(name: string, tool: unknown): ToolObject {
   );
 }
 
-/** The tools option as a Map of tool objects, each entry checked. */
-export function normalizeTools(tools: ToolsOption | undefined): Map<string, ToolObject> {
+/** The tools of a run without tools (never changed: runs only read their tools). */
+const NO_TOOLS: ReadonlyMap<string, ToolObject> = new Map();
+
+/**
+ * The last tools option checked, its entries as they were then, and the map made of them. A host
+ * usually passes the same tools object run after run; a run that finds it holding the same tools
+ * under the same names takes the same (never changed) map instead of building one.
+ */
+let last:
+  | { tools: object; names: string[]; given: unknown[]; map: ReadonlyMap<string, ToolObject> }
+  | undefined;
+
+/**
+ * Whether `tools` still holds exactly what it held when checked last: the same names in the same
+ * order, each with the same tool, and each tool still of a usable shape (its `execute` or
+ * `validate` may have been replaced since). An inherited enumerable key (a polluted prototype)
+ * is an entry of its own, as Object.entries sees none: such a record never matches.
+ */
+function unchangedSinceLast(tools: object, names: readonly string[], given: readonly unknown[]): boolean {
+  let index = 0;
+  if (tools instanceof Map) {
+    if (tools.size !== names.length) return false;
+    for (const [name, tool] of tools) {
+      if (name !== names[index] || tool !== given[index]) return false;
+      index++;
+    }
+  } else {
+    for (const name in tools) {
+      if (!hasOwn.call(tools, name)) return false;
+      if (name !== names[index] || (tools as Record<string, unknown>)[name] !== given[index]) return false;
+      index++;
+    }
+    if (index !== names.length) return false;
+  }
+  for (let i = 0; i < names.length; i++) toToolObject(names[i] as string, given[i]);
+  return true;
+}
+
+const hasOwn = Object.prototype.hasOwnProperty;
+
+/** How often a run took the map of the tools checked last (for tests: proof that it did). */
+export const toolOptionsStats = { reused: 0 };
+
+/** The tools option as a Map of tool objects, each entry checked; the map is never changed. */
+export function normalizeTools(tools: ToolsOption | undefined): ReadonlyMap<string, ToolObject> {
+  if (tools === undefined) return NO_TOOLS;
+  const previous = last;
+  if (
+    previous !== undefined &&
+    previous.tools === tools &&
+    unchangedSinceLast(tools, previous.names, previous.given)
+  ) {
+    toolOptionsStats.reused++;
+    return previous.map;
+  }
   const map = new Map<string, ToolObject>();
-  if (tools === undefined) return map;
   const entries =
     tools instanceof Map ? [...tools.entries()] : Object.entries(tools as Record<string, unknown>);
   for (const [name, tool] of entries) map.set(name, toToolObject(name, tool));
+  last = { tools, names: entries.map((entry) => entry[0]), given: entries.map((entry) => entry[1]), map };
   return map;
 }
 

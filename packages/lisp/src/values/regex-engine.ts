@@ -54,5 +54,14 @@ export function regexEngine(): typeof RE2JS {
  * `extract`). A cheap test of the text, erring on the side of loading.
  */
 export function mayUseRegex(source: string): boolean {
-  return /#"|re-|split|replace|extract/.test(source);
+  // A host often runs one text again and again; the same string object compares at once.
+  if (source !== lastSource) {
+    lastAnswer = /#"|re-|split|replace|extract/.test(source);
+    lastSource = source;
+  }
+  return lastAnswer;
 }
+
+/** The text `mayUseRegex` was asked about last, and its answer. */
+let lastSource: string | undefined;
+let lastAnswer = false;
