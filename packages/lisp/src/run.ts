@@ -401,33 +401,49 @@ function unreadableHostData(roots: readonly HostRoot[]): RunError | undefined {
   };
 }
 
-/** The options of the last run without tools or session names, and their key text. */
-let plainOptions: { tier: Tier; nesting: number; symbols: number; text: string } | undefined;
+/** The options of the last run without session names, and their key text. */
+let lastOptions: { tier: Tier; nesting: number; symbols: number; tools: string; text: string } | undefined;
 
 /**
  * What, besides the text, changes what analysis makes of a program: the engine, the reader
- * limits, the tool names and the names a session defined. The common case (no tools, no session
- * names, the same limits as last time) reuses the last key text, whose hash V8 already knows.
+ * limits, the tool names and the names a session defined. The common case (no session names, the
+ * same limits and tool names as last time) reuses the last key text, whose hash V8 already knows.
  */
-function optionsKey(
-  tier: Tier,
-  limits: Limits,
-  toolNames: ReadonlySet<string>,
-  userNames: readonly string[],
-): string {
-  const plain = toolNames.size === 0 && userNames.length === 0;
-  const last = plainOptions;
+function optionsKey(tier: Tier, limits: Limits, toolsText: string, userNames: readonly string[]): string {
+  const reusable = userNames.length === 0;
+  const last = lastOptions;
   if (
-    plain &&
+    reusable &&
     last !== undefined &&
     last.tier === tier &&
     last.nesting === limits.maxNesting &&
-    last.symbols === limits.maxSymbols
+    last.symbols === limits.maxSymbols &&
+    last.tools === toolsText
   )
     return last.text;
-  const text = `${tier}\u0001${limits.maxNesting}\u0001${limits.maxSymbols}\u0001${[...toolNames].sort().join(",")}\u0001${userNames.join(",")}`;
-  if (plain) plainOptions = { tier, nesting: limits.maxNesting, symbols: limits.maxSymbols, text };
+  const text = `${tier}\u0001${limits.maxNesting}\u0001${limits.maxSymbols}\u0001${toolsText}\u0001${userNames.join(",")}`;
+  if (reusable)
+    lastOptions = { tier, nesting: limits.maxNesting, symbols: limits.maxSymbols, tools: toolsText, text };
   return text;
+}
+
+/** The last tools map a run had, and its names as key text. */
+let lastTools: ReadonlyMap<string, ToolObject> | undefined;
+let lastToolsText = "";
+
+/**
+ * A run's tool names, sorted and joined, for its program's key. A tools object given again
+ * unchanged gives the same map (tool-options.ts, normalizeTools), and no map is ever changed, so
+ * the text made for the last map holds while the map is the same: an agent's runs, which all
+ * have tools, then make no set, sort or string for them.
+ */
+function toolsKeyText(tools: ReadonlyMap<string, ToolObject>): string {
+  if (tools.size === 0) return "";
+  if (tools !== lastTools) {
+    lastToolsText = [...tools.keys()].sort().join(",");
+    lastTools = tools;
+  }
+  return lastToolsText;
 }
 
 /** Reads, checks and compiles a program (or finds it compiled); throws LispError on any static problem. */
@@ -438,7 +454,6 @@ function prepare(
   tools: ReadonlyMap<string, ToolObject>,
   tier: Tier,
 ): CompiledProgram {
-  const toolNames = tools.size === 0 ? NO_TOOLS : new Set(tools.keys());
   // A UTF-8 byte count needs a pass over the text; only long texts can be too large.
   if (source.length * 3 > limits.maxProgramBytes) {
     const size = utf8Length(source);
@@ -451,11 +466,12 @@ function prepare(
   }
   // Names a session defined earlier change what symbols mean, so they are part of the key.
   const userNames = namespace.isEmpty() ? NO_NAME_LIST : namespace.names();
-  const key = cacheable(source) ? optionsKey(tier, limits, toolNames, userNames) : undefined;
+  const key = cacheable(source) ? optionsKey(tier, limits, toolsKeyText(tools), userNames) : undefined;
   const cached = key === undefined ? undefined : cachedProgram(source, key);
   if (cached !== undefined && cached !== SEEN_ONCE) return cached;
   // A text run before on the adaptive tier: this time every pure part runs as generated code.
   const buildTier = cached === SEEN_ONCE && tier === "adaptive" ? "fast" : tier;
+  const toolNames = tools.size === 0 ? NO_TOOLS : new Set(tools.keys());
   const { forms, strayClosers, nameForms } = readProgram(source, { maxNesting: limits.maxNesting });
   if (nameForms > limits.maxSymbols && tooManySymbols(forms, limits.maxSymbols)) {
     throw new LispError(
