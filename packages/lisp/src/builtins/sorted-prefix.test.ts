@@ -185,7 +185,8 @@ describe("(take n (sort-by ...)) with a literal count", () => {
     expect(firstInOrderStats.selections - before).toBe(1);
     const small = await run("(take 5 (sort-by :n > data/rows))", {
       context: { rows: many },
-      limits: { maxMemoryBytes: 1_000_000 },
+      // A long deadline, so that only the memory budget can stop it on a loaded machine.
+      limits: { maxMemoryBytes: 1_000_000, timeoutMs: 30_000 },
       engine: "general",
     });
     expect(small.ok ? "finished" : small.error.reason).toBe("memory_exceeded");

@@ -42,13 +42,15 @@ function toToolObject(name: string, tool: unknown): ToolObject {
 const NO_TOOLS: ReadonlyMap<string, ToolObject> = new Map();
 
 /**
- * The last tools option checked, its entries as they were then, and the map made of them. A host
+ * Each tools option checked, its entries as they were then, and the map made of them. A host
  * usually passes the same tools object run after run; a run that finds it holding the same tools
- * under the same names takes the same (never changed) map instead of building one.
+ * under the same names takes the same (never changed) map instead of building one. Weakly held:
+ * a tools object the host drops is not kept alive here.
  */
-let last:
-  | { tools: object; names: string[]; given: unknown[]; map: ReadonlyMap<string, ToolObject> }
-  | undefined;
+const checkedTools = new WeakMap<
+  object,
+  { names: string[]; given: unknown[]; map: ReadonlyMap<string, ToolObject> }
+>();
 
 /**
  * Whether `tools` still holds exactly what it held when checked last: the same names in the same
@@ -84,12 +86,8 @@ export const toolOptionsStats = { reused: 0 };
 /** The tools option as a Map of tool objects, each entry checked; the map is never changed. */
 export function normalizeTools(tools: ToolsOption | undefined): ReadonlyMap<string, ToolObject> {
   if (tools === undefined) return NO_TOOLS;
-  const previous = last;
-  if (
-    previous !== undefined &&
-    previous.tools === tools &&
-    unchangedSinceLast(tools, previous.names, previous.given)
-  ) {
+  const previous = checkedTools.get(tools);
+  if (previous !== undefined && unchangedSinceLast(tools, previous.names, previous.given)) {
     toolOptionsStats.reused++;
     return previous.map;
   }
@@ -97,7 +95,11 @@ export function normalizeTools(tools: ToolsOption | undefined): ReadonlyMap<stri
   const entries =
     tools instanceof Map ? [...tools.entries()] : Object.entries(tools as Record<string, unknown>);
   for (const [name, tool] of entries) map.set(name, toToolObject(name, tool));
-  last = { tools, names: entries.map((entry) => entry[0]), given: entries.map((entry) => entry[1]), map };
+  checkedTools.set(tools, {
+    names: entries.map((entry) => entry[0]),
+    given: entries.map((entry) => entry[1]),
+    map,
+  });
   return map;
 }
 
