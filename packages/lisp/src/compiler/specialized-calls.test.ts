@@ -318,9 +318,13 @@ async function leastMemory(source: string, engine: "fast" | "general", context =
   let high = 64_000_000;
   while (high - low > 1) {
     const middle = Math.floor((low + high) / 2);
-    const result = await run(source, { context, engine, limits: { maxMemoryBytes: middle } });
+    // A long deadline: only the memory budget may fail a run here, or a loaded machine's timeout
+    // would read as "needs more memory" and send the search up.
+    const limits = { maxMemoryBytes: middle, timeoutMs: 60_000 };
+    const result = await run(source, { context, engine, limits });
     if (result.ok) high = middle;
-    else low = middle;
+    else if (result.error.reason === "memory_exceeded") low = middle;
+    else throw new Error(`${source} failed with ${result.error.reason}: ${result.error.message}`);
   }
   return high;
 }
