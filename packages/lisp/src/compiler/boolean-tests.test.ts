@@ -30,6 +30,15 @@ const programs = (x: string): [fast: string, plain: string][] =>
       `(let [x ${x} y 1] [(and (${op} x 1) (< y 2)) (or (${op} x 1) (> y 2)) (if (and (${op} x 0) (${op} y 1)) 1 2)])`,
       `(let [x ${x} y 1] [(and (identity (${op} x 1)) (< y 2)) (or (identity (${op} x 1)) (> y 2)) (if (and (identity (${op} x 0)) (${op} y 1)) 1 2)])`,
     ],
+    // Fields and strings, and a target that is no map: the and/or compared in its node (holds).
+    [
+      `(let [m {:a ${x} :s ${x}}] [(and (${op} (:a m) 1) (= (:s m) "a")) (or (= (:s m) "a") (${op} (:a m) 1))])`,
+      `(let [m {:a ${x} :s ${x}}] [(and (identity (${op} (:a m) 1)) (= (:s m) "a")) (or (identity (= (:s m) "a")) (${op} (:a m) 1))])`,
+    ],
+    [
+      `(let [m ${x}] [(and (${op} (:a m) 1) (= m "a")) (or (= m "a") (${op} 2 (:a m)))])`,
+      `(let [m ${x}] [(and (identity (${op} (:a m) 1)) (= m "a")) (or (identity (= m "a")) (${op} 2 (:a m)))])`,
+    ],
   ]);
 
 describe("if over a comparison", () => {
@@ -44,7 +53,9 @@ describe("if over a comparison", () => {
 
   test("the shortcut nodes are what ran", async () => {
     const cases: [source: string, counter: keyof typeof shortcutStats, value: string][] = [
-      ["(loop [i 0 acc 0] (if (< i 100) (recur (inc i) (+ acc i)) acc))", "branches", "4950"],
+      ['(let [i 7] (if (< i 100) "small" "big"))', "branches", '"small"'],
+      ['(let [m {:a 3 :s "x"}] (if (and (> (:a m) 2) (= (:s m) "x")) :in :out))', "comparedLogic", ":in"],
+      ['(let [m {:a 3 :s "x"}] (if (or (> (:a m) 5) (= m "x")) :in :out))', "comparedLogic", ":out"],
       ['(let [m {:a 3}] (if (> (:a m) 2) "big" "small"))', "booleanTests", '"big"'],
       ["(let [x 3 y 4] (if (and (> x 2) (< x y)) :in :out))", "booleanLogic", ":in"],
       ["(let [x 3 y 4] (if (or (> x 5) (< y x)) :in :out))", "booleanLogic", ":out"],

@@ -42,9 +42,11 @@ import { evaluateAll, iterateAt, located, resume } from "./evaluation.js";
 import { fastTierStats, GenerationGap, generationPolicy } from "./fast-tier.js";
 import { fusesIntoOneLoop } from "./fused-pipelines.js";
 import { compileLet } from "./let-forms.js";
+import { answersBoolean } from "./number-shortcuts.js";
 import { promotionPolicy } from "./promotion.js";
 import { isPure, isTrivial, recursOutward } from "./purity.js";
 import { innerCollectionAt, largeCallNode, largeForNode, resumedLoopNode } from "./resume-nodes.js";
+import { compileTestedLoop, testedLoopShape } from "./tested-loops.js";
 import { readVar } from "./var-read.js";
 
 /**
@@ -519,7 +521,6 @@ export class Compiler {
       bindings.map((binding) => binding.pattern),
       target,
     );
-    const body = this.compile(node.body);
     const raw = target.rawSlots;
     // Adaptive tier: a loop that runs long moves to generated code where it stands (its state is
     // in the frame's raw slots, which the generated resume reads), once per compiled loop.
@@ -535,28 +536,9 @@ export class Compiler {
         return code ?? undefined;
       };
     }
-    const iterate = (frame: unknown[]): unknown => {
-      for (;;) {
-        if (rebind !== undefined) rebind(frame);
-        const result = body(frame);
-        if (result === RECUR) {
-          iterateAt(position);
-          if (resume !== undefined) {
-            const hot = resume();
-            if (hot !== undefined) return hot(frame);
-          }
-          continue;
-        }
-        if (result instanceof Promise) {
-          return after(result, (resolved) => {
-            if (resolved !== RECUR) return resolved;
-            iterateAt(position);
-            return iterate(frame);
-          });
-        }
-        return result;
-      }
-    };
+    const iterate =
+      (rebind === undefined && resume === undefined ? this.testedLoop(node) : undefined) ??
+      this.generalIteration(node, this.compile(node.body), rebind, resume);
     // Loop bindings are sequential, like let: each init sees the names bound before it.
     const binders = bindings.map((binding) => this.binder(binding.pattern));
     const bindFrom = (frame: unknown[], index: number): unknown => {
@@ -582,6 +564,59 @@ export class Compiler {
           throw located(error, position);
         }
       });
+  }
+
+  /**
+   * A loop body `(if test (recur ...) exit)` run by the loop itself (tested-loops.ts) when its
+   * test answers a boolean; with any other test, the general loop over the `if` made from the
+   * parts compiled here (as compileNode would make it: the body recurs, so it is never a fast unit).
+   */
+  private testedLoop(node: Extract<Node, { kind: "loop" }>): Code | undefined {
+    const shape = testedLoopShape(node);
+    if (shape === undefined) return undefined;
+    const test = this.compile(shape.test);
+    if (!answersBoolean(test)) {
+      const body = node.body as Extract<Node, { kind: "if" }>;
+      const consequent = this.compile(body.consequent);
+      const branches = compileIf(test, consequent, this.compile(body.alternative), body.alternative);
+      return this.generalIteration(node, branches, undefined, undefined);
+    }
+    const args = shape.recurArgs.map((arg) => this.compile(arg));
+    const exit = this.compile(shape.exit);
+    return compileTestedLoop(node.target, test, args, exit, shape.recurWhen, node.position);
+  }
+
+  /** The general loop: calls its body until it answers something other than RECUR. */
+  private generalIteration(
+    node: Extract<Node, { kind: "loop" }>,
+    body: Code,
+    rebind: ((frame: unknown[]) => void) | undefined,
+    resume: (() => Code | undefined) | undefined,
+  ): Code {
+    const position = node.position;
+    const iterate = (frame: unknown[]): unknown => {
+      for (;;) {
+        if (rebind !== undefined) rebind(frame);
+        const result = body(frame);
+        if (result === RECUR) {
+          iterateAt(position);
+          if (resume !== undefined) {
+            const hot = resume();
+            if (hot !== undefined) return hot(frame);
+          }
+          continue;
+        }
+        if (result instanceof Promise) {
+          return after(result, (resolved) => {
+            if (resolved !== RECUR) return resolved;
+            iterateAt(position);
+            return iterate(frame);
+          });
+        }
+        return result;
+      }
+    };
+    return iterate;
   }
 
   private compileRecur(

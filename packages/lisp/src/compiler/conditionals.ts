@@ -8,7 +8,14 @@
 import type { Node } from "../analyzer/ast.js";
 import { after } from "../runtime/async.js";
 import { type Code, isTruthy } from "./code.js";
-import { answersBoolean, branchShortcut, markBoolean, shortcutStats } from "./number-shortcuts.js";
+import {
+  answersBoolean,
+  branchShortcut,
+  holds,
+  markBoolean,
+  shortcutStats,
+  simpleComparison,
+} from "./number-shortcuts.js";
 
 /** `(if test yes no)` from its compiled parts; `elseNode` tells whether the else is a constant. */
 export function compileIf(test: Code, yes: Code, no: Code, elseNode: Node): Code {
@@ -52,6 +59,18 @@ export function compileAndOr(items: readonly Code[], isAnd: boolean): Code {
   if (items.length === 2) {
     // `(and a b)` / `(or a b)`, the common shape: no loop, no index bookkeeping.
     const [first, second] = items as [Code, Code];
+    const left = simpleComparison(first);
+    const right = simpleComparison(second);
+    if (left !== undefined && right !== undefined) {
+      // `(and (= (:status o) "paid") (> (:amount o) 500))`: both compared in this node (holds),
+      // not by a call of each comparison's node. Boolean, as below.
+      shortcutStats.comparedLogic++;
+      return markBoolean(
+        isAnd
+          ? (frame) => holds(left, frame) && holds(right, frame)
+          : (frame) => holds(left, frame) || holds(right, frame),
+      );
+    }
     if (answersBoolean(first) && answersBoolean(second)) {
       // `(and (> x 0) (< x 10))`: two booleans make a boolean, which an enclosing `if` tests as one.
       shortcutStats.booleanLogic++;

@@ -2,15 +2,18 @@
  * `let` on the general evaluator: bindings run in order, each init seeing the names bound before
  * it, and an init that waits on a tool holds the rest until it resolves. The common shapes are
  * written out, each its own function literal so that its calls see only what that shape serves:
- * one plain name; one pattern (what the analyzer wraps around a fn whose parameter is a pattern,
- * read straight from the parameter's slot when it is one); two bindings unrolled. Anything longer
- * loops.
+ * one plain name (with a constant or a local as its init, written in the node); one pattern (what
+ * the analyzer wraps around a fn whose parameter is a pattern, read straight from the parameter's
+ * slot when it is one); two bindings unrolled. Anything longer loops.
  */
 import type { Binding } from "../analyzer/ast.js";
 import { after } from "../runtime/async.js";
 import type { Code } from "./code.js";
 import type { Binder } from "./destructure.js";
 import { shortcutStats } from "./number-shortcuts.js";
+
+/** One-name lets whose init is a constant or a local, written in the node (the tests read it). */
+export const letInitStats = { constants: 0, locals: 0 };
 
 export function compileLet(
   bindings: readonly Binding[],
@@ -24,6 +27,26 @@ export function compileLet(
   if (bindings.length === 1 && simpleSlots[0] !== -1) {
     const slot = simpleSlots[0] as number;
     const init = inits[0] as Code;
+    const initNode = (bindings[0] as Binding).init;
+    if (initNode.kind === "const") {
+      // `(let [limit 10] ...)`: the value written here, not answered by a call of its node.
+      letInitStats.constants++;
+      const value = initNode.value === undefined ? null : initNode.value;
+      return (frame) => {
+        frame[slot] = value;
+        return body(frame);
+      };
+    }
+    if (initNode.kind === "local") {
+      // `(let [x y] ...)`: the slot copied here.
+      letInitStats.locals++;
+      const from = initNode.slot;
+      return (frame) => {
+        const value = frame[from];
+        frame[slot] = value === undefined ? null : value;
+        return body(frame);
+      };
+    }
     return (frame) => {
       const value = init(frame);
       if (value instanceof Promise) {

@@ -32,6 +32,8 @@ export const shortcutStats = {
   booleanTests: 0,
   /** `(and a b)`, `(or a b)` of two such tests, themselves boolean (compile.ts). */
   booleanLogic: 0,
+  /** Of any `(and a b)`, `(or a b)`: those of two simple comparisons, compared in the node (holds). */
+  comparedLogic: 0,
   /** `if` nodes over a comparison of a local with a number, compared in the node (branchShortcut). */
   branches: 0,
   /** `if`/`when` nodes whose else is a constant (nil for `when`), answered in the node (compile.ts). */
@@ -51,6 +53,62 @@ const booleanNodes = new WeakSet<Code>();
 /** Branch makers of comparison nodes: `(if test yes no)` with the comparison read inline. */
 type Branch = (yes: Code, no: Code) => Code;
 const branches = new WeakMap<Code, Branch>();
+
+/**
+ * Comparisons of a local or a field of a local (`(:k x)`) with a constant (a number, or a string
+ * for `=`), by node: what a node that runs comparisons itself needs to compare in place (a tested
+ * loop, tested-loops.ts; the and/or of two comparisons, conditionals.ts), with `holds`.
+ */
+export interface SimpleComparison {
+  /** COMPARISON_OPERATORS' number for the operator. */
+  readonly operator: number;
+  readonly slot: number;
+  /** The field read from the local, or undefined to compare the local itself. */
+  readonly keyword: Keyword | undefined;
+  readonly value: number | string;
+  /** The comparison proper, for a value not of the constant's type: true or false, or it throws. */
+  readonly fallback: (a: unknown) => unknown;
+}
+const simpleComparisons = new WeakMap<Code, SimpleComparison>();
+
+/** The numbers of SimpleComparison's operators. */
+export const COMPARISON_OPERATORS: Readonly<Record<string, number>> = {
+  "<": 1,
+  ">": 2,
+  "<=": 3,
+  ">=": 4,
+  "=": 5,
+};
+const LT = 1;
+const GT = 2;
+const LE = 3;
+const GE = 4;
+
+/** The comparison `code` makes of a local or its field with a constant, or undefined. */
+export function simpleComparison(code: Code): SimpleComparison | undefined {
+  return simpleComparisons.get(code);
+}
+
+/**
+ * What the node of comparison `c` answers on `frame` (constantComparison, fieldComparison), for
+ * a node that runs it in place. One function for every operator: the callers are few function
+ * literals each calling this one target, which V8 inlines; the switch on a value fixed per node
+ * is a few well-predicted branches, where a call of the comparison's own node would be a call
+ * at a site that sees every comparison of every program (megamorphic, never inlined).
+ */
+export function holds(c: SimpleComparison, frame: unknown[]): boolean {
+  const target = frame[c.slot];
+  const a = c.keyword === undefined ? target : getField(target, c.keyword);
+  const value = c.value;
+  if (typeof value === "string") return typeof a === "string" ? a === value : (c.fallback(a) as boolean);
+  if (typeof a !== "number") return c.fallback(a) as boolean;
+  const operator = c.operator;
+  if (operator === LT) return a < value;
+  if (operator === GT) return a > value;
+  if (operator === LE) return a <= value;
+  if (operator === GE) return a >= value;
+  return a === value;
+}
 
 /**
  * `(if test yes no)` as one node when `test` is a comparison of a local or `(:k local)` with a
@@ -141,6 +199,15 @@ function withBranch(
   if (operand.kind === "local" && typeof value === "number") {
     const branch = numberBranch(name, value, operand.slot, fallback);
     if (branch !== undefined) branches.set(code, branch);
+  }
+  const operator = COMPARISON_OPERATORS[name];
+  if (
+    operator !== undefined &&
+    (operand.kind === "local" || operand.kind === "field") &&
+    (typeof value === "number" || (typeof value === "string" && operator === COMPARISON_OPERATORS["="]))
+  ) {
+    const keyword = operand.kind === "field" ? operand.keyword : undefined;
+    simpleComparisons.set(code, { operator, slot: operand.slot, keyword, value, fallback });
   }
   return code;
 }
