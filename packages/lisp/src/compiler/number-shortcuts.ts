@@ -56,11 +56,11 @@ const branches = new WeakMap<Code, Branch>();
 
 /**
  * Comparisons of a local or a field of a local (`(:k x)`) with a constant (a number, or a string
- * for `=`), by node: what a node that runs comparisons itself needs to compare in place (a tested
- * loop, tested-loops.ts; the and/or of two comparisons, conditionals.ts), with `holds`.
+ * for `=`), by node: what a node that runs comparisons itself needs to compare in place (the
+ * and/or of two comparisons, conditionals.ts), with `holds`.
  */
 export interface SimpleComparison {
-  /** COMPARISON_OPERATORS' number for the operator. */
+  /** OPERATORS' number for the operator. */
   readonly operator: number;
   readonly slot: number;
   /** The field read from the local, or undefined to compare the local itself. */
@@ -71,18 +71,19 @@ export interface SimpleComparison {
 }
 const simpleComparisons = new WeakMap<Code, SimpleComparison>();
 
-/** The numbers of SimpleComparison's operators. */
-export const COMPARISON_OPERATORS: Readonly<Record<string, number>> = {
-  "<": 1,
-  ">": 2,
-  "<=": 3,
-  ">=": 4,
-  "=": 5,
-};
 const LT = 1;
 const GT = 2;
 const LE = 3;
 const GE = 4;
+const EQ = 5;
+/** The numbers of SimpleComparison's operators, by builtin name (a Map: no inherited names). */
+const OPERATORS: ReadonlyMap<string, number> = new Map([
+  ["<", LT],
+  [">", GT],
+  ["<=", LE],
+  [">=", GE],
+  ["=", EQ],
+]);
 
 /** The comparison `code` makes of a local or its field with a constant, or undefined. */
 export function simpleComparison(code: Code): SimpleComparison | undefined {
@@ -200,11 +201,11 @@ function withBranch(
     const branch = numberBranch(name, value, operand.slot, fallback);
     if (branch !== undefined) branches.set(code, branch);
   }
-  const operator = COMPARISON_OPERATORS[name];
+  const operator = OPERATORS.get(name);
   if (
     operator !== undefined &&
     (operand.kind === "local" || operand.kind === "field") &&
-    (typeof value === "number" || (typeof value === "string" && operator === COMPARISON_OPERATORS["="]))
+    (typeof value === "number" || (typeof value === "string" && operator === EQ))
   ) {
     const keyword = operand.kind === "field" ? operand.keyword : undefined;
     simpleComparisons.set(code, { operator, slot: operand.slot, keyword, value, fallback });
