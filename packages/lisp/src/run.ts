@@ -499,7 +499,6 @@ function prepare(
   // compilation is the costly part that a host choosing it wants to pay once.
   if (key !== undefined)
     rememberProgram(source, key, cached === undefined && tier !== "fast" ? SEEN_ONCE : compiled);
-  keepAlive(compiled.code);
   return compiled;
 }
 
@@ -655,6 +654,8 @@ function failedRun(context: RunContext, compiled: CompiledProgram | undefined, e
   const replay = context.replay;
   const completed = journal?.recordedSinceBegin() ?? [];
   journal?.rollback();
+  const durationMs = context.elapsedMs();
+  if (compiled !== undefined) keepAlive(compiled.code, durationMs);
   return withJson({
     ok: false,
     error,
@@ -662,7 +663,7 @@ function failedRun(context: RunContext, compiled: CompiledProgram | undefined, e
     ...(error.reason === "paused" && replay !== undefined ? { paused: [...replay.held] } : {}),
     prints: context.prints,
     toolCalls: context.toolCalls,
-    durationMs: context.elapsedMs(),
+    durationMs,
     warnings: runWarnings(compiled, context.data),
     usage: usageOf(context),
   });
@@ -735,6 +736,7 @@ function endWithValue(
     );
   }
   const durationMs = context.elapsedMs();
+  if (compiled !== undefined) keepAlive(compiled.code, durationMs);
   const warnings = runWarnings(compiled, context.data);
   const usage = usageOf(context);
   const defined = context.namespace.commit();

@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "vitest";
 import { createSession, format, run } from "../index.js";
-import { programCacheStats } from "./program-cache.js";
+import { KEEP_ALIVE_AFTER_MS, keepAliveStats, programCacheStats } from "./program-cache.js";
 
 /** The value of a run as text, or its error's reason. */
 async function outcome(source: string, options: Parameters<typeof run>[1] = {}): Promise<string> {
@@ -51,5 +51,42 @@ describe("a program found again", () => {
       expect(await outcome(source, { session })).toBe("42");
       expect(await outcome(source)).toBe("error: unbound_var");
     }
+  });
+});
+
+describe("programs kept alive for their machine code", () => {
+  /** A tool that answers after `ms`: a run calling it lasts at least that long, however loaded the machine. */
+  const slow = (ms: number) => ({ wait: () => new Promise((done) => setTimeout(() => done(1), ms)) });
+
+  test("a run is kept exactly when its reported duration reached the threshold, whether it ended in a value or an error", async () => {
+    const texts = [
+      (n: number) => `(+ ${n} (tool/wait {}))`,
+      (n: number) => `(do (tool/wait {}) (/ ${n} 0))`,
+      (n: number) => `(+ ${n} 1)`,
+      (n: number) => `(/ ${n} 0)`,
+    ];
+    for (const [i, text] of texts.entries()) {
+      const before = keepAliveStats.kept;
+      const result = await run(text(1000 + i), { tools: slow(i < 2 ? 5 * KEEP_ALIVE_AFTER_MS : 0) });
+      expect([i, keepAliveStats.kept - before]).toEqual([
+        i,
+        result.durationMs >= KEEP_ALIVE_AFTER_MS ? 1 : 0,
+      ]);
+      if (i < 2) expect(keepAliveStats.kept - before).toBe(1);
+    }
+  });
+
+  test("a cached program run again is not kept again", async () => {
+    const source = "(+ 2000 (tool/wait {}))";
+    const tools = slow(5 * KEEP_ALIVE_AFTER_MS);
+    // The first run keeps only a mark in the cache and the second prepares the program it keeps:
+    // two programs, each kept once; the runs after find the second.
+    await run(source, { tools });
+    await run(source, { tools });
+    const before = keepAliveStats.kept;
+    const found = programCacheStats.lastFound;
+    for (let i = 0; i < 3; i++) expect((await run(source, { tools })).ok).toBe(true);
+    expect(programCacheStats.lastFound).toBeGreaterThan(found);
+    expect(keepAliveStats.kept).toBe(before);
   });
 });

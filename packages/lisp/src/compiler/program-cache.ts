@@ -84,22 +84,40 @@ export function cachedProgram(source: string, options: string): CacheEntry | und
 }
 
 /**
- * The code of the last programs prepared, whatever the cache keeps of them. V8 holds the machine
- * code it optimized for a function literal only weakly: once no live closure uses it, a collection
- * drops it and the next program starts that literal from bytecode again. Keeping the code (not the
- * syntax tree) of recent programs keeps the evaluator's hot closures optimized. How many matters
- * when programs of different shapes alternate: with 32, a whole 100,000-row fresh bench run after
- * others (`data-programs.bench.mjs --sizes 100000 --mode fresh`) was 1.79x JS against 1.41x for
- * the old cache of 256 whole programs (cheap scans such as `count filter` 2-4x slower); with 256
- * it was 1.31x, and the ten-line program stayed cheaper than with the old cache (median 0.077 and
- * 0.082 ms against 0.084 and 0.092, back to back), since a syntax tree is no longer kept.
+ * The code of the last programs that ran for a while, whatever the cache keeps of them. V8 holds
+ * the machine code it optimized for a function literal only weakly: once no live closure uses it,
+ * a collection drops it and the next program starts that literal from bytecode again. Keeping the
+ * code (not the syntax tree) of recent programs keeps the evaluator's hot closures optimized. How
+ * many matters when programs of different shapes alternate: with 32, a whole 100,000-row fresh
+ * bench run after others (`data-programs.bench.mjs --sizes 100000 --mode fresh`) was 1.79x JS
+ * against 1.41x for the old cache of 256 whole programs (cheap scans such as `count filter` 2-4x
+ * slower); with 256 it was 1.31x.
+ *
+ * Only a run that took KEEP_ALIVE_AFTER_MS or more is kept. Keeping every program had each
+ * young-generation collection copy the last 256 programs' closures (about 33 KB for a ten-line
+ * program) and promote them: with a stream of short programs, scavenges took 13 ms each over a
+ * heap of 80 MB, and the ten-line program's median was 0.101-0.108 ms against 0.079-0.096 ms
+ * kept for one program only (three runs each, alternated). A run shorter than a millisecond did
+ * too little work for its own closures to matter; the literals it shares with longer runs stay
+ * optimized through theirs.
  */
 const KEPT_ALIVE = 256;
+export const KEEP_ALIVE_AFTER_MS = 1;
 const keptAlive: Code[] = [];
 let keptNext = 0;
 
-/** Keeps `code` reachable until KEPT_ALIVE programs later. */
-export function keepAlive(code: Code): void {
+/** How many programs were kept alive (for tests: proof of which runs were). */
+export const keepAliveStats = { kept: 0 };
+
+/**
+ * Keeps `code` reachable until KEPT_ALIVE programs later, if its run took long enough. A program
+ * already kept is not kept twice: a cached program run again and again would otherwise fill the
+ * ring with itself and push the other shapes out. (The search is 256 pointer comparisons, against
+ * a run of a millisecond or more.)
+ */
+export function keepAlive(code: Code, elapsedMs: number): void {
+  if (elapsedMs < KEEP_ALIVE_AFTER_MS || keptAlive.includes(code)) return;
+  keepAliveStats.kept++;
   keptAlive[keptNext] = code;
   keptNext = (keptNext + 1) % KEPT_ALIVE;
 }
