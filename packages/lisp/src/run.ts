@@ -421,7 +421,9 @@ function optionsKey(tier: Tier, limits: Limits, toolsText: string, userNames: re
     last.tools === toolsText
   )
     return last.text;
-  const text = `${tier}\u0001${limits.maxNesting}\u0001${limits.maxSymbols}\u0001${toolsText}\u0001${userNames.join(",")}`;
+  // The names as JSON, not joined: a host may name a tool "a,b" (or put the separator in it),
+  // and joined names of two different sets must never read alike.
+  const text = `${tier}\u0001${limits.maxNesting}\u0001${limits.maxSymbols}\u0001${toolsText}\u0001${userNames.length === 0 ? "" : JSON.stringify(userNames)}`;
   if (reusable)
     lastOptions = { tier, nesting: limits.maxNesting, symbols: limits.maxSymbols, tools: toolsText, text };
   return text;
@@ -432,15 +434,16 @@ let lastTools: ReadonlyMap<string, ToolObject> | undefined;
 let lastToolsText = "";
 
 /**
- * A run's tool names, sorted and joined, for its program's key. A tools object given again
- * unchanged gives the same map (tool-options.ts, normalizeTools), and no map is ever changed, so
- * the text made for the last map holds while the map is the same: an agent's runs, which all
- * have tools, then make no set, sort or string for them.
+ * A run's tool names, sorted, as JSON text for its program's key: each name quoted, so that no
+ * name holding a comma reads as two (`{"a,b" ...}` against `{a ... b ...}`). A tools object given
+ * again unchanged gives the same map (tool-options.ts, normalizeTools), and no map is ever
+ * changed, so the text made for the last map holds while the map is the same: an agent's runs,
+ * which all have tools, then make no set, sort or string for them.
  */
 function toolsKeyText(tools: ReadonlyMap<string, ToolObject>): string {
   if (tools.size === 0) return "";
   if (tools !== lastTools) {
-    lastToolsText = [...tools.keys()].sort().join(",");
+    lastToolsText = JSON.stringify([...tools.keys()].sort().map(String));
     lastTools = tools;
   }
   return lastToolsText;

@@ -6,12 +6,16 @@ import { isLispError } from "../errors.js";
 import type { Position } from "../reader/form.js";
 import { after } from "../runtime/async.js";
 import { callValue } from "../runtime/call.js";
-import { callSite } from "../runtime/call-site.js";
+import { callSite, locatable } from "../runtime/call-site.js";
 import { active, loopLimitError } from "../runtime/context.js";
 import type { Code } from "./code.js";
 
+/**
+ * Gives an error without a position the form's. Not a budget error (time, memory, a cancelled
+ * run): it happened wherever the budget ran out, and carries no position on any engine.
+ */
 export function located(error: unknown, position: { line: number; column: number }): unknown {
-  if (isLispError(error)) error.at(position);
+  if (isLispError(error) && locatable(error.reason)) error.at(position);
   return error;
 }
 

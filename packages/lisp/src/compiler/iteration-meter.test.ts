@@ -5,7 +5,7 @@
  * every FUEL_PER_CHECK steps.
  */
 import { describe, expect, test } from "vitest";
-import { type RunResult, run } from "../index.js";
+import { type RunOptions, type RunResult, run } from "../index.js";
 import { withTickingClock } from "../test-support.js";
 
 const outcome = (result: RunResult): unknown => (result.ok ? result.value : result.error.reason);
@@ -36,6 +36,28 @@ describe("iterations on the general evaluator", () => {
       2,
       3,
     ]);
+  });
+
+  test("a budget run out inside a loop carries no position, as on the fast engine", async () => {
+    // Time and memory run out wherever the program happens to be (runtime/call-site.ts): the loop
+    // that caught the error once gave it its own position, which generated loops never did.
+    const cases: Array<[string, NonNullable<RunOptions["limits"]>]> = [
+      ["(loop [i 0] (if (< i 1e15) (recur (inc i)) i))", { timeoutMs: 20, maxIterations: 1e15 }],
+      [
+        "(loop [i 0 acc []] (if (< i 1e7) (recur (inc i) (conj acc i)) (count acc)))",
+        { maxMemoryBytes: 100_000 },
+      ],
+    ];
+    for (const [source, limits] of cases) {
+      for (const engine of ["general", "fast", "adaptive"] as const) {
+        const result = await withTickingClock(() => run(source, { engine, limits }));
+        expect(!result.ok && [result.error.reason, result.error.line, result.error.column]).toEqual([
+          limits.timeoutMs === undefined ? "memory_exceeded" : "timeout",
+          undefined,
+          undefined,
+        ]);
+      }
+    }
   });
 
   test("a long loop reads the clock as it goes and stops on time", async () => {

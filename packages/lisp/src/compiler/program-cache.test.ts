@@ -42,6 +42,16 @@ describe("a program found again", () => {
     }
   });
 
+  test("tool names holding a comma keep their programs apart from the names they join", async () => {
+    // {a, b} and {"a,b"} once made the same key text "a,b": the program analyzed with tool a
+    // then ran with no tool a, its unknown tool going unnoticed while its branch was not taken.
+    const source = "(if (< 2 1) (tool/a {}) :skipped)";
+    for (let round = 0; round < 3; round++) {
+      expect(await outcome(source, { tools: { a: () => 1, b: () => 2 } })).toBe(":skipped");
+      expect(await outcome(source, { tools: { "a,b": () => 3 } })).toBe("error: unknown_tool");
+    }
+  });
+
   test("a name a session defines changes what the same text means", async () => {
     const source = "(x)";
     expect(await outcome(source)).toBe("error: unbound_var");

@@ -17,8 +17,13 @@ export const callSite: { current: Position | undefined } = { current: undefined 
  */
 const UNLOCATED = new Set(["timeout", "memory_exceeded", "aborted"]);
 
+/** Whether an error of this reason may be given a position (not a budget or cancellation error). */
+export function locatable(reason: string): boolean {
+  return !UNLOCATED.has(reason);
+}
+
 /** Gives an error without a position the position of the last call made (anything else passes). */
 export function locate(error: unknown): unknown {
-  if (isLispError(error) && !UNLOCATED.has(error.reason)) error.at(callSite.current);
+  if (isLispError(error) && locatable(error.reason)) error.at(callSite.current);
   return error;
 }
