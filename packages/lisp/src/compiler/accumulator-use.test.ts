@@ -36,8 +36,34 @@ describe("a function whose accumulator is only derived from (conj, assoc, update
     "(fn [acc o] (merge-with + acc o))",
     "(fn [acc o] (assoc acc :all acc))",
     "(fn [acc o] (update acc :k (fn [old] (count acc))))",
+    // An empty path hands the whole accumulator to the function; a path known only at run time
+    // may be empty.
+    "(fn [acc x] (update-in acc [] (fn [m] (assoc m x m))))",
+    "(fn [acc o] (update-in acc (:path o) inc))",
   ])("%s does not", (source) => {
     expect(ownedAccumulator(analyzedFn(source))).toBe(false);
+  });
+});
+
+describe("update-in with an empty path in a reduce fn", () => {
+  // The function is given the accumulator itself: changed in place, it would end up inside itself.
+  test.each([
+    [
+      "(let [r (reduce (fn [acc x] (update-in acc [] (fn [m] (assoc m x m)))) {} [:a :b])] [(keys r) (get r :b)])",
+      "[[:a :b] {:a {}}]",
+    ],
+    ["(let [r (reduce (fn [acc x] (update-in acc [] (fn [m] (conj m m)))) [] [1 2])] r)", "[[] [[]]]"],
+    [
+      "(let [p [] r (reduce (fn [acc x] (update-in acc p (fn [m] (assoc m x m)))) {} [:a :b])] (get r :b))",
+      "{:a {}}",
+    ],
+  ])("%s", async (source, expected) => {
+    for (const engine of ["general", "fast", "adaptive"] as const) {
+      for (let i = 0; i < 3; i++) {
+        const result = await run(source, { engine });
+        expect(result.ok && format(result.value)).toBe(expected);
+      }
+    }
   });
 });
 

@@ -53,6 +53,10 @@ function onlyHandedBack(node: Node, slot: number): boolean {
       // after the first would leave a change made in place behind. One literal entry only.
       if (name === "merge-with" && !(node.args.length === 3 && isOneEntryLiteral(node.args[2] as Node)))
         return !mentions(node, slot);
+      // update-in with an empty path (or one only known at run time, which may be empty) calls
+      // its function with the whole collection: the accumulator itself would reach that function,
+      // which could keep it or put it inside itself while it is changed in place.
+      if (name === "update-in" && !isNonEmptyVectorLiteral(node.args[1])) return !mentions(node, slot);
       const target = index === undefined ? undefined : node.args[index];
       if (target?.kind === "local" && target.slot === slot)
         return node.args.every((arg, i) => i === index || !mentions(arg, slot));
@@ -85,6 +89,10 @@ function onlyHandedBack(node: Node, slot: number): boolean {
     default:
       return !mentions(node, slot);
   }
+}
+
+function isNonEmptyVectorLiteral(node: Node | undefined): boolean {
+  return node?.kind === "vector" && node.items.length > 0;
 }
 
 function isOneEntryLiteral(node: Node): boolean {
