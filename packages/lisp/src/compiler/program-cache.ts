@@ -97,12 +97,15 @@ export function cachedProgram(source: string, options: string): CacheEntry | und
  * young-generation collection copy the last 256 programs' closures (about 33 KB for a ten-line
  * program) and promote them: with a stream of short programs, scavenges took 13 ms each over a
  * heap of 80 MB, and the ten-line program's median was 0.101-0.108 ms against 0.079-0.096 ms
- * kept for one program only (three runs each, alternated). A run shorter than a millisecond did
- * too little work for its own closures to matter; the literals it shares with longer runs stay
- * optimized through theirs.
+ * kept for one program only (three runs each, alternated). A run that short did too little work
+ * for its own closures to matter; the literals it shares with longer runs stay optimized through
+ * theirs. The threshold sits well below the bench's shortest runs over data (0.3 ms and more at
+ * 1,000 rows), which are kept as before. A first try at one millisecond split the 10,000-row
+ * fresh cases, which take about that long, into kept and not kept from one run to the next; one
+ * of them took 2.4 ms in one bench run against 1.0 in the two others, which may have been that.
  */
 const KEPT_ALIVE = 256;
-export const KEEP_ALIVE_AFTER_MS = 1;
+export const KEEP_ALIVE_AFTER_MS = 0.25;
 const keptAlive: Code[] = [];
 let keptNext = 0;
 
@@ -113,7 +116,7 @@ export const keepAliveStats = { kept: 0 };
  * Keeps `code` reachable until KEPT_ALIVE programs later, if its run took long enough. A program
  * already kept is not kept twice: a cached program run again and again would otherwise fill the
  * ring with itself and push the other shapes out. (The search is 256 pointer comparisons, against
- * a run of a millisecond or more.)
+ * a run of a quarter of a millisecond or more.)
  */
 export function keepAlive(code: Code, elapsedMs: number): void {
   if (elapsedMs < KEEP_ALIVE_AFTER_MS || keptAlive.includes(code)) return;
