@@ -10,6 +10,7 @@ import { generateUnitSource } from "./compiler/codegen-units.js";
 import { format } from "./format/format.js";
 import { read } from "./reader/reader.js";
 import { type RunError, type RunOptions, run } from "./run.js";
+import { Keyword } from "./values/keyword.js";
 
 /**
  * Whether this process lets code be generated from strings: false under `node
@@ -81,5 +82,44 @@ export async function withTickingClock<T>(body: () => Promise<T>): Promise<T> {
     return await body();
   } finally {
     process.hrtime = real;
+  }
+}
+
+/**
+ * Runs `body` with the named keywords hot on the general evaluator: each gets a pooled field reader
+ * (values/field-reader.ts) that counts its calls and reads as the pool's readers do, so a test can
+ * prove that a builtin or binder read through the keyword's own reader, whatever the keyword's
+ * history in this process. The keywords' readers are put back afterwards.
+ */
+export async function withCountedReaders<T>(
+  names: readonly string[],
+  body: (calls: Record<string, number>) => Promise<T>,
+): Promise<T> {
+  type Reader = (item: unknown, fallback: (item: unknown, keyword: Keyword) => unknown) => unknown;
+  type Hot = { pooled: Reader | undefined | null };
+  const calls: Record<string, number> = {};
+  const saved = names.map((name) => {
+    const keyword = Keyword.of(name);
+    const hot = keyword as unknown as Hot;
+    const before = hot.pooled;
+    calls[name] = 0;
+    hot.pooled = (item, fallback) => {
+      calls[name] = (calls[name] ?? 0) + 1;
+      if (typeof item === "object" && item !== null && item.constructor === Object) {
+        if (Object.getPrototypeOf(item) === Object.prototype) {
+          const found = (item as Record<string, unknown>)[name];
+          if (found !== undefined) return found;
+        }
+      }
+      return fallback(item, keyword);
+    };
+    return () => {
+      hot.pooled = before;
+    };
+  });
+  try {
+    return await body(calls);
+  } finally {
+    for (const restore of saved) restore();
   }
 }

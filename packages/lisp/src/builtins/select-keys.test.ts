@@ -6,6 +6,7 @@
  */
 import { describe, expect, test } from "vitest";
 import { format, type RunOptions, type RunResult, run, toJson } from "../index.js";
+import { withCountedReaders } from "../test-support.js";
 import { selectKeysStats } from "./maps.js";
 
 function outcome(result: RunResult): unknown {
@@ -62,5 +63,27 @@ describe("select-keys with a vector of distinct keywords, as a builtin", () => {
       limits: { maxMemoryBytes: 20_000 },
     });
     expect(full).toMatchObject({ error: { reason: "memory_exceeded" } });
+  });
+
+  test("reads a hot keyword through its own reader, with the same maps", async () => {
+    await withCountedReaders(["id", "amount", "tier"], async (calls) => {
+      const routed = await run("(mapv #(select-keys % [:id :amount :tier]) data/rows)", {
+        context: { rows },
+        engine: "general",
+      });
+      expect(routed.ok).toBe(true);
+      // One read per row and keyword on the keyword route.
+      expect(calls).toEqual({ id: rows.length, amount: rows.length, tier: rows.length });
+      await agree(":id :amount :tier", { context: { rows } });
+      const hostile = JSON.parse(
+        '[{"__proto__": {"id": 9}, "tier": 1}, {"id": null, "amount": 2}]',
+      ) as unknown[];
+      const strange = [Object.assign(Object.create(null), { id: 1 }), { constructor: Object, id: 2 }, {}];
+      for (const data of [hostile, strange]) await agree(":id :amount :tier", { context: { rows: data } });
+      const maps = await run('(mapv #(select-keys % [:id :tier]) [{:id 1 "tier" 2} {"id" 1 :tier nil} {}])', {
+        engine: "general",
+      });
+      expect(maps.ok && format(maps.value)).toBe("[{:id 1 :tier 2} {:id 1 :tier nil} {}]");
+    });
   });
 });

@@ -20,6 +20,12 @@ export class Keyword {
    * one Object.prototype has), so field reads can skip the own-property check.
    */
   readonly direct: boolean;
+  /**
+   * @internal Whether the name has a hyphen (such a key may be stored under its underscore twin,
+   * map-access.ts). Kept here so that builtins checking their key lists per call (select-keys) do
+   * not search the name each time.
+   */
+  readonly hyphenated: boolean;
   /** @internal Field reads so far, and the dedicated reader once hot (see field-reader.ts). */
   reads = 0;
   /** @internal */
@@ -36,6 +42,7 @@ export class Keyword {
   private constructor(name: string) {
     this.name = name;
     this.direct = !INHERITED.has(name) && name !== "__proto__";
+    this.hyphenated = name.includes("-");
   }
 
   private static readonly table = new Map<string, WeakRef<Keyword>>();

@@ -142,7 +142,7 @@ const builderHas = (builder: MapBuilder, key: unknown): boolean => builder.has(k
 
 /** The key that writing `key` into a map being built writes (see writeKeyIn). */
 export function builderWriteKey(builder: MapBuilder, key: unknown): unknown {
-  if (key instanceof Keyword && !builder.hasStringKeys && !key.name.includes("-")) return key;
+  if (key instanceof Keyword && !builder.hasStringKeys && !key.hyphenated) return key;
   return writeKeyIn(builder, builderHas, key);
 }
 
@@ -154,8 +154,7 @@ export function builderPut(builder: MapBuilder, key: unknown, value: unknown): v
   if (typeof key === "string") {
     if (!builder.hasObjectKeys && !key.includes("-")) builder.set(key, value);
     else builder.set(writeKeyIn(builder, builderHas, key), value);
-  } else if (key instanceof Keyword && !builder.hasStringKeys && !key.name.includes("-"))
-    builder.set(key, value);
+  } else if (key instanceof Keyword && !builder.hasStringKeys && !key.hyphenated) builder.set(key, value);
   else builder.set(writeKeyIn(builder, builderHas, key), value);
 }
 
@@ -239,7 +238,7 @@ function slowField(item: unknown, keyword: Keyword): unknown {
     if (name.charCodeAt(0) !== 0) {
       if (item.findEither(keyword, name) !== 0) return either.slot;
       // Without a hyphen there is no other spelling to try (lookup, underscored).
-      if (!name.includes("-")) return null;
+      if (!keyword.hyphenated) return null;
     } else {
       const found = item.getHashed(keyword);
       if (found !== undefined) return found;
