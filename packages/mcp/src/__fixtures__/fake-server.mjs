@@ -8,6 +8,7 @@
 //   paged      lists its tools over three pages; the tool `grow` adds a tool and says so
 //   dies-at-start  exits before the handshake, after a line on stderr
 //   mute       prints text that is not MCP and never answers anything, the handshake included
+//   ids        answers like `well`, but its tools' input schemas name themselves with an `$id`
 // `slow` answers after the number of milliseconds given in its `ms` argument, and reports on
 // stderr each cancellation it receives and the most calls it had in flight at once.
 import { createInterface } from "node:readline";
@@ -33,6 +34,9 @@ let tools =
   mode === "paged"
     ? [tool("one"), tool("two"), tool("three"), tool("grow")]
     : [tool("echo", { text: { type: "string" } }), tool("slow", { ms: { type: "integer" } }), tool("work")];
+if (mode === "ids") {
+  for (const listed of tools) listed.inputSchema.$id = `https://example.com/schemas/${listed.name}.json`;
+}
 
 let inFlight = 0;
 let mostInFlight = 0;
