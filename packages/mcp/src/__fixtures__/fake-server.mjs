@@ -9,6 +9,8 @@
 //   dies-at-start  exits before the handshake, after a line on stderr
 //   mute       prints text that is not MCP and never answers anything, the handshake included
 //   ids        answers like `well`, but its tools' input schemas name themselves with an `$id`
+//   list-hangs     completes the handshake, then never answers tools/list
+//   bad-list       lists a tool whose input schema is not an object schema, which MCP forbids
 // `slow` answers after the number of milliseconds given in its `ms` argument, and reports on
 // stderr each cancellation it receives and the most calls it had in flight at once.
 import { createInterface } from "node:readline";
@@ -86,6 +88,8 @@ lines.on("line", (line) => {
     });
   }
   if (message.method === "tools/list") {
+    if (mode === "list-hangs") return;
+    if (mode === "bad-list") return answer(message.id, { tools: [...tools, { name: "loose", inputSchema: {} }] });
     if (mode !== "paged") return answer(message.id, { tools });
     const start = Number(message.params?.cursor ?? 0);
     const next = start + 2 < tools.length ? { nextCursor: String(start + 2) } : {};

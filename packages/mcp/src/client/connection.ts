@@ -180,7 +180,16 @@ class Connection implements McpConnection {
 
   async start(): Promise<void> {
     await this.ensureSession();
-    await this.refreshTools();
+    try {
+      await this.refreshTools();
+    } catch (error) {
+      // A server whose tools cannot be listed has not come up, whatever the handshake said.
+      const failure = error instanceof PtcMcpError ? error : this.listingError(error, 0);
+      throw new PtcMcpError("PTC_MCP_UNAVAILABLE", failure.message, {
+        details: { server: this.name },
+        cause: failure,
+      });
+    }
   }
 
   private ensureSession(): Promise<Session> {
@@ -268,8 +277,17 @@ class Connection implements McpConnection {
     const session = await this.ensureSession();
     const listed: ListedTool[] = [];
     let cursor: string | undefined;
+    // Listing is part of reaching the server: it gets the handshake's time, not the SDK's 60 s.
+    const timeoutMs = this.settings.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
     for (let page = 0; page < MAX_LIST_PAGES; page++) {
-      const result = await session.client.listTools(cursor === undefined ? {} : { cursor });
+      let result: Awaited<ReturnType<Client["listTools"]>>;
+      try {
+        result = await session.client.listTools(cursor === undefined ? {} : { cursor }, {
+          timeout: timeoutMs,
+        });
+      } catch (error) {
+        throw this.listingError(error, timeoutMs, session);
+      }
       listed.push(...(result.tools as ListedTool[]));
       cursor = result.nextCursor;
       if (cursor === undefined) break;
@@ -289,6 +307,51 @@ class Connection implements McpConnection {
     this.tools = tools;
     for (const listener of this.listeners) listener(tools);
     return tools;
+  }
+
+  /**
+   * Why `tools/list` failed, as a PtcMcpError. The SDK checks the answer against MCP's schema and
+   * rejects with the raw validation error (a JSON dump of issues); its paths say which tool is
+   * wrong, so they are kept, one line each.
+   */
+  private listingError(error: unknown, timeoutMs: number, session?: Session): PtcMcpError {
+    const details = { server: this.name };
+    const issues = (error as { issues?: unknown } | null)?.issues;
+    if (Array.isArray(issues)) {
+      const described = issues
+        .slice(0, 5)
+        .map((issue: { path?: unknown[]; message?: string }) => {
+          const path = Array.isArray(issue.path) ? issue.path.join(".") : "";
+          return `${path === "" ? "(the answer)" : path}: ${issue.message ?? "invalid"}`;
+        })
+        .join("; ");
+      return new PtcMcpError(
+        "PTC_MCP_PROTOCOL_ERROR",
+        `${this.name}: the server's tools/list answer is not valid MCP (${described}${issues.length > 5 ? `; and ${issues.length - 5} more` : ""}); the server must be fixed, or left out of the config`,
+        { details, cause: error },
+      );
+    }
+    if (error instanceof SdkMcpError && error.code === ErrorCode.RequestTimeout) {
+      return new PtcMcpError(
+        "PTC_MCP_TIMEOUT",
+        `${this.name}: no answer to tools/list within ${timeoutMs} ms; raise connectTimeoutMs if the server is slow to list its tools.${session === undefined ? "" : this.strayOutputNote(session.transport)}`,
+        { details: { ...details, timeoutMs }, cause: error },
+      );
+    }
+    if (
+      session !== undefined &&
+      (session.ended || (error instanceof SdkMcpError && error.code === ErrorCode.ConnectionClosed))
+    ) {
+      return new PtcMcpError(
+        "PTC_MCP_CONNECTION_CLOSED",
+        `${this.name}: the tools could not be listed: ${this.endDescription(session.transport)}`,
+        { details, cause: error },
+      );
+    }
+    return new PtcMcpError("PTC_MCP_PROTOCOL_ERROR", `${this.name}: tools/list failed: ${errorText(error)}`, {
+      details,
+      cause: error,
+    });
   }
 
   onToolsChanged(listener: (tools: Readonly<Record<string, McpTool>>) => void): () => void {

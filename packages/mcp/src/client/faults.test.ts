@@ -164,6 +164,21 @@ describe("a server that cannot start", () => {
     expect(error.message).toContain("the server process exited with code 1");
     expect(error.message).toContain("fatal: missing API key FAKE_TOKEN");
   });
+
+  it("gives up on a tool list that never comes within connectTimeoutMs, with a PtcMcpError", async () => {
+    const error = await failure(
+      connectMcpServer("list_hangs", fake("list-hangs"), { settings: { connectTimeoutMs: 300 } }),
+    );
+    expect(error.code).toBe("PTC_MCP_UNAVAILABLE");
+    expect(error.message).toContain("no answer to tools/list within 300 ms");
+  });
+
+  it("reports a tool list that is not MCP with a PtcMcpError that says which entry is wrong", async () => {
+    const error = await failure(connectMcpServer("bad_list", fake("bad-list")));
+    expect(error.code).toBe("PTC_MCP_UNAVAILABLE");
+    expect(error.message).toContain("tools/list answer is not valid MCP");
+    expect(error.message).toContain("tools.3.inputSchema.type");
+  });
 });
 
 describe("limits", () => {
