@@ -11,6 +11,7 @@
 //   ids        answers like `well`, but its tools' input schemas name themselves with an `$id`
 //   list-hangs     completes the handshake, then never answers tools/list
 //   bad-list       lists a tool whose input schema is not an object schema, which MCP forbids
+//   dup-list       lists `echo` twice (as a server whose pages overlap does)
 // `slow` answers after the number of milliseconds given in its `ms` argument, and reports on
 // stderr each cancellation it receives and the most calls it had in flight at once.
 import { createInterface } from "node:readline";
@@ -90,6 +91,7 @@ lines.on("line", (line) => {
   if (message.method === "tools/list") {
     if (mode === "list-hangs") return;
     if (mode === "bad-list") return answer(message.id, { tools: [...tools, { name: "loose", inputSchema: {} }] });
+    if (mode === "dup-list") return answer(message.id, { tools: [...tools, tool("echo")] });
     if (mode !== "paged") return answer(message.id, { tools });
     const start = Number(message.params?.cursor ?? 0);
     const next = start + 2 < tools.length ? { nextCursor: String(start + 2) } : {};

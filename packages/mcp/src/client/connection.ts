@@ -300,6 +300,8 @@ class Connection implements McpConnection {
     const tools: Record<string, McpTool> = {};
     for (const entry of listed) {
       const name = names.get(entry.name) as string;
+      // The first listing of a name wins; a later one is the same tool listed again.
+      if (Object.hasOwn(tools, name)) continue;
       tools[name] = createMcpTool(name, entry, this.name, this.settings, (origin, args, options) =>
         this.call(origin, args, options),
       );

@@ -228,6 +228,17 @@ describe("limits", () => {
 });
 
 describe("tool lists", () => {
+  it("names a tool listed twice by the rule, once", async () => {
+    const { connection } = await open("dup-list");
+    expect(Object.keys(connection.tools).sort()).toEqual([
+      "dup_list__echo",
+      "dup_list__slow",
+      "dup_list__work",
+    ]);
+    const result = await run('(tool/dup_list__echo {:text "hi"})', { tools: connection.tools });
+    expect(result.ok && result.value).toEqual({ tool: "echo", args: { text: "hi" } });
+  });
+
   it("reads every page, and follows tools/list_changed", async () => {
     const { connection } = await open("paged");
     expect(Object.keys(connection.tools).sort()).toEqual([
