@@ -12,6 +12,8 @@
 //   list-hangs     completes the handshake, then never answers tools/list
 //   bad-list       lists a tool whose input schema is not an object schema, which MCP forbids
 //   dup-list       lists `echo` twice (as a server whose pages overlap does)
+//   typed-pages    lists two tools with an output schema, one per page, and answers every call
+//                  with structured content that breaks it
 // `slow` answers after the number of milliseconds given in its `ms` argument, and reports on
 // stderr each cancellation it receives and the most calls it had in flight at once.
 import { createInterface } from "node:readline";
@@ -55,6 +57,7 @@ function callTool(id, name, args) {
     process.stdout.write("DEBUG handling tools/call\n");
     return;
   }
+  if (mode === "typed-pages") return answer(id, { content: [], structuredContent: { count: "many" } });
   if (mode === "big") return answer(id, { content: [{ type: "text", text: "x".repeat(300_000) }] });
   if (name === "grow") {
     tools = [...tools, tool(`grown${tools.length}`)];
@@ -92,6 +95,12 @@ lines.on("line", (line) => {
     if (mode === "list-hangs") return;
     if (mode === "bad-list") return answer(message.id, { tools: [...tools, { name: "loose", inputSchema: {} }] });
     if (mode === "dup-list") return answer(message.id, { tools: [...tools, tool("echo")] });
+    if (mode === "typed-pages") {
+      const typed = (name) => ({ ...tool(name), outputSchema: { type: "object", properties: { count: { type: "integer" } } } });
+      return message.params?.cursor === undefined
+        ? answer(message.id, { tools: [typed("first")], nextCursor: "2" })
+        : answer(message.id, { tools: [typed("second")] });
+    }
     if (mode !== "paged") return answer(message.id, { tools });
     const start = Number(message.params?.cursor ?? 0);
     const next = start + 2 < tools.length ? { nextCursor: String(start + 2) } : {};

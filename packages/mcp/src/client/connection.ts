@@ -292,6 +292,13 @@ class Connection implements McpConnection {
       cursor = result.nextCursor;
       if (cursor === undefined) break;
     }
+    // The SDK checks a tool's structured content against its output schema from a cache that
+    // each listTools() call replaces, so after a paged list only the last page's tools were
+    // checked. The method is private to the SDK's types, not to its code: hand it every page.
+    // (Should an SDK drop it, the test of a paged list with output schemas says so.)
+    (session.client as unknown as { cacheToolMetadata?: (tools: ListedTool[]) => void }).cacheToolMetadata?.(
+      listed,
+    );
     const prefix = this.settings.prefix ?? `${this.name}__`;
     const names = ptcToolNames(
       prefix,

@@ -228,6 +228,15 @@ describe("limits", () => {
 });
 
 describe("tool lists", () => {
+  it("holds structured content to the output schema of a tool on any page of the list", async () => {
+    const { connection } = await open("typed-pages");
+    for (const name of ["typed_pages__first", "typed_pages__second"]) {
+      const error = await failure(connection.tools[name]?.execute({}, {}));
+      expect(error.code).toBe("PTC_MCP_PROTOCOL_ERROR");
+      expect(error.message).toContain("does not match the tool's output schema");
+    }
+  });
+
   it("names a tool listed twice by the rule, once", async () => {
     const { connection } = await open("dup-list");
     expect(Object.keys(connection.tools).sort()).toEqual([
