@@ -12,6 +12,8 @@
 //   list-hangs     completes the handshake, then never answers tools/list
 //   bad-list       lists a tool whose input schema is not an object schema, which MCP forbids
 //   dup-list       lists `echo` twice (as a server whose pages overlap does)
+//   big-one        answers like `well`, plus a tool `huge` whose answer is 300 KB, written with
+//                  its id last, as servers built on the SDK write it
 //   typed-pages    lists two tools with an output schema, one per page, and answers every call
 //                  with structured content that breaks it
 // `slow` answers after the number of milliseconds given in its `ms` argument, and reports on
@@ -39,6 +41,7 @@ let tools =
   mode === "paged"
     ? [tool("one"), tool("two"), tool("three"), tool("grow")]
     : [tool("echo", { text: { type: "string" } }), tool("slow", { ms: { type: "integer" } }), tool("work")];
+if (mode === "big-one") tools.push(tool("huge"));
 if (mode === "ids") {
   for (const listed of tools) listed.inputSchema.$id = `https://example.com/schemas/${listed.name}.json`;
 }
@@ -58,6 +61,10 @@ function callTool(id, name, args) {
     return;
   }
   if (mode === "typed-pages") return answer(id, { content: [], structuredContent: { count: "many" } });
+  if (name === "huge") {
+    const result = { content: [{ type: "text", text: "x".repeat(300_000) }] };
+    return process.stdout.write(`${JSON.stringify({ result, jsonrpc: "2.0", id })}\n`);
+  }
   if (mode === "big") return answer(id, { content: [{ type: "text", text: "x".repeat(300_000) }] });
   if (name === "grow") {
     tools = [...tools, tool(`grown${tools.length}`)];

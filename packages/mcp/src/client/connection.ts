@@ -24,6 +24,7 @@ import { type McpErrorCode, PtcMcpError } from "../errors.js";
 import { PACKAGE_VERSION } from "../version.js";
 import { type CallLimiter, createCallLimiter } from "./call-limiter.js";
 import { createMcpTool, type ListedTool, type McpTool, type McpToolOrigin } from "./mcp-tool.js";
+import { ANSWER_TOO_LARGE_CODE } from "./oversized-answer.js";
 import { type ToolResultEnvelope, unwrapToolResult } from "./result-rule.js";
 import {
   checkServerName,
@@ -148,7 +149,7 @@ class Connection implements McpConnection {
     });
   }
 
-  /** A stdio answer over the cap cannot be read, so its id is unknown: the oldest call pays. */
+  /** A stdio answer over the cap whose id could not be found (see oversized-answer.ts): the oldest call pays. */
   private failOldestCall(bytes: number): void {
     const oldest = this.inFlight.values().next().value;
     oldest?.controller.abort(
@@ -444,6 +445,15 @@ class Connection implements McpConnection {
     if (error instanceof PtcMcpError) return error;
     const details = { server: this.name, tool };
     if (error instanceof SdkMcpError) {
+      if (error.code === ANSWER_TOO_LARGE_CODE) {
+        const data = (error.data as { bytes?: unknown } | undefined)?.bytes;
+        const bytes = typeof data === "number" ? data : this.maxResultBytes;
+        return new PtcMcpError(
+          "PTC_MCP_RESULT_TOO_LARGE",
+          `${this.name}: tool "${tool}" answered with more than ${bytes} bytes, over the cap of ${this.maxResultBytes} bytes; ask for less (a filter, a smaller page) or raise maxResultBytes`,
+          { details: { ...details, bytes, maxResultBytes: this.maxResultBytes }, cause: error },
+        );
+      }
       if (error.code === ErrorCode.RequestTimeout) {
         return new PtcMcpError(
           "PTC_MCP_TIMEOUT",

@@ -189,6 +189,15 @@ describe("limits", () => {
     expect(error.message).toContain("over the cap of 100000 bytes");
   });
 
+  it("refuses the answer over the cap, not another call's, when several are in flight", async () => {
+    const { connection } = await open("big-one", { maxResultBytes: 100_000, timeoutMs: 5000 });
+    const slow = connection.tools.big_one__slow?.execute({ ms: 300 }, {});
+    const error = await failure(connection.tools.big_one__huge?.execute({}, {}));
+    expect(error.code).toBe("PTC_MCP_RESULT_TOO_LARGE");
+    expect(error.message).toContain('tool "huge" answered with more than');
+    expect(await slow).toEqual({ slept: 300 });
+  });
+
   it("keeps at most maxConcurrency calls in flight for a pmap over a tool", async () => {
     const { connection, stderr } = await open("well", { maxConcurrency: 2 });
     const result = await run("(count (pmap (fn [i] (tool/well__slow {:ms 30})) (range 6)))", {
