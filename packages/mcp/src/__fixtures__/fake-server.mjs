@@ -14,6 +14,8 @@
 //   dup-list       lists `echo` twice (as a server whose pages overlap does)
 //   big-one        answers like `well`, plus a tool `huge` whose answer is 300 KB, written with
 //                  its id last, as servers built on the SDK write it
+//   flood          answers like `well`, plus a tool `flood` that answers, then says its tool list
+//                  changed 200 times in a row; it reports each tools/list on stderr (`listed N`)
 //   typed-pages    lists two tools with an output schema, one per page, and answers every call
 //                  with structured content that breaks it
 // `slow` answers after the number of milliseconds given in its `ms` argument, and reports on
@@ -42,6 +44,8 @@ let tools =
     ? [tool("one"), tool("two"), tool("three"), tool("grow")]
     : [tool("echo", { text: { type: "string" } }), tool("slow", { ms: { type: "integer" } }), tool("work")];
 if (mode === "big-one") tools.push(tool("huge"));
+if (mode === "flood") tools.push(tool("flood"));
+let listed = 0;
 if (mode === "ids") {
   for (const listed of tools) listed.inputSchema.$id = `https://example.com/schemas/${listed.name}.json`;
 }
@@ -61,6 +65,11 @@ function callTool(id, name, args) {
     return;
   }
   if (mode === "typed-pages") return answer(id, { content: [], structuredContent: { count: "many" } });
+  if (name === "flood") {
+    answer(id, { content: [{ type: "text", text: "flooding" }] });
+    for (let i = 0; i < 200; i++) send({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
+    return;
+  }
   if (name === "huge") {
     const result = { content: [{ type: "text", text: "x".repeat(300_000) }] };
     return process.stdout.write(`${JSON.stringify({ result, jsonrpc: "2.0", id })}\n`);
@@ -99,6 +108,7 @@ lines.on("line", (line) => {
     });
   }
   if (message.method === "tools/list") {
+    if (mode === "flood") process.stderr.write(`listed ${++listed}\n`);
     if (mode === "list-hangs") return;
     if (mode === "bad-list") return answer(message.id, { tools: [...tools, { name: "loose", inputSchema: {} }] });
     if (mode === "dup-list") return answer(message.id, { tools: [...tools, tool("echo")] });

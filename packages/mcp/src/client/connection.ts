@@ -104,6 +104,9 @@ class Connection implements McpConnection {
   private failedStarts = 0;
   private restartNotBefore = 0;
   private lastEnd: string | undefined;
+  /** A tools/list_changed reading is running; another notice came since it started. */
+  private relisting = false;
+  private listChangedAgain = false;
   private readonly inFlight = new Set<InFlight>();
   private readonly listeners = new Set<(tools: Readonly<Record<string, McpTool>>) => void>();
   private readonly limiter: CallLimiter;
@@ -235,7 +238,7 @@ class Connection implements McpConnection {
       // Transport hiccups surface as failed calls, with their own messages.
     };
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-      if (this.session === session) this.refreshTools().catch(() => undefined);
+      if (this.session === session) this.listChanged(session);
     });
     try {
       await client.connect(transport, {
@@ -362,6 +365,27 @@ class Connection implements McpConnection {
       details,
       cause: error,
     });
+  }
+
+  /**
+   * A `tools/list_changed` notice. Notices that arrive while the list is being read again are
+   * one more reading, not one each: a server that sends a burst of them (or a hostile one that
+   * never stops) costs one listing at a time, and the host's clients one notice per reading.
+   */
+  private listChanged(session: Session): void {
+    this.listChangedAgain = true;
+    if (this.relisting) return;
+    this.relisting = true;
+    void (async () => {
+      try {
+        while (this.listChangedAgain && this.session === session && !this.closed) {
+          this.listChangedAgain = false;
+          await this.refreshTools().catch(() => undefined);
+        }
+      } finally {
+        this.relisting = false;
+      }
+    })();
   }
 
   onToolsChanged(listener: (tools: Readonly<Record<string, McpTool>>) => void): () => void {

@@ -237,6 +237,19 @@ describe("limits", () => {
 });
 
 describe("tool lists", () => {
+  it("lists the tools once more, not once per notice, when a server says its list changed many times", async () => {
+    const { connection, stderr } = await open("flood");
+    let changes = 0;
+    connection.onToolsChanged(() => changes++);
+    await connection.tools.flood__flood?.execute({}, {});
+    const listings = () => Math.max(...stderr.map((line) => Number(/^listed (\d+)/.exec(line)?.[1] ?? 0)));
+    await until(() => changes > 0);
+    // Stragglers would come within a few round trips; give them ample time to show up.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(listings()).toBeLessThanOrEqual(3);
+    expect(changes).toBeLessThanOrEqual(2);
+  });
+
   it("holds structured content to the output schema of a tool on any page of the list", async () => {
     const { connection } = await open("typed-pages");
     for (const name of ["typed_pages__first", "typed_pages__second"]) {
