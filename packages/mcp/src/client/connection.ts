@@ -23,6 +23,7 @@ import type { ToolExecutionOptions } from "@ptc/tool";
 import { type McpErrorCode, PtcMcpError } from "../errors.js";
 import { PACKAGE_VERSION } from "../version.js";
 import { type CallLimiter, createCallLimiter } from "./call-limiter.js";
+import { AnswerTooLargeError, cappedFetch } from "./capped-fetch.js";
 import { createMcpTool, type ListedTool, type McpTool, type McpToolOrigin } from "./mcp-tool.js";
 import { ANSWER_TOO_LARGE_CODE } from "./oversized-answer.js";
 import { type ToolResultEnvelope, unwrapToolResult } from "./result-rule.js";
@@ -142,6 +143,8 @@ class Connection implements McpConnection {
     if (isHttpServerConfig(this.config)) {
       return new StreamableHTTPClientTransport(new URL(this.config.url), {
         requestInit: { headers: { ...this.config.headers } },
+        // As over stdio: the whole answer, its envelope included, within the cap plus some room.
+        fetch: cappedFetch(this.maxResultBytes + 64 * 1024),
       });
     }
     return new StdioTransport(this.config, {
@@ -468,6 +471,13 @@ class Connection implements McpConnection {
   private explain(error: unknown, tool: string, session: Session, timeoutMs: number): PtcMcpError {
     if (error instanceof PtcMcpError) return error;
     const details = { server: this.name, tool };
+    if (error instanceof AnswerTooLargeError) {
+      return new PtcMcpError(
+        "PTC_MCP_RESULT_TOO_LARGE",
+        `${this.name}: tool "${tool}" answered with more than ${error.bytes} bytes, over the cap of ${this.maxResultBytes} bytes; ask for less (a filter, a smaller page) or raise maxResultBytes`,
+        { details: { ...details, bytes: error.bytes, maxResultBytes: this.maxResultBytes }, cause: error },
+      );
+    }
     if (error instanceof SdkMcpError) {
       if (error.code === ANSWER_TOO_LARGE_CODE) {
         const data = (error.data as { bytes?: unknown } | undefined)?.bytes;
