@@ -198,6 +198,26 @@ describe("limits", () => {
     expect(await slow).toEqual({ slept: 300 });
   });
 
+  it("sends many large calls at once without warnings on the host's stderr", async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on("warning", onWarning);
+    try {
+      const { connection } = await open("well", { maxConcurrency: 16 });
+      const text = "y".repeat(200_000);
+      const answers = await Promise.all(
+        Array.from({ length: 16 }, () => connection.tools.well__echo?.execute({ text }, {})),
+      );
+      expect(answers).toHaveLength(16);
+      expect(answers[15]).toEqual({ tool: "echo", args: { text } });
+      // Node emits warnings on the next tick.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).toEqual([]);
+    } finally {
+      process.off("warning", onWarning);
+    }
+  });
+
   it("keeps at most maxConcurrency calls in flight for a pmap over a tool", async () => {
     const { connection, stderr } = await open("well", { maxConcurrency: 2 });
     const result = await run("(count (pmap (fn [i] (tool/well__slow {:ms 30})) (range 6)))", {

@@ -87,6 +87,8 @@ export class StdioTransport implements Transport {
   /** The line being dropped for its size: its first bytes, its last bytes so far, its length. */
   private oversized: { head: string; tail: Buffer; bytes: number; reported: boolean } | undefined;
   private stderrPartial = "";
+  /** Resolves when the server's stdin takes writes again; set while it is full. */
+  private drained: Promise<void> | undefined;
   private readonly exited: Promise<void>;
   private markExited!: () => void;
 
@@ -237,10 +239,16 @@ export class StdioTransport implements Transport {
         ),
       );
     }
-    return new Promise((resolve) => {
-      if (stdin.write(`${JSON.stringify(message)}\n`)) resolve();
-      else stdin.once("drain", () => resolve());
+    if (stdin.write(`${JSON.stringify(message)}\n`)) return Promise.resolve();
+    // Every message sent while the pipe is full waits for the same drain: one listener, however
+    // many calls are in flight (a listener each made Node warn on the host's stderr past ten).
+    this.drained ??= new Promise((resolve) => {
+      stdin.once("drain", () => {
+        this.drained = undefined;
+        resolve();
+      });
     });
+    return this.drained;
   }
 
   private signal(signal: NodeJS.Signals): void {
