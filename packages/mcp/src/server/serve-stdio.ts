@@ -33,6 +33,26 @@ export async function serveStdio(
   // Every line it passes on is under the SDK's own 10 MiB buffer cap, which would close it.
   const transport = new StdioServerTransport(limited.frames, stdout);
   const connection = await server.connect(transport);
+  // The SDK's transport reports a line it cannot read to onerror and answers nothing, so a client
+  // that garbled a request waits for its answer forever. JSON-RPC answers such a line with id null:
+  // -32700 for text that is not JSON, -32600 for JSON that is not a message (a batch included).
+  const reportError = transport.onerror;
+  transport.onerror = (error: Error) => {
+    const code =
+      error instanceof SyntaxError
+        ? -32700
+        : Array.isArray((error as { issues?: unknown }).issues)
+          ? -32600
+          : undefined;
+    if (code !== undefined) {
+      const message =
+        code === -32700
+          ? "Parse error: the line is not JSON"
+          : "Invalid Request: the line is JSON but not one JSON-RPC message";
+      stdout.write(`${JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } })}\n`);
+    }
+    reportError?.(error);
+  };
   const closed = new Promise<void>((resolve) => {
     const previous = transport.onclose;
     transport.onclose = () => {

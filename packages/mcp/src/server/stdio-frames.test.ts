@@ -87,3 +87,18 @@ describe("a stdio line over the frame cap", () => {
     expect(answer.result.content[0]?.text).toContain(`user=> ${3 * 1024 * 1024}`);
   });
 });
+
+describe("a stdio line that is not a message", () => {
+  it("is answered with a parse error or an invalid request (id null), and the next call is served", async () => {
+    const client = await served();
+    client.send("{not json");
+    client.send('[{"jsonrpc":"2.0","id":9,"method":"ping"}]');
+    client.send('{"hello":"world"}');
+    client.send("   ");
+    client.send(evalCall(2, "(+ 1 2)"));
+    await client.answer(2);
+    const errors = client.lines.filter((line) => line.id === null);
+    expect(errors.map((line) => (line.error as { code: number }).code)).toEqual([-32700, -32600, -32600]);
+    expect(client.isClosed()).toBe(false);
+  });
+});

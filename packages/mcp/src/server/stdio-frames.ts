@@ -41,7 +41,10 @@ export function limitFrames(input: Readable, maxFrameBytes: number, onOversized:
         }
       }
       if (newline === -1) return;
-      if (!skipping) output.write(Buffer.concat([...pending, NEWLINE]));
+      // A blank line is no message and gets no answer (the SDK would call it bad JSON).
+      if (!skipping && pending.some((piece) => piece.some((byte) => byte > 0x20))) {
+        output.write(Buffer.concat([...pending, NEWLINE]));
+      }
       skipping = false;
       pending = [];
       pendingBytes = 0;
