@@ -8,6 +8,16 @@
 //   paged      lists its tools over three pages; the tool `grow` adds a tool and says so
 //   dies-at-start  exits before the handshake, after a line on stderr
 //   mute       prints text that is not MCP and never answers anything, the handshake included
+//   ids        answers like `well`, but its tools' input schemas name themselves with an `$id`
+//   list-hangs     completes the handshake, then never answers tools/list
+//   bad-list       lists a tool whose input schema is not an object schema, which MCP forbids
+//   dup-list       lists `echo` twice (as a server whose pages overlap does)
+//   big-one        answers like `well`, plus a tool `huge` whose answer is 300 KB, written with
+//                  its id last, as servers built on the SDK write it
+//   flood          answers like `well`, plus a tool `flood` that answers, then says its tool list
+//                  changed 200 times in a row; it reports each tools/list on stderr (`listed N`)
+//   typed-pages    lists two tools with an output schema, one per page, and answers every call
+//                  with structured content that breaks it
 // `slow` answers after the number of milliseconds given in its `ms` argument, and reports on
 // stderr each cancellation it receives and the most calls it had in flight at once.
 import { createInterface } from "node:readline";
@@ -33,6 +43,12 @@ let tools =
   mode === "paged"
     ? [tool("one"), tool("two"), tool("three"), tool("grow")]
     : [tool("echo", { text: { type: "string" } }), tool("slow", { ms: { type: "integer" } }), tool("work")];
+if (mode === "big-one") tools.push(tool("huge"));
+if (mode === "flood") tools.push(tool("flood"));
+let listed = 0;
+if (mode === "ids") {
+  for (const listed of tools) listed.inputSchema.$id = `https://example.com/schemas/${listed.name}.json`;
+}
 
 let inFlight = 0;
 let mostInFlight = 0;
@@ -47,6 +63,16 @@ function callTool(id, name, args) {
   if (mode === "garbage") {
     process.stdout.write("DEBUG handling tools/call\n");
     return;
+  }
+  if (mode === "typed-pages") return answer(id, { content: [], structuredContent: { count: "many" } });
+  if (name === "flood") {
+    answer(id, { content: [{ type: "text", text: "flooding" }] });
+    for (let i = 0; i < 200; i++) send({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
+    return;
+  }
+  if (name === "huge") {
+    const result = { content: [{ type: "text", text: "x".repeat(300_000) }] };
+    return process.stdout.write(`${JSON.stringify({ result, jsonrpc: "2.0", id })}\n`);
   }
   if (mode === "big") return answer(id, { content: [{ type: "text", text: "x".repeat(300_000) }] });
   if (name === "grow") {
@@ -82,6 +108,16 @@ lines.on("line", (line) => {
     });
   }
   if (message.method === "tools/list") {
+    if (mode === "flood") process.stderr.write(`listed ${++listed}\n`);
+    if (mode === "list-hangs") return;
+    if (mode === "bad-list") return answer(message.id, { tools: [...tools, { name: "loose", inputSchema: {} }] });
+    if (mode === "dup-list") return answer(message.id, { tools: [...tools, tool("echo")] });
+    if (mode === "typed-pages") {
+      const typed = (name) => ({ ...tool(name), outputSchema: { type: "object", properties: { count: { type: "integer" } } } });
+      return message.params?.cursor === undefined
+        ? answer(message.id, { tools: [typed("first")], nextCursor: "2" })
+        : answer(message.id, { tools: [typed("second")] });
+    }
     if (mode !== "paged") return answer(message.id, { tools });
     const start = Number(message.params?.cursor ?? 0);
     const next = start + 2 < tools.length ? { nextCursor: String(start + 2) } : {};

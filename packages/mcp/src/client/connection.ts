@@ -23,7 +23,9 @@ import type { ToolExecutionOptions } from "@ptc/tool";
 import { type McpErrorCode, PtcMcpError } from "../errors.js";
 import { PACKAGE_VERSION } from "../version.js";
 import { type CallLimiter, createCallLimiter } from "./call-limiter.js";
+import { AnswerTooLargeError, cappedFetch } from "./capped-fetch.js";
 import { createMcpTool, type ListedTool, type McpTool, type McpToolOrigin } from "./mcp-tool.js";
+import { ANSWER_TOO_LARGE_CODE } from "./oversized-answer.js";
 import { type ToolResultEnvelope, unwrapToolResult } from "./result-rule.js";
 import {
   checkServerName,
@@ -103,6 +105,9 @@ class Connection implements McpConnection {
   private failedStarts = 0;
   private restartNotBefore = 0;
   private lastEnd: string | undefined;
+  /** A tools/list_changed reading is running; another notice came since it started. */
+  private relisting = false;
+  private listChangedAgain = false;
   private readonly inFlight = new Set<InFlight>();
   private readonly listeners = new Set<(tools: Readonly<Record<string, McpTool>>) => void>();
   private readonly limiter: CallLimiter;
@@ -138,6 +143,8 @@ class Connection implements McpConnection {
     if (isHttpServerConfig(this.config)) {
       return new StreamableHTTPClientTransport(new URL(this.config.url), {
         requestInit: { headers: { ...this.config.headers } },
+        // As over stdio: the whole answer, its envelope included, within the cap plus some room.
+        fetch: cappedFetch(this.maxResultBytes + 64 * 1024),
       });
     }
     return new StdioTransport(this.config, {
@@ -148,7 +155,7 @@ class Connection implements McpConnection {
     });
   }
 
-  /** A stdio answer over the cap cannot be read, so its id is unknown: the oldest call pays. */
+  /** A stdio answer over the cap whose id could not be found (see oversized-answer.ts): the oldest call pays. */
   private failOldestCall(bytes: number): void {
     const oldest = this.inFlight.values().next().value;
     oldest?.controller.abort(
@@ -180,7 +187,16 @@ class Connection implements McpConnection {
 
   async start(): Promise<void> {
     await this.ensureSession();
-    await this.refreshTools();
+    try {
+      await this.refreshTools();
+    } catch (error) {
+      // A server whose tools cannot be listed has not come up, whatever the handshake said.
+      const failure = error instanceof PtcMcpError ? error : this.listingError(error, 0);
+      throw new PtcMcpError("PTC_MCP_UNAVAILABLE", failure.message, {
+        details: { server: this.name },
+        cause: failure,
+      });
+    }
   }
 
   private ensureSession(): Promise<Session> {
@@ -225,7 +241,7 @@ class Connection implements McpConnection {
       // Transport hiccups surface as failed calls, with their own messages.
     };
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-      if (this.session === session) this.refreshTools().catch(() => undefined);
+      if (this.session === session) this.listChanged(session);
     });
     try {
       await client.connect(transport, {
@@ -268,12 +284,28 @@ class Connection implements McpConnection {
     const session = await this.ensureSession();
     const listed: ListedTool[] = [];
     let cursor: string | undefined;
+    // Listing is part of reaching the server: it gets the handshake's time, not the SDK's 60 s.
+    const timeoutMs = this.settings.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
     for (let page = 0; page < MAX_LIST_PAGES; page++) {
-      const result = await session.client.listTools(cursor === undefined ? {} : { cursor });
+      let result: Awaited<ReturnType<Client["listTools"]>>;
+      try {
+        result = await session.client.listTools(cursor === undefined ? {} : { cursor }, {
+          timeout: timeoutMs,
+        });
+      } catch (error) {
+        throw this.listingError(error, timeoutMs, session);
+      }
       listed.push(...(result.tools as ListedTool[]));
       cursor = result.nextCursor;
       if (cursor === undefined) break;
     }
+    // The SDK checks a tool's structured content against its output schema from a cache that
+    // each listTools() call replaces, so after a paged list only the last page's tools were
+    // checked. The method is private to the SDK's types, not to its code: hand it every page.
+    // (Should an SDK drop it, the test of a paged list with output schemas says so.)
+    (session.client as unknown as { cacheToolMetadata?: (tools: ListedTool[]) => void }).cacheToolMetadata?.(
+      listed,
+    );
     const prefix = this.settings.prefix ?? `${this.name}__`;
     const names = ptcToolNames(
       prefix,
@@ -282,6 +314,8 @@ class Connection implements McpConnection {
     const tools: Record<string, McpTool> = {};
     for (const entry of listed) {
       const name = names.get(entry.name) as string;
+      // The first listing of a name wins; a later one is the same tool listed again.
+      if (Object.hasOwn(tools, name)) continue;
       tools[name] = createMcpTool(name, entry, this.name, this.settings, (origin, args, options) =>
         this.call(origin, args, options),
       );
@@ -289,6 +323,72 @@ class Connection implements McpConnection {
     this.tools = tools;
     for (const listener of this.listeners) listener(tools);
     return tools;
+  }
+
+  /**
+   * Why `tools/list` failed, as a PtcMcpError. The SDK checks the answer against MCP's schema and
+   * rejects with the raw validation error (a JSON dump of issues); its paths say which tool is
+   * wrong, so they are kept, one line each.
+   */
+  private listingError(error: unknown, timeoutMs: number, session?: Session): PtcMcpError {
+    const details = { server: this.name };
+    const issues = (error as { issues?: unknown } | null)?.issues;
+    if (Array.isArray(issues)) {
+      const described = issues
+        .slice(0, 5)
+        .map((issue: { path?: unknown[]; message?: string }) => {
+          const path = Array.isArray(issue.path) ? issue.path.join(".") : "";
+          return `${path === "" ? "(the answer)" : path}: ${issue.message ?? "invalid"}`;
+        })
+        .join("; ");
+      return new PtcMcpError(
+        "PTC_MCP_PROTOCOL_ERROR",
+        `${this.name}: the server's tools/list answer is not valid MCP (${described}${issues.length > 5 ? `; and ${issues.length - 5} more` : ""}); the server must be fixed, or left out of the config`,
+        { details, cause: error },
+      );
+    }
+    if (error instanceof SdkMcpError && error.code === ErrorCode.RequestTimeout) {
+      return new PtcMcpError(
+        "PTC_MCP_TIMEOUT",
+        `${this.name}: no answer to tools/list within ${timeoutMs} ms; raise connectTimeoutMs if the server is slow to list its tools.${session === undefined ? "" : this.strayOutputNote(session.transport)}`,
+        { details: { ...details, timeoutMs }, cause: error },
+      );
+    }
+    if (
+      session !== undefined &&
+      (session.ended || (error instanceof SdkMcpError && error.code === ErrorCode.ConnectionClosed))
+    ) {
+      return new PtcMcpError(
+        "PTC_MCP_CONNECTION_CLOSED",
+        `${this.name}: the tools could not be listed: ${this.endDescription(session.transport)}`,
+        { details, cause: error },
+      );
+    }
+    return new PtcMcpError("PTC_MCP_PROTOCOL_ERROR", `${this.name}: tools/list failed: ${errorText(error)}`, {
+      details,
+      cause: error,
+    });
+  }
+
+  /**
+   * A `tools/list_changed` notice. Notices that arrive while the list is being read again are
+   * one more reading, not one each: a server that sends a burst of them (or a hostile one that
+   * never stops) costs one listing at a time, and the host's clients one notice per reading.
+   */
+  private listChanged(session: Session): void {
+    this.listChangedAgain = true;
+    if (this.relisting) return;
+    this.relisting = true;
+    void (async () => {
+      try {
+        while (this.listChangedAgain && this.session === session && !this.closed) {
+          this.listChangedAgain = false;
+          await this.refreshTools().catch(() => undefined);
+        }
+      } finally {
+        this.relisting = false;
+      }
+    })();
   }
 
   onToolsChanged(listener: (tools: Readonly<Record<string, McpTool>>) => void): () => void {
@@ -371,7 +471,23 @@ class Connection implements McpConnection {
   private explain(error: unknown, tool: string, session: Session, timeoutMs: number): PtcMcpError {
     if (error instanceof PtcMcpError) return error;
     const details = { server: this.name, tool };
+    if (error instanceof AnswerTooLargeError) {
+      return new PtcMcpError(
+        "PTC_MCP_RESULT_TOO_LARGE",
+        `${this.name}: tool "${tool}" answered with more than ${error.bytes} bytes, over the cap of ${this.maxResultBytes} bytes; ask for less (a filter, a smaller page) or raise maxResultBytes`,
+        { details: { ...details, bytes: error.bytes, maxResultBytes: this.maxResultBytes }, cause: error },
+      );
+    }
     if (error instanceof SdkMcpError) {
+      if (error.code === ANSWER_TOO_LARGE_CODE) {
+        const data = (error.data as { bytes?: unknown } | undefined)?.bytes;
+        const bytes = typeof data === "number" ? data : this.maxResultBytes;
+        return new PtcMcpError(
+          "PTC_MCP_RESULT_TOO_LARGE",
+          `${this.name}: tool "${tool}" answered with more than ${bytes} bytes, over the cap of ${this.maxResultBytes} bytes; ask for less (a filter, a smaller page) or raise maxResultBytes`,
+          { details: { ...details, bytes, maxResultBytes: this.maxResultBytes }, cause: error },
+        );
+      }
       if (error.code === ErrorCode.RequestTimeout) {
         return new PtcMcpError(
           "PTC_MCP_TIMEOUT",

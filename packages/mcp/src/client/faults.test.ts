@@ -164,6 +164,21 @@ describe("a server that cannot start", () => {
     expect(error.message).toContain("the server process exited with code 1");
     expect(error.message).toContain("fatal: missing API key FAKE_TOKEN");
   });
+
+  it("gives up on a tool list that never comes within connectTimeoutMs, with a PtcMcpError", async () => {
+    const error = await failure(
+      connectMcpServer("list_hangs", fake("list-hangs"), { settings: { connectTimeoutMs: 300 } }),
+    );
+    expect(error.code).toBe("PTC_MCP_UNAVAILABLE");
+    expect(error.message).toContain("no answer to tools/list within 300 ms");
+  });
+
+  it("reports a tool list that is not MCP with a PtcMcpError that says which entry is wrong", async () => {
+    const error = await failure(connectMcpServer("bad_list", fake("bad-list")));
+    expect(error.code).toBe("PTC_MCP_UNAVAILABLE");
+    expect(error.message).toContain("tools/list answer is not valid MCP");
+    expect(error.message).toContain("tools.3.inputSchema.type");
+  });
 });
 
 describe("limits", () => {
@@ -172,6 +187,35 @@ describe("limits", () => {
     const error = await failure(connection.tools.big__echo?.execute({ text: "hi" }, {}));
     expect(error.code).toBe("PTC_MCP_RESULT_TOO_LARGE");
     expect(error.message).toContain("over the cap of 100000 bytes");
+  });
+
+  it("refuses the answer over the cap, not another call's, when several are in flight", async () => {
+    const { connection } = await open("big-one", { maxResultBytes: 100_000, timeoutMs: 5000 });
+    const slow = connection.tools.big_one__slow?.execute({ ms: 300 }, {});
+    const error = await failure(connection.tools.big_one__huge?.execute({}, {}));
+    expect(error.code).toBe("PTC_MCP_RESULT_TOO_LARGE");
+    expect(error.message).toContain('tool "huge" answered with more than');
+    expect(await slow).toEqual({ slept: 300 });
+  });
+
+  it("sends many large calls at once without warnings on the host's stderr", async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on("warning", onWarning);
+    try {
+      const { connection } = await open("well", { maxConcurrency: 16 });
+      const text = "y".repeat(200_000);
+      const answers = await Promise.all(
+        Array.from({ length: 16 }, () => connection.tools.well__echo?.execute({ text }, {})),
+      );
+      expect(answers).toHaveLength(16);
+      expect(answers[15]).toEqual({ tool: "echo", args: { text } });
+      // Node emits warnings on the next tick.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).toEqual([]);
+    } finally {
+      process.off("warning", onWarning);
+    }
   });
 
   it("keeps at most maxConcurrency calls in flight for a pmap over a tool", async () => {
@@ -213,6 +257,39 @@ describe("limits", () => {
 });
 
 describe("tool lists", () => {
+  it("lists the tools once more, not once per notice, when a server says its list changed many times", async () => {
+    const { connection, stderr } = await open("flood");
+    let changes = 0;
+    connection.onToolsChanged(() => changes++);
+    await connection.tools.flood__flood?.execute({}, {});
+    const listings = () => Math.max(...stderr.map((line) => Number(/^listed (\d+)/.exec(line)?.[1] ?? 0)));
+    await until(() => changes > 0);
+    // Stragglers would come within a few round trips; give them ample time to show up.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(listings()).toBeLessThanOrEqual(3);
+    expect(changes).toBeLessThanOrEqual(2);
+  });
+
+  it("holds structured content to the output schema of a tool on any page of the list", async () => {
+    const { connection } = await open("typed-pages");
+    for (const name of ["typed_pages__first", "typed_pages__second"]) {
+      const error = await failure(connection.tools[name]?.execute({}, {}));
+      expect(error.code).toBe("PTC_MCP_PROTOCOL_ERROR");
+      expect(error.message).toContain("does not match the tool's output schema");
+    }
+  });
+
+  it("names a tool listed twice by the rule, once", async () => {
+    const { connection } = await open("dup-list");
+    expect(Object.keys(connection.tools).sort()).toEqual([
+      "dup_list__echo",
+      "dup_list__slow",
+      "dup_list__work",
+    ]);
+    const result = await run('(tool/dup_list__echo {:text "hi"})', { tools: connection.tools });
+    expect(result.ok && result.value).toEqual({ tool: "echo", args: { text: "hi" } });
+  });
+
   it("reads every page, and follows tools/list_changed", async () => {
     const { connection } = await open("paged");
     expect(Object.keys(connection.tools).sort()).toEqual([

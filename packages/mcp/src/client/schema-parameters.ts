@@ -14,6 +14,7 @@
 import type { JsonSchema } from "@ptc/tool";
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import { compileWithoutKeeping } from "../compile-schema.js";
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -123,7 +124,7 @@ export function schemaParameters(inputSchema: unknown): StandardSchemaV1<unknown
   const schema = normalizeInputSchema(inputSchema);
   let compiled: ValidateFunction | undefined;
   try {
-    compiled = ajv().compile(schema);
+    compiled = compileWithoutKeeping(ajv(), schema as Record<string, unknown>);
   } catch {
     // A schema Ajv cannot compile (a `$ref` to nowhere) must not take the server's other tools
     // down with it: the tool then checks only that it gets named arguments, and the server

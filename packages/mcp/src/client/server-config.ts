@@ -46,7 +46,7 @@ export interface McpServerSettings extends McpToolSettings {
   readonly maxConcurrency?: number;
   /** Largest tool result accepted, in bytes of JSON. Default 2 MiB. */
   readonly maxResultBytes?: number;
-  /** Milliseconds to start the server and complete the MCP handshake. Default 10,000. */
+  /** Milliseconds to start the server and complete the MCP handshake, and for each page of its tool list. Default 10,000. */
   readonly connectTimeoutMs?: number;
   /** Per-tool overrides, keyed by the tool's name on the server. */
   readonly tools?: Readonly<Record<string, McpToolSettings>>;

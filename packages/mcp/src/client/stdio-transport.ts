@@ -15,6 +15,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
 import { PtcMcpError } from "../errors.js";
 import { trackChildProcess, untrackChildProcess } from "./child-processes.js";
+import { ANSWER_TOO_LARGE_CODE, classifyOversizedLine, OVERSIZED_END_BYTES } from "./oversized-answer.js";
 import type { StdioServerConfig } from "./server-config.js";
 
 /** What a server inherits from the host: enough to run, no secrets unless the config names them. */
@@ -45,7 +46,11 @@ export interface StdioTransportOptions {
   readonly maxLineBytes: number;
   /** Each line the server writes on stderr. */
   readonly onStderrLine?: (line: string) => void;
-  /** A line on stdout longer than `maxLineBytes` was dropped. */
+  /**
+   * A line on stdout longer than `maxLineBytes` was dropped, and it could not be told whose
+   * answer it was. (An answer that names its request is answered here instead: its request
+   * fails with a JSON-RPC error of code `ANSWER_TOO_LARGE_CODE`, `data: {bytes}`.)
+   */
   readonly onOversizedLine?: (bytes: number) => void;
 }
 
@@ -79,8 +84,11 @@ export class StdioTransport implements Transport {
   private child: ChildProcess | undefined;
   private pending: Buffer[] = [];
   private pendingBytes = 0;
-  private skippingOversizedLine = false;
+  /** The line being dropped for its size: its first bytes, its last bytes so far, its length. */
+  private oversized: { head: string; tail: Buffer; bytes: number; reported: boolean } | undefined;
   private stderrPartial = "";
+  /** Resolves when the server's stdin takes writes again; set while it is full. */
+  private drained: Promise<void> | undefined;
   private readonly exited: Promise<void>;
   private markExited!: () => void;
 
@@ -142,25 +150,57 @@ export class StdioTransport implements Transport {
     for (;;) {
       const newline = chunk.indexOf(0x0a, start);
       const end = newline === -1 ? chunk.length : newline;
-      if (!this.skippingOversizedLine) {
-        const piece = chunk.subarray(start, end);
+      const piece = chunk.subarray(start, end);
+      if (this.oversized !== undefined) {
+        this.oversized.bytes += piece.length;
+        this.oversized.tail = Buffer.concat([
+          this.oversized.tail,
+          piece.subarray(-OVERSIZED_END_BYTES),
+        ]).subarray(-OVERSIZED_END_BYTES);
+      } else {
         this.pending.push(piece);
         this.pendingBytes += piece.length;
         if (this.pendingBytes > this.options.maxLineBytes) {
           // Dropped before it is decoded: a runaway answer costs at most the cap in memory.
-          this.skippingOversizedLine = true;
-          this.options.onOversizedLine?.(this.pendingBytes);
+          const head = Buffer.concat(this.pending).subarray(0, OVERSIZED_END_BYTES).toString("utf8");
+          this.oversized = { head, tail: Buffer.alloc(0), bytes: this.pendingBytes, reported: false };
+          // An id at the start is known now; one at the end waits for the end of the line.
+          this.reportOversized(false);
           this.pending = [];
           this.pendingBytes = 0;
         }
       }
       if (newline === -1) return;
-      if (!this.skippingOversizedLine) this.readLine(Buffer.concat(this.pending).toString("utf8"));
-      this.skippingOversizedLine = false;
+      if (this.oversized !== undefined) this.reportOversized(true);
+      else this.readLine(Buffer.concat(this.pending).toString("utf8"));
+      this.oversized = undefined;
       this.pending = [];
       this.pendingBytes = 0;
       start = newline + 1;
     }
+  }
+
+  /** Fails the request a dropped line answered, once its id is known (or the line ended). */
+  private reportOversized(lineEnded: boolean): void {
+    const line = this.oversized;
+    if (line === undefined || line.reported) return;
+    const seen = classifyOversizedLine(line.head, lineEnded ? line.tail.toString("utf8") : "");
+    if (seen.kind === "unknown" && !lineEnded) return;
+    line.reported = true;
+    if (seen.kind === "answer") {
+      this.onmessage?.({
+        jsonrpc: "2.0",
+        id: seen.id,
+        error: {
+          code: ANSWER_TOO_LARGE_CODE,
+          message: `the answer is over ${this.options.maxLineBytes} bytes and was dropped`,
+          data: { bytes: line.bytes },
+        },
+      });
+    } else if (seen.kind === "unknown") {
+      this.options.onOversizedLine?.(line.bytes);
+    }
+    // A request or notification from the server that is too large is dropped; no call waits on it.
   }
 
   private readLine(raw: string): void {
@@ -199,10 +239,16 @@ export class StdioTransport implements Transport {
         ),
       );
     }
-    return new Promise((resolve) => {
-      if (stdin.write(`${JSON.stringify(message)}\n`)) resolve();
-      else stdin.once("drain", () => resolve());
+    if (stdin.write(`${JSON.stringify(message)}\n`)) return Promise.resolve();
+    // Every message sent while the pipe is full waits for the same drain: one listener, however
+    // many calls are in flight (a listener each made Node warn on the host's stderr past ten).
+    this.drained ??= new Promise((resolve) => {
+      stdin.once("drain", () => {
+        this.drained = undefined;
+        resolve();
+      });
     });
+    return this.drained;
   }
 
   private signal(signal: NodeJS.Signals): void {

@@ -26,4 +26,9 @@ describe("the naming rule", () => {
     expect(names.get("a.b")).toBe("s__a_b");
     expect(names.get("a_b")).toMatch(/^s__a_b_[0-9a-f]{8}$/);
   });
+
+  it("gives a name listed twice its one name", () => {
+    const names = ptcToolNames("s__", ["echo", "echo"]);
+    expect([...names]).toEqual([["echo", "s__echo"]]);
+  });
 });

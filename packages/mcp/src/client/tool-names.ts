@@ -35,7 +35,8 @@ export function ptcToolName(prefix: string, tool: string): string {
 export function ptcToolNames(prefix: string, tools: readonly string[]): Map<string, string> {
   const names = new Map<string, string>();
   const taken = new Set<string>();
-  for (const tool of [...tools].sort()) {
+  // A name listed twice (a server whose pages overlap) is one tool, not two that collide.
+  for (const tool of [...new Set(tools)].sort()) {
     let name = ptcToolName(prefix, tool);
     if (taken.has(name)) {
       name = `${name.slice(0, MAX_TOOL_NAME_LENGTH - 9)}_${shortHash(`${prefix}${tool}`)}`;

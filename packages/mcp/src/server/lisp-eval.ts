@@ -69,6 +69,13 @@ export async function evaluateProgram(
     return argsError(`lisp_eval \`context\` must be a JSON object, got ${describeType(context)}`);
   }
   const contextBytes = jsonBytes(context);
+  // jsonBytes gives Infinity when JSON cannot write the value: for data that came as JSON, only
+  // nesting deeper than the writer's stack goes (or, from a client in the same process, a cycle).
+  if (contextBytes === Number.POSITIVE_INFINITY) {
+    return argsError(
+      "lisp_eval `context` cannot be written back as JSON: it is nested too deeply (or not plain JSON data); pass flatter data",
+    );
+  }
   if (contextBytes > limits.maxContextBytes) {
     return argsError(
       `lisp_eval \`context\` is ${contextBytes} bytes of JSON, over the limit of ${limits.maxContextBytes}; pass less data, or let the program fetch it with a tool`,

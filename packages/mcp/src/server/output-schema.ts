@@ -4,6 +4,7 @@
  * reported with its path from `return` (`return.rows.0.id: expected integer, got string`).
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import { compileWithoutKeeping } from "../compile-schema.js";
 
 let sharedAjv: Ajv | undefined;
 function ajv(): Ajv {
@@ -34,7 +35,7 @@ export function compileOutputSchema(schema: Record<string, unknown>): CompiledOu
   const { $schema: _ignored, ...rest } = schema;
   let validate: ValidateFunction;
   try {
-    validate = ajv().compile(rest);
+    validate = compileWithoutKeeping(ajv(), rest);
   } catch (error) {
     return { ok: false, message: error instanceof Error ? error.message : String(error) };
   }

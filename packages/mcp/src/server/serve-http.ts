@@ -268,7 +268,13 @@ export async function serveHttp(server: PtcMcpServer, options: HttpOptions = {})
       if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
     };
     connection = await server.connect(transport);
-    await transport.handleRequest(request, response, read.body);
+    try {
+      await transport.handleRequest(request, response, read.body);
+    } finally {
+      // The transport refused the request (say, a client that does not accept its media types):
+      // no session was made, so no request can reach this connection again, nor any sweep.
+      if (transport.sessionId === undefined) await connection.close();
+    }
   };
 
   const httpServer: HttpServer = createServer((request, response) => {
