@@ -8,7 +8,6 @@
  * so do not fold them into a loop. Anything but a plain object goes to the general binder, and a
  * key absent under its own name to the flexible lookup, so results and errors are the same.
  */
-import { readerOf } from "../values/field-reader.js";
 import type { Keyword } from "../values/keyword.js";
 import { lookup } from "../values/map-access.js";
 import type { Binder } from "./destructure.js";
@@ -17,14 +16,6 @@ import type { Binder } from "./destructure.js";
 export const keyBinderStats = { shaped: 0 };
 
 type Row = Record<string, unknown>;
-
-/**
- * A hot keyword's reader (field-reader.ts) is read through first: in a host running many programs
- * each site below sees the names of every pattern of its size, and V8 then serves `value[n0]` by
- * its slowest keyed lookup, where the keyword's own reader sees one name on rows of one shape. The
- * binder has already found the row plain, so a name the reader misses goes to lookup as before.
- */
-const nothing = (): undefined => undefined;
 
 const getPrototypeOf = Object.getPrototypeOf;
 const ObjectPrototype = Object.prototype;
@@ -76,8 +67,7 @@ function keys1(r0: KeyRead, general: Binder): Binder {
       (value as Row).constructor === Object &&
       getPrototypeOf(value) === ObjectPrototype
     ) {
-      const read0 = readerOf(k0);
-      let v0 = read0 === undefined ? (value as Row)[n0] : read0(value, nothing);
+      let v0 = (value as Row)[n0];
       if (v0 === undefined) v0 = lookup(value as Row, k0);
       frame[s0] = v0 === undefined ? null : v0;
       return;
@@ -96,12 +86,10 @@ function keys2(r0: KeyRead, r1: KeyRead, general: Binder): Binder {
       (value as Row).constructor === Object &&
       getPrototypeOf(value) === ObjectPrototype
     ) {
-      const read0 = readerOf(k0);
-      let v0 = read0 === undefined ? (value as Row)[n0] : read0(value, nothing);
+      let v0 = (value as Row)[n0];
       if (v0 === undefined) v0 = lookup(value as Row, k0);
       frame[s0] = v0 === undefined ? null : v0;
-      const read1 = readerOf(k1);
-      let v1 = read1 === undefined ? (value as Row)[n1] : read1(value, nothing);
+      let v1 = (value as Row)[n1];
       if (v1 === undefined) v1 = lookup(value as Row, k1);
       frame[s1] = v1 === undefined ? null : v1;
       return;
@@ -121,16 +109,13 @@ function keys3(r0: KeyRead, r1: KeyRead, r2: KeyRead, general: Binder): Binder {
       (value as Row).constructor === Object &&
       getPrototypeOf(value) === ObjectPrototype
     ) {
-      const read0 = readerOf(k0);
-      let v0 = read0 === undefined ? (value as Row)[n0] : read0(value, nothing);
+      let v0 = (value as Row)[n0];
       if (v0 === undefined) v0 = lookup(value as Row, k0);
       frame[s0] = v0 === undefined ? null : v0;
-      const read1 = readerOf(k1);
-      let v1 = read1 === undefined ? (value as Row)[n1] : read1(value, nothing);
+      let v1 = (value as Row)[n1];
       if (v1 === undefined) v1 = lookup(value as Row, k1);
       frame[s1] = v1 === undefined ? null : v1;
-      const read2 = readerOf(k2);
-      let v2 = read2 === undefined ? (value as Row)[n2] : read2(value, nothing);
+      let v2 = (value as Row)[n2];
       if (v2 === undefined) v2 = lookup(value as Row, k2);
       frame[s2] = v2 === undefined ? null : v2;
       return;
@@ -151,20 +136,16 @@ function keys4(r0: KeyRead, r1: KeyRead, r2: KeyRead, r3: KeyRead, general: Bind
       (value as Row).constructor === Object &&
       getPrototypeOf(value) === ObjectPrototype
     ) {
-      const read0 = readerOf(k0);
-      let v0 = read0 === undefined ? (value as Row)[n0] : read0(value, nothing);
+      let v0 = (value as Row)[n0];
       if (v0 === undefined) v0 = lookup(value as Row, k0);
       frame[s0] = v0 === undefined ? null : v0;
-      const read1 = readerOf(k1);
-      let v1 = read1 === undefined ? (value as Row)[n1] : read1(value, nothing);
+      let v1 = (value as Row)[n1];
       if (v1 === undefined) v1 = lookup(value as Row, k1);
       frame[s1] = v1 === undefined ? null : v1;
-      const read2 = readerOf(k2);
-      let v2 = read2 === undefined ? (value as Row)[n2] : read2(value, nothing);
+      let v2 = (value as Row)[n2];
       if (v2 === undefined) v2 = lookup(value as Row, k2);
       frame[s2] = v2 === undefined ? null : v2;
-      const read3 = readerOf(k3);
-      let v3 = read3 === undefined ? (value as Row)[n3] : read3(value, nothing);
+      let v3 = (value as Row)[n3];
       if (v3 === undefined) v3 = lookup(value as Row, k3);
       frame[s3] = v3 === undefined ? null : v3;
       return;

@@ -7,7 +7,6 @@
  */
 import { describe, expect, test } from "vitest";
 import { format, type RunResult, run } from "../index.js";
-import { withCountedReaders } from "../test-support.js";
 import { seqBinderStats } from "./destructure.js";
 import { keyBinderStats } from "./key-binders.js";
 
@@ -71,33 +70,6 @@ describe("shaped destructuring binders (general engine)", () => {
     expect(result.ok && format(result.value)).toBe(
       '[[2 3 "paid" 7] [nil false "open" nil] [nil 4 nil nil] [nil nil nil nil]]',
     );
-  });
-
-  test("hot keywords are read through their own readers, binding the same values", async () => {
-    const hostile = JSON.parse('[{"__proto__": {"amount": 9}, "quantity": 1}]') as unknown[];
-    const strange = [Object.assign(Object.create(null), { amount: 1 }), { constructor: Object, amount: 2 }];
-    const data = [...rows, ...hostile, ...strange, null];
-    // order-id is found under its twin order_id: the reader misses it and lookup finds it.
-    const names = ["amount", "quantity", "status", "order-id"];
-    for (const size of [1, 2, 3, 4]) {
-      const keys = names.slice(0, size).join(" ");
-      const program = (pattern: string) => `(mapv (fn [${pattern}] [${keys}]) data/rows)`;
-      const plain = outcome(
-        await run(program(`{:keys [${keys}] :as _}`), { engine: "general", context: { rows: data } }),
-      );
-      await withCountedReaders(names, async (calls) => {
-        const read = outcome(
-          await run(program(`{:keys [${keys}]}`), { engine: "general", context: { rows: data } }),
-        );
-        expect(read, keys).toEqual(plain);
-        // Every plain row (not the null-prototype one, nor nil) was read through each keyword's reader.
-        const plainRows = data.filter(
-          (row) => row !== null && Object.getPrototypeOf(row) === Object.prototype,
-        );
-        for (const name of names.slice(0, size))
-          expect(calls[name], `${keys}: ${name}`).toBe(plainRows.length);
-      });
-    }
   });
 
   test("a string, a number, a vector under {:keys} are destructure errors", async () => {
