@@ -154,6 +154,17 @@ describe("what resume refuses", () => {
     }
   });
 
+  it('a version or agent id that has no text form (JSON such as {"toString": 1})', async () => {
+    const { agent, model, first, id } = await pausedRefund();
+    for (const field of ["version", "agentId"]) {
+      const broken = JSON.parse(JSON.stringify(first.state));
+      broken[field] = JSON.parse('{"toString": 1}');
+      const result = await resume(agent, broken, { llm: model.llm, approve: [id] });
+      expect(result.step.fail?.reason).toBe("invalid_state");
+      expect(result.step.fail?.message).toContain('{"toString":1}');
+    }
+  });
+
   it("a state whose run part does not hold what a run holds", async () => {
     const { agent, model, first, id } = await pausedRefund();
     const broken = JSON.parse(JSON.stringify(first.state));

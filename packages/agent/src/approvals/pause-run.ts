@@ -32,7 +32,8 @@ export function resumedRecords(state: LoopState): readonly ToolCallRecord[] {
   return resumed.answered.flatMap((answer) => answer?.records ?? []);
 }
 
-function pausedRecords(pause: TurnPause): readonly ToolCallRecord[] {
+/** Calls of a paused turn that ran (whether or not the run then pauses). */
+export function pausedRecords(pause: TurnPause): readonly ToolCallRecord[] {
   return pause.layer === "ptc_lisp"
     ? pause.records
     : pause.answered.flatMap((answer) => answer?.records ?? []);

@@ -19,12 +19,15 @@ export type ModelCallResult =
   | { readonly ok: false; readonly kind: "aborted" }
   | { readonly ok: false; readonly kind: "mission_timeout" };
 
-class Interrupted {
+export class Interrupted {
   constructor(readonly kind: "aborted" | "mission_timeout") {}
 }
 
-/** `instanceof` on what a model function threw: a revoked Proxy throws even when asked that. */
-function interruption(error: unknown): Interrupted | undefined {
+/**
+ * `instanceof` on what a model function threw: a revoked Proxy throws even when asked that. Also
+ * tells why an `interruptible` wait was cut short.
+ */
+export function interruption(error: unknown): Interrupted | undefined {
   try {
     return error instanceof Interrupted ? error : undefined;
   } catch {
