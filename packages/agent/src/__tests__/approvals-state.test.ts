@@ -138,6 +138,19 @@ describe("what resume refuses", () => {
     }
   });
 
+  it("a stateTtlMs past what a Date can hold (Infinity: no expiry) pauses and resumes", async () => {
+    for (const stateTtlMs of [Number.POSITIVE_INFINITY, 1e20, Number.MAX_VALUE]) {
+      const { agent, model, first, id, desk } = await pausedRefund({ stateTtlMs });
+      expect(first.state.expiresAt).toBe("+275760-09-13T00:00:00.000Z");
+      const second = await resume(agent, JSON.parse(JSON.stringify(first.state)), {
+        llm: model.llm,
+        approve: [id],
+      });
+      expect(second.ok).toBe(true);
+      expect(desk.calls).toEqual({ get_order: 1, refund: 1 });
+    }
+  });
+
   it("a state of another agent", async () => {
     const { model, first, id } = await pausedRefund();
     const other = createAgent({ prompt: "Refund order 8", tools: refundDesk().tools });
