@@ -5,6 +5,7 @@
  * ignores them), streaming deltas to `onChunk`, and token accounting.
  */
 
+import { startTimer } from "../clock/long-timer.js";
 import { errorMessage } from "../error-message.js";
 import { newSpanId } from "../events/event-sink.js";
 import type { EventBase, LlmCallEndEvent } from "../events/event-types.js";
@@ -51,9 +52,10 @@ export function interruptible<T>(run: Run, promise: Promise<T>): Promise<T> {
     const remaining = Math.max(0, run.deadline - Date.now());
     racers.push(
       new Promise<T>((_, reject) => {
-        const timer = setTimeout(() => reject(new Interrupted("mission_timeout")), remaining);
-        (timer as { unref?: () => void }).unref?.();
-        cleanups.push(() => clearTimeout(timer));
+        const timer = startTimer(() => reject(new Interrupted("mission_timeout")), remaining, {
+          unref: true,
+        });
+        cleanups.push(() => timer.clear());
       }),
     );
   }
