@@ -15,4 +15,21 @@ describe("validateProgram", () => {
   ])("rejects %j as an args_error", (program, message) => {
     expect(validateProgram(program)).toEqual({ ok: false, reason: "args_error", message });
   });
+
+  it("quotes at most 200 characters of a program that is not a string, whatever it is", () => {
+    const huge = validateProgram(Array.from({ length: 100_000 }, (_, index) => index));
+    expect(huge.ok).toBe(false);
+    if (huge.ok) return;
+    expect(huge.message.length).toBeLessThan(300);
+    expect(huge.message).toMatch(
+      /^lisp_eval `program` must be a string, got \[0,1,2,.*\.\.\. \(\d+ characters\)\.$/,
+    );
+    const cyclic: Record<string, unknown> = Object.create(null);
+    cyclic.self = cyclic;
+    expect(validateProgram(cyclic)).toEqual({
+      ok: false,
+      reason: "args_error",
+      message: "lisp_eval `program` must be a string, got a value with no text form.",
+    });
+  });
 });

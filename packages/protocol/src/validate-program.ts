@@ -28,10 +28,20 @@ export function validateProgram(program: unknown): ProgramValidation {
   return { ok: true, program };
 }
 
+/** Characters of the value quoted back: enough to recognize it, never the whole of a huge one. */
+const MAX_QUOTED = 200;
+
 function describe(value: unknown): string {
+  let text: string;
   try {
-    return JSON.stringify(value) ?? String(value);
+    text = JSON.stringify(value) ?? String(value);
   } catch {
-    return String(value);
+    try {
+      text = String(value);
+    } catch {
+      // A cycle with no text form of its own (`Object.create(null)`), a revoked proxy.
+      text = "a value with no text form";
+    }
   }
+  return text.length > MAX_QUOTED ? `${text.slice(0, MAX_QUOTED)}... (${text.length} characters)` : text;
 }

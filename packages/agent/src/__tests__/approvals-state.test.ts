@@ -138,6 +138,19 @@ describe("what resume refuses", () => {
     }
   });
 
+  it("a stateTtlMs past what a Date can hold (Infinity: no expiry) pauses and resumes", async () => {
+    for (const stateTtlMs of [Number.POSITIVE_INFINITY, 1e20, Number.MAX_VALUE]) {
+      const { agent, model, first, id, desk } = await pausedRefund({ stateTtlMs });
+      expect(first.state.expiresAt).toBe("+275760-09-13T00:00:00.000Z");
+      const second = await resume(agent, JSON.parse(JSON.stringify(first.state)), {
+        llm: model.llm,
+        approve: [id],
+      });
+      expect(second.ok).toBe(true);
+      expect(desk.calls).toEqual({ get_order: 1, refund: 1 });
+    }
+  });
+
   it("a state of another agent", async () => {
     const { model, first, id } = await pausedRefund();
     const other = createAgent({ prompt: "Refund order 8", tools: refundDesk().tools });
@@ -151,6 +164,17 @@ describe("what resume refuses", () => {
     for (const state of [null, "text", { format: "ptc-paused-run", version: 9 }, { format: "x" }]) {
       const result = await resume(agent, state as never, { llm: model.llm, approve: [id] });
       expect(result.step.fail?.reason).toBe("invalid_state");
+    }
+  });
+
+  it('a version or agent id that has no text form (JSON such as {"toString": 1})', async () => {
+    const { agent, model, first, id } = await pausedRefund();
+    for (const field of ["version", "agentId"]) {
+      const broken = JSON.parse(JSON.stringify(first.state));
+      broken[field] = JSON.parse('{"toString": 1}');
+      const result = await resume(agent, broken, { llm: model.llm, approve: [id] });
+      expect(result.step.fail?.reason).toBe("invalid_state");
+      expect(result.step.fail?.message).toContain('{"toString":1}');
     }
   });
 

@@ -447,3 +447,150 @@ describe("a model that never answers", () => {
     expect(result.step.turns).toHaveLength(1);
   });
 });
+
+describe("tool call arguments that are not JSON data", () => {
+  // A model function may hand back any object as a call's arguments; the run reads them by the
+  // step's one JSON rule (docs/agents.md, "JSON all the way") instead of crashing on them.
+  const cyclic: Record<string, unknown> = { id: 1 };
+  cyclic.self = cyclic;
+  const hostile: Record<string, unknown> = {
+    "a BigInt": { id: 5n, program: 5n },
+    "a cycle": cyclic,
+    "a throwing getter": Object.defineProperty({}, "program", {
+      enumerable: true,
+      get() {
+        throw new Error("unreadable");
+      },
+    }),
+    "a proxy that cannot list its keys": new Proxy(
+      {},
+      {
+        ownKeys() {
+          throw new Error("no keys");
+        },
+      },
+    ),
+    "a symbol and a function": { id: Symbol("id"), program: () => "(+ 1 2)" },
+  };
+  const modes = [
+    { label: "text mode", options: { output: "text" as const }, names: ["lookup", "missing"] },
+    {
+      label: "combined mode",
+      options: { output: "text" as const, ptcTransport: "tool_call" as const },
+      names: ["lookup", "lisp_eval", "missing"],
+    },
+    { label: "tool_call transport", options: { ptcTransport: "tool_call" as const }, names: ["lisp_eval"] },
+  ];
+  for (const [kind, args] of Object.entries(hostile)) {
+    for (const { label, options, names } of modes) {
+      for (const name of names) {
+        it(`${label}: a call of ${name} with ${kind} is answered, and everything stays JSON`, async () => {
+          const agent = createAgent({
+            prompt: "Look it up",
+            ...options,
+            maxTurns: 2,
+            tools: {
+              lookup: {
+                signature: "(id :int) -> :int",
+                execute: ({ id }: { id: number }) => id,
+                ...(label === "combined mode" ? { expose: "both" as const } : {}),
+              },
+            },
+          });
+          const model = createScriptedModel([
+            { toolCalls: [{ id: "c1", name, args: args as Record<string, unknown> }] },
+            label === "tool_call transport" ? fenced("(return 1)") : "done",
+          ]);
+          const events: unknown[] = [];
+          const result = await run(agent, {
+            llm: model.llm,
+            collectMessages: true,
+            eventPayloads: true,
+            onEvent: (event) => events.push(event),
+          });
+          expect(result.step.fail?.reason).not.toBe("internal_error");
+          expect(result.step.fail?.reason).not.toBe("llm_error");
+          expect(() => JSON.stringify(result.step)).not.toThrow();
+          expect(() => JSON.stringify(events)).not.toThrow();
+          // What the model is sent next is JSON data too: the scripted model clones every request.
+          expect(model.calls).toHaveLength(2);
+          expectEveryCallAnswered(result.step.messages);
+        });
+      }
+    }
+  }
+
+  it("a call's arguments that are no object are quoted in at most a few hundred characters", async () => {
+    const agent = createAgent({
+      prompt: "Look it up",
+      output: "text",
+      tools: { lookup: (args: unknown) => args },
+    });
+    const model = createScriptedModel([
+      {
+        toolCalls: [
+          { id: "a", name: "lookup", args: JSON.stringify("x".repeat(100_000)) },
+          { id: "b", name: "lookup", args: `{"id": "${"y".repeat(100_000)}"` },
+        ],
+      },
+      "done",
+    ]);
+    const result = await run(agent, { llm: model.llm, collectMessages: true });
+    const answers = toolMessages(result.step.messages);
+    expect(answers).toHaveLength(2);
+    for (const answer of answers) expect(answer.content.length).toBeLessThan(1000);
+  });
+});
+
+describe("token counts that are not counts", () => {
+  // A model function reports what it likes; usage keeps only counts (finite, not negative), so
+  // it stays numbers that read back from JSON, and a tokenLimit cannot be talked down.
+  const reported: Record<string, unknown> = {
+    NaN: { input: Number.NaN, output: 1 },
+    Infinity: { input: Number.POSITIVE_INFINITY, output: 1 },
+    "negative counts": { input: -500, output: -1 },
+    text: { input: "12", output: "x" },
+    "a BigInt": { input: 5n, output: 1 },
+    "an object": { input: { n: 1 }, output: 1 },
+    "a throwing getter": Object.defineProperty({ output: 1 }, "input", {
+      enumerable: true,
+      get() {
+        throw new Error("unreadable");
+      },
+    }),
+  };
+  for (const [kind, tokens] of Object.entries(reported)) {
+    for (const output of ["ptc_lisp", "text"] as const) {
+      it(`${output}: ${kind} is left out of usage, and the run goes on`, async () => {
+        const agent = createAgent({ prompt: "Answer", output });
+        const reply = output === "text" ? "hi" : fenced("(return 1)");
+        const model = createScriptedModel([
+          { content: reply, tokens: tokens as never },
+          { content: reply, tokens: { input: 10, output: 2 } },
+        ]);
+        const result = await run(agent, { llm: model.llm, tokenLimit: 1_000_000 });
+        expect(result.ok).toBe(true);
+        const { usage } = result.step;
+        for (const field of ["inputTokens", "outputTokens", "totalTokens"] as const) {
+          const value = usage[field];
+          if (value !== undefined) {
+            expect(typeof value).toBe("number");
+            expect(Number.isFinite(value) && value >= 0).toBe(true);
+          }
+        }
+        expect(JSON.parse(JSON.stringify(usage))).toEqual(usage);
+      });
+    }
+  }
+
+  it("negative counts cannot hide the tokens that pass tokenLimit", async () => {
+    const agent = createAgent({ prompt: "Answer", maxTurns: 3 });
+    const model = createScriptedModel([
+      { content: fenced("(def a 1)"), tokens: { input: 600, output: 0 } },
+      { content: fenced("(def b 1)"), tokens: { input: -600, output: 0 } },
+      { content: fenced("(return 1)"), tokens: { input: 600, output: 0 } },
+    ]);
+    const result = await run(agent, { llm: model.llm, tokenLimit: 1000 });
+    expect(result.step.fail?.reason).toBe("budget_callback_exceeded");
+  });
+});

@@ -32,7 +32,8 @@ export function resumedRecords(state: LoopState): readonly ToolCallRecord[] {
   return resumed.answered.flatMap((answer) => answer?.records ?? []);
 }
 
-function pausedRecords(pause: TurnPause): readonly ToolCallRecord[] {
+/** Calls of a paused turn that ran (whether or not the run then pauses). */
+export function pausedRecords(pause: TurnPause): readonly ToolCallRecord[] {
   return pause.layer === "ptc_lisp"
     ? pause.records
     : pause.answered.flatMap((answer) => answer?.records ?? []);
@@ -60,6 +61,18 @@ export function requestApprovals(
     });
   }
   return waiting;
+}
+
+/** The latest instant a Date can hold (ECMAScript's time range: 8.64e15 ms after the epoch). */
+const LATEST_DATE_MS = 8.64e15;
+
+/**
+ * When the state expires, as ISO 8601. A time-to-live past the last date there is (Infinity: none
+ * at all) expires at that date: `toISOString` throws for a later one, and by then the calls before
+ * the pause have run, so the pause must not be lost to it.
+ */
+function expiryOf(pausedAt: number, ttlMs: number): string {
+  return new Date(Math.min(pausedAt + ttlMs, LATEST_DATE_MS)).toISOString();
 }
 
 export async function pauseRun(
@@ -107,7 +120,7 @@ export async function pauseRun(
     version: PAUSED_STATE_VERSION,
     agentId: run.agentId,
     pausedAt: new Date(pausedAt).toISOString(),
-    ...(ttl === undefined ? {} : { expiresAt: new Date(pausedAt + ttl).toISOString() }),
+    ...(ttl === undefined ? {} : { expiresAt: expiryOf(pausedAt, ttl) }),
     // The state is JSON data; the result's own `pending` keeps the arguments as they were.
     pending: pending.map((call) => ({ ...call, args: toJsonSafe(call.args) as Record<string, unknown> })),
     run: body,

@@ -8,6 +8,8 @@
 
 import { agentIdOf } from "../agent/agent-id.js";
 import type { Agent } from "../agent/agent-types.js";
+// Not String(): the state is the caller's data, and `{"toString": 1}` is JSON that String() throws on.
+import { describe } from "../agent/describe.js";
 import { PAUSED_STATE_FORMAT, PAUSED_STATE_VERSION, type PausedRunState } from "../step/step-types.js";
 import { type RestoredRun, readSnapshot, SnapshotError } from "./run-snapshot.js";
 import { verifyState } from "./state-signature.js";
@@ -37,7 +39,7 @@ export async function readPausedState(
   }
   if (given.version !== PAUSED_STATE_VERSION) {
     return invalid(
-      `the state has version ${String(given.version)}; this @ptc/agent reads version ${PAUSED_STATE_VERSION}: resume it with the version that paused it`,
+      `the state has version ${describe(given.version)}; this @ptc/agent reads version ${PAUSED_STATE_VERSION}: resume it with the version that paused it`,
     );
   }
   const { signature, ...unsigned } = given;
@@ -63,7 +65,7 @@ export async function readPausedState(
   }
   if (given.agentId !== agentIdOf(agent)) {
     return invalid(
-      `the state was made by another agent (id ${String(given.agentId)}, this one is ${agentIdOf(agent)}): resume it with the agent definition that paused it`,
+      `the state was made by another agent (id ${describe(given.agentId)}, this one is ${agentIdOf(agent)}): resume it with the agent definition that paused it`,
     );
   }
   if (given.expiresAt !== undefined) {

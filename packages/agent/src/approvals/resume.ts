@@ -8,6 +8,7 @@
  */
 import type { Agent } from "../agent/agent-types.js";
 import { describe, isPlainObject } from "../agent/describe.js";
+import { isAgent } from "../agent/is-agent.js";
 import { RESUME_OPTION_KEYS, RUN_OPTION_ERROR, refuseUnknownKeys } from "../agent/option-keys.js";
 import { AgentError } from "../errors.js";
 import { newSpanId } from "../events/event-sink.js";
@@ -25,12 +26,6 @@ import type { RestoredRun } from "./run-snapshot.js";
 
 function misuse(option: string, message: string): AgentError {
   return new AgentError("PTC_AGENT_INVALID_RUN_OPTION", message, { details: { option } });
-}
-
-function isAgent(value: unknown): value is Agent {
-  return (
-    isPlainObject(value) && Object.isFrozen(value) && typeof value.prompt === "string" && "maxTurns" in value
-  );
 }
 
 /**

@@ -5,6 +5,7 @@
  * ignores them), streaming deltas to `onChunk`, and token accounting.
  */
 
+import { startTimer } from "../clock/long-timer.js";
 import { errorMessage } from "../error-message.js";
 import { newSpanId } from "../events/event-sink.js";
 import type { EventBase, LlmCallEndEvent } from "../events/event-types.js";
@@ -19,12 +20,15 @@ export type ModelCallResult =
   | { readonly ok: false; readonly kind: "aborted" }
   | { readonly ok: false; readonly kind: "mission_timeout" };
 
-class Interrupted {
+export class Interrupted {
   constructor(readonly kind: "aborted" | "mission_timeout") {}
 }
 
-/** `instanceof` on what a model function threw: a revoked Proxy throws even when asked that. */
-function interruption(error: unknown): Interrupted | undefined {
+/**
+ * `instanceof` on what a model function threw: a revoked Proxy throws even when asked that. Also
+ * tells why an `interruptible` wait was cut short.
+ */
+export function interruption(error: unknown): Interrupted | undefined {
   try {
     return error instanceof Interrupted ? error : undefined;
   } catch {
@@ -48,9 +52,10 @@ export function interruptible<T>(run: Run, promise: Promise<T>): Promise<T> {
     const remaining = Math.max(0, run.deadline - Date.now());
     racers.push(
       new Promise<T>((_, reject) => {
-        const timer = setTimeout(() => reject(new Interrupted("mission_timeout")), remaining);
-        (timer as { unref?: () => void }).unref?.();
-        cleanups.push(() => clearTimeout(timer));
+        const timer = startTimer(() => reject(new Interrupted("mission_timeout")), remaining, {
+          unref: true,
+        });
+        cleanups.push(() => timer.clear());
       }),
     );
   }

@@ -5,7 +5,7 @@
  * then either the end of the run or the next turn. Modes differ only in the `TurnMode` they give.
  */
 import { LispError } from "@ptc/lisp";
-import { pauseRun, requestApprovals, resumedRecords } from "../approvals/pause-run.js";
+import { pausedRecords, pauseRun, requestApprovals, resumedRecords } from "../approvals/pause-run.js";
 import type { TurnAt, TurnPause } from "../approvals/paused-turn.js";
 import { ReplayDivergedError } from "../approvals/replay-diverged.js";
 import { errorMessage } from "../error-message.js";
@@ -175,6 +175,12 @@ export async function driveTurns(
       return finish(run, state, ending, { finalMessages: [{ role: "assistant", content: raw }] });
     }
     if (outcome.kind === "pause") {
+      // Cancelled while the turn ran (a call was held, then another saw the abort): the run ends
+      // as aborted, keeping the calls that ran; no state is made for a run the host stopped.
+      if (isAborted(run)) {
+        closeTurn();
+        return finish(run, state, abortEnding(run), { extraToolCalls: pausedRecords(outcome.pause) });
+      }
       state.syntheticIds = syntheticIdsBefore;
       const waiting = requestApprovals(run, state, outcome.pause, spanId);
       closeTurn();

@@ -16,6 +16,7 @@ import { buildNativePreview } from "../native-preview/index.js";
 import type { ToolCallRecord } from "../step/step-types.js";
 import { invokeTool, reportCacheHit } from "../tools/invoke-tool.js";
 import { checkToolArguments, invalidArgumentsJson } from "../tools/tool-arguments.js";
+import { interruptible, interruption } from "./call-model.js";
 import { toJsonText } from "./json-text.js";
 import type { LoopState, Run } from "./run-types.js";
 import type { IdentifiedCall } from "./tool-call-messages.js";
@@ -111,7 +112,14 @@ export async function executeNativeCalls(
       rejected(JSON.stringify({ error: message }), message);
       continue;
     }
-    const checked = await checkToolArguments(tool, call.args);
+    // The check and the approval policy are the host's code and may never settle: the run's
+    // signal and mission deadline end these waits as they end the tool itself.
+    const checked = await untilStopped(run, checkToolArguments(tool, call.args));
+    if (checked === "aborted" || checked === "mission_timeout") {
+      const message = stoppedMessage(checked);
+      rejected(toolErrorJson(tool.name, call.args, message), message);
+      continue;
+    }
     if (!checked.ok) {
       if (checked.kind === "invalid") {
         rejected(
@@ -124,7 +132,13 @@ export async function executeNativeCalls(
       continue;
     }
     const bridged = combined && tool.cache && effectiveExpose(tool, run.agent) === "both";
-    if (await needsApproval(run, state, tool, checked.args, bridged)) {
+    const gated = await untilStopped(run, needsApproval(run, state, tool, checked.args, bridged));
+    if (gated === "aborted" || gated === "mission_timeout") {
+      const message = stoppedMessage(gated);
+      rejected(toolErrorJson(tool.name, call.args, message), message);
+      continue;
+    }
+    if (gated) {
       if (!run.pausable) {
         const message = unpausableMessage(tool.name);
         rejected(toolErrorJson(tool.name, call.args, message), message);
@@ -140,6 +154,26 @@ export async function executeNativeCalls(
   if (held.length > 0) return { contents, records, pause: { layer: "native", answered, held } };
   state.nativeToolCalls += calls.length;
   return { contents, records };
+}
+
+/**
+ * A wait on host code before a call runs, cut short when the run is aborted or its mission
+ * deadline passes (the waits themselves never reject: both checks catch what the host throws).
+ */
+async function untilStopped<T>(run: Run, wait: Promise<T>): Promise<T | "aborted" | "mission_timeout"> {
+  try {
+    return await interruptible(run, wait);
+  } catch (error) {
+    const stopped = interruption(error);
+    if (stopped === undefined) throw error;
+    return stopped.kind;
+  }
+}
+
+function stoppedMessage(kind: "aborted" | "mission_timeout"): string {
+  return kind === "aborted"
+    ? "the run was aborted before the tool ran"
+    : "the mission timeout was reached before the tool ran";
 }
 
 /** Whether a native call must wait for a person; a call the bridged cache answers runs no tool. */

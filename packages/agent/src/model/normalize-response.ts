@@ -3,7 +3,20 @@
  * object arguments (text arguments parsed; unparsable ones flagged with `argsError`, never thrown),
  * and token counts. A return value that is neither a string nor an object is a model error.
  */
+import { toJsonSafe } from "../json/to-json-safe.js";
 import type { ModelToolCall, TokenCounts } from "./model-types.js";
+
+/**
+ * Characters of the model's own arguments quoted back in an error: enough to recognize them,
+ * without sending a malformed call of any size back to the model a second time.
+ */
+const MAX_QUOTED_ARGS = 200;
+
+function quoted(text: string): string {
+  return text.length > MAX_QUOTED_ARGS
+    ? `${text.slice(0, MAX_QUOTED_ARGS)}... (${text.length} characters)`
+    : text;
+}
 
 export interface NormalizedToolCall {
   readonly id: string | undefined;
@@ -36,7 +49,7 @@ export function normalizeResponse(raw: unknown): NormalizeResult {
     };
   }
   const content = typeof raw.content === "string" ? raw.content : null;
-  const tokens = isRecord(raw.tokens) ? (raw.tokens as TokenCounts) : null;
+  const tokens = isRecord(raw.tokens) ? tokenCountsOf(raw.tokens) : null;
   if (raw.toolCalls === undefined || raw.toolCalls === null)
     return { ok: true, response: { content, toolCalls: null, tokens } };
   if (!Array.isArray(raw.toolCalls)) {
@@ -52,6 +65,27 @@ export function normalizeResponse(raw: unknown): NormalizeResult {
   return { ok: true, response: { content, toolCalls, tokens } };
 }
 
+const TOKEN_FIELDS = ["input", "output", "cacheCreation", "cacheRead"] as const;
+
+/**
+ * The counts a response reports, each kept only when it is a count (a finite number, not
+ * negative): usage adds them up and the tokenLimit reads the sum, so text would concatenate, NaN
+ * or a BigInt would poison or throw, and a negative count would hide tokens from the limit.
+ */
+function tokenCountsOf(reported: Record<string, unknown>): TokenCounts {
+  const counts: { -readonly [field in keyof TokenCounts]: number } = {};
+  for (const field of TOKEN_FIELDS) {
+    let value: unknown;
+    try {
+      value = reported[field];
+    } catch {
+      continue; // a getter that throws: not reported
+    }
+    if (typeof value === "number" && Number.isFinite(value) && value >= 0) counts[field] = value;
+  }
+  return counts;
+}
+
 function normalizeToolCall(call: ModelToolCall): NormalizedToolCall {
   const id = typeof call.id === "string" && call.id !== "" ? call.id : undefined;
   const given = call.argsError;
@@ -63,7 +97,13 @@ function normalizeToolCall(call: ModelToolCall): NormalizedToolCall {
     try {
       parsed = JSON.parse(raw);
     } catch {
-      return { id, name: call.name, args: {}, rawArgs: raw, argsError: `Invalid JSON arguments: ${raw}` };
+      return {
+        id,
+        name: call.name,
+        args: {},
+        rawArgs: raw,
+        argsError: `Invalid JSON arguments: ${quoted(raw)}`,
+      };
     }
     if (isRecord(parsed)) return { id, name: call.name, args: parsed, rawArgs: raw, argsError: undefined };
     // Valid JSON of another kind is not a parse error: the model must name its arguments.
@@ -72,7 +112,7 @@ function normalizeToolCall(call: ModelToolCall): NormalizedToolCall {
       name: call.name,
       args: {},
       rawArgs: raw,
-      argsError: `Tool arguments must be a JSON object, got: ${raw}`,
+      argsError: `Tool arguments must be a JSON object, got: ${quoted(raw)}`,
     };
   }
   if (call.args === undefined || call.args === null) {
@@ -84,19 +124,22 @@ function normalizeToolCall(call: ModelToolCall): NormalizedToolCall {
       argsError: typeof given === "string" ? given : undefined,
     };
   }
-  if (!isRecord(call.args)) {
+  // A model function may return any value here (BigInts, cycles, getters that throw): the run
+  // keeps, checks and sends back the arguments as JSON data, by the step's one rule.
+  const args = toJsonSafe(call.args);
+  if (!isRecord(args)) {
     return {
       id,
       name: call.name,
       args: {},
       rawArgs: undefined,
-      argsError: `Invalid tool arguments: expected a JSON object, got ${JSON.stringify(call.args)}`,
+      argsError: `Invalid tool arguments: expected a JSON object, got ${quoted(JSON.stringify(args))}`,
     };
   }
   return {
     id,
     name: call.name,
-    args: call.args,
+    args,
     rawArgs: undefined,
     argsError: typeof given === "string" ? given : undefined,
   };

@@ -9,6 +9,7 @@
  */
 import type { Agent } from "../agent/agent-types.js";
 import { describe, isPlainObject } from "../agent/describe.js";
+import { isAgent } from "../agent/is-agent.js";
 import {
   CHAT_OPTION_KEYS,
   CHAT_RESUME_OPTION_KEYS,
@@ -75,7 +76,17 @@ export type ChatReply =
 /** Options of `resumeChat`: those of `resume` (decisions, model, secret...). */
 export type ChatResumeOptions = Omit<ResumeOptions, "collectMessages">;
 
+function misuse(option: string, message: string): AgentError {
+  return new AgentError("PTC_AGENT_INVALID_RUN_OPTION", message, { details: { option } });
+}
+
 export async function chat(agent: Agent, userMessage: string, options: ChatOptions = {}): Promise<ChatReply> {
+  if (!isAgent(agent)) {
+    throw misuse("agent", `chat needs an agent made by createAgent, got ${describe(agent)}`);
+  }
+  if (!isPlainObject(options as unknown)) {
+    throw misuse("options", `chat options must be an object, got ${describe(options)}`);
+  }
   if (typeof userMessage !== "string") {
     throw new AgentError(
       "PTC_AGENT_INVALID_RUN_OPTION",
@@ -85,7 +96,7 @@ export async function chat(agent: Agent, userMessage: string, options: ChatOptio
       },
     );
   }
-  if (isPlainObject(options)) refuseUnknownKeys(options, CHAT_OPTION_KEYS, RUN_OPTION_ERROR("chat"));
+  refuseUnknownKeys(options, CHAT_OPTION_KEYS, RUN_OPTION_ERROR("chat"));
   const { messages = [], memory = {}, state, ...runOptions } = options;
   if (!Array.isArray(messages)) {
     throw new AgentError(
@@ -108,7 +119,8 @@ export async function chat(agent: Agent, userMessage: string, options: ChatOptio
   const text = agent.output === "text";
   const result = await runAgent(chatTurnAgent(agent, userMessage), {
     ...runOptions,
-    initialMessages: messages.filter((message) => message.role !== "system"),
+    // Only messages are dropped: anything else goes on to the check of initialMessages, which names it.
+    initialMessages: messages.filter((message) => !(isPlainObject(message) && message.role === "system")),
     collectMessages: true,
     ...(text ? {} : { initialMemory: memory }),
     ...(state === undefined ? {} : { toolCache: state.toolCache }),
@@ -125,6 +137,9 @@ export async function resumeChat(
   state: ChatState,
   options: ChatResumeOptions,
 ): Promise<ChatReply> {
+  if (!isAgent(agent)) {
+    throw misuse("agent", `resumeChat needs an agent made by createAgent, got ${describe(agent)}`);
+  }
   if (isPlainObject(options)) {
     refuseUnknownKeys(options, CHAT_RESUME_OPTION_KEYS, RUN_OPTION_ERROR("resumeChat"));
   }

@@ -7,6 +7,7 @@
 import type { Tool } from "@ptc/tool";
 import type { Agent } from "../agent/agent-types.js";
 import { describe, isPlainObject } from "../agent/describe.js";
+import { isAgent } from "../agent/is-agent.js";
 import { AgentError } from "../errors.js";
 import type { RequestToolSchema } from "../model/model-types.js";
 import { firstRequest } from "./first-request.js";
@@ -33,6 +34,20 @@ export function previewPrompt(
   agent: Agent,
   options: { readonly context?: Readonly<Record<string, unknown>> } = {},
 ): PromptPreview {
+  if (!isAgent(agent)) {
+    throw new AgentError(
+      "PTC_AGENT_INVALID_RUN_OPTION",
+      `previewPrompt needs an agent made by createAgent, got ${describe(agent)}`,
+      { details: { option: "agent" } },
+    );
+  }
+  if (!isPlainObject(options as unknown)) {
+    throw new AgentError(
+      "PTC_AGENT_INVALID_RUN_OPTION",
+      `previewPrompt options must be an object, got ${describe(options)}`,
+      { details: { option: "options" } },
+    );
+  }
   const context = options.context ?? {};
   if (!isPlainObject(context)) {
     throw new AgentError(

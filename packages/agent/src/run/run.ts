@@ -6,6 +6,7 @@ import type { AgentOptions } from "../agent/agent-options.js";
 import type { Agent } from "../agent/agent-types.js";
 import { createAgent } from "../agent/create-agent.js";
 import { describe, isPlainObject } from "../agent/describe.js";
+import { isAgent } from "../agent/is-agent.js";
 import {
   AGENT_OPTION_KEYS,
   RUN_OPTION_ERROR,
@@ -26,12 +27,6 @@ const AGENT_KEYS: ReadonlySet<string> = new Set(
 );
 const RUN_KEYS: ReadonlySet<string> = new Set(RUN_OPTION_KEYS);
 const PROMPT_FORM_KEYS: readonly string[] = [...new Set([...AGENT_KEYS, ...RUN_KEYS])];
-
-function isAgent(value: unknown): value is Agent {
-  return (
-    isPlainObject(value) && Object.isFrozen(value) && typeof value.prompt === "string" && "maxTurns" in value
-  );
-}
 
 /**
  * The options `run` takes after its first argument: the run options after an agent, the agent's and

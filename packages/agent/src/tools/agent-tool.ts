@@ -4,6 +4,7 @@
  * shared turn budget, mission deadline) and with the parent's model unless it has its own.
  */
 import type { Agent } from "../agent/agent-types.js";
+import { describe, isPlainObject } from "../agent/describe.js";
 import type { NeedsApproval } from "../approvals/approval-policy.js";
 import { AgentError } from "../errors.js";
 import type { ModelFunction } from "../model/model-types.js";
@@ -40,6 +41,15 @@ export function asTool(agent: Agent, options: AsToolOptions = {}): AgentTool {
     throw new AgentError("PTC_AGENT_INVALID_RUN_OPTION", "asTool needs an agent made by createAgent", {
       details: { option: "agent" },
     });
+  }
+  if (!isPlainObject(options as unknown)) {
+    throw new AgentError(
+      "PTC_AGENT_INVALID_RUN_OPTION",
+      `asTool options must be an object, got ${describe(options)}`,
+      {
+        details: { option: "options" },
+      },
+    );
   }
   const description = options.description ?? agent.description;
   if (typeof description !== "string" || description === "") {

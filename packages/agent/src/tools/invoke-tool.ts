@@ -11,6 +11,7 @@
  * listener behind on a signal it shares with other calls.
  */
 import type { Tool } from "@ptc/tool";
+import { type LongTimer, startTimer } from "../clock/long-timer.js";
 import { errorMessage } from "../error-message.js";
 import { newSpanId } from "../events/event-sink.js";
 import { exceedsTree, MAX_TREE_CHARS, MAX_TREE_NODES } from "../json/tree-size.js";
@@ -138,8 +139,8 @@ async function execute(
     ...(stop === undefined ? [] : [stop.onAbort(abortCall)]),
   ];
   let onCallAbort: (() => void) | undefined;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let deadlineTimer: ReturnType<typeof setTimeout> | undefined;
+  let timer: LongTimer | undefined;
+  let deadlineTimer: LongTimer | undefined;
   try {
     const call = Promise.resolve().then(() => tool.execute({ ...args }, { signal: controller.signal }));
     // When a timeout or an abort wins the race, the tool's own late failure must not go unhandled.
@@ -148,7 +149,7 @@ async function execute(
     if (timeoutMs !== undefined) {
       racers.push(
         new Promise((_, reject) => {
-          timer = setTimeout(() => {
+          timer = startTimer(() => {
             const error = new ToolTimeoutError(
               `tool "${tool.name}" timed out after ${timeoutMs} ms; try narrower arguments or a different approach`,
             );
@@ -163,7 +164,7 @@ async function execute(
     if (deadline !== undefined) {
       racers.push(
         new Promise((_, reject) => {
-          deadlineTimer = setTimeout(
+          deadlineTimer = startTimer(
             () => {
               const error = new ToolTimeoutError(
                 `tool "${tool.name}" was stopped: the mission timeout was reached`,
@@ -189,8 +190,8 @@ async function execute(
   } catch (error) {
     return { ok: false, error, message: errorMessage(error) };
   } finally {
-    if (timer !== undefined) clearTimeout(timer);
-    if (deadlineTimer !== undefined) clearTimeout(deadlineTimer);
+    timer?.clear();
+    deadlineTimer?.clear();
     for (const unsubscribe of unsubscribes) unsubscribe();
     if (onCallAbort !== undefined) controller.signal.removeEventListener("abort", onCallAbort);
   }

@@ -27,6 +27,7 @@ import type { ToolCallOptions, ToolCallRecord, ToolObject } from "../runtime/con
 import { abortedError } from "../runtime/context.js";
 import { checkLedger, isHeldCall, type PauseBefore } from "../runtime/ledger.js";
 import { type Limits, resolveLimits } from "../runtime/limits.js";
+import { type LongTimer, startTimer } from "../runtime/long-timer.js";
 import { checkSignal } from "../runtime/signal-option.js";
 import { invokeTool, normalizeTools } from "../runtime/tool-options.js";
 import type { Session } from "../session.js";
@@ -95,7 +96,7 @@ interface ActiveRun {
   readonly startedAt: number;
   phase: Phase;
   /** Always armed until the run settles (see the module comment). */
-  watchdog: ReturnType<typeof setTimeout> | undefined;
+  watchdog: LongTimer | undefined;
   /** Set once the run's signal fired. */
   cancelled: boolean;
   /** Removes the run's abort listener from its signal. */
@@ -390,8 +391,9 @@ export class IsolationHost {
   }
 
   private arm(run: ActiveRun, delayMs: number): void {
-    if (run.watchdog !== undefined) clearTimeout(run.watchdog);
-    run.watchdog = Number.isFinite(delayMs) ? setTimeout(() => this.expire(run), delayMs) : undefined;
+    run.watchdog?.clear();
+    // A time limit past what a timer holds must not fire at once; Infinity sets none (long-timer.ts).
+    run.watchdog = startTimer(() => this.expire(run), delayMs);
   }
 
   private expire(run: ActiveRun): void {
@@ -646,7 +648,7 @@ export class IsolationHost {
   private settle(run: ActiveRun, action: () => void): void {
     if (this.active !== run) return;
     this.active = undefined;
-    if (run.watchdog !== undefined) clearTimeout(run.watchdog);
+    run.watchdog?.clear();
     run.watchdog = undefined;
     run.detach?.();
     run.session?.release();

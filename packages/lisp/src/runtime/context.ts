@@ -14,6 +14,7 @@ import { setWalkTarget, type WalkTarget } from "../values/walk-meter.js";
 import { now } from "./clock.js";
 import type { Replay } from "./ledger.js";
 import type { Limits } from "./limits.js";
+import { type LongTimer, startTimer } from "./long-timer.js";
 import type { Namespace } from "./namespace.js";
 import type { TaskJournal } from "./task-journal.js";
 
@@ -158,7 +159,7 @@ export class RunContext implements WalkTarget {
   private iterationsAtBranch = 0;
   private memoryAtBranch = 0;
   private copiedAtBranch = 0;
-  private deadlineTimer: ReturnType<typeof setTimeout> | undefined;
+  private deadlineTimer: LongTimer | undefined;
   private interruptPromise: Promise<never> | undefined;
   private rejectInterrupt: ((error: LispError) => void) | undefined;
   /** The run's own context: branches share its abort flag, interrupt promise and listener. */
@@ -349,9 +350,11 @@ export class RunContext implements WalkTarget {
       if (root.abortReason !== undefined) root.rejectInterrupt?.(root.abortReason);
       else {
         const remaining = Math.max(0, root.deadline - now());
-        root.deadlineTimer = setTimeout(() => root.stop(timeoutError(root.limits.timeoutMs)), remaining);
-        // A pending deadline must never keep the host process alive.
-        (root.deadlineTimer as { unref?: () => void }).unref?.();
+        // Unref'd: a pending deadline must never keep the host process alive. A limit past what a
+        // timer holds (Infinity: none) must not fire at once (long-timer.ts).
+        root.deadlineTimer = startTimer(() => root.stop(timeoutError(root.limits.timeoutMs)), remaining, {
+          unref: true,
+        });
       }
     }
     return root.interruptPromise;
@@ -360,7 +363,7 @@ export class RunContext implements WalkTarget {
   /** Releases the deadline timer and the signal listener; called when the run ends. */
   dispose(): void {
     this.root.finished = true;
-    if (this.deadlineTimer !== undefined) clearTimeout(this.deadlineTimer);
+    this.deadlineTimer?.clear();
     if (this.onAbort !== undefined) this.signal?.removeEventListener("abort", this.onAbort);
   }
 }

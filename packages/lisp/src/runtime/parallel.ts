@@ -12,6 +12,7 @@ import { type MaybePromise, settle } from "./async.js";
 import { toCallable } from "./call.js";
 import { now } from "./clock.js";
 import { active, enter, type RunContext } from "./context.js";
+import { type LongTimer, startTimer } from "./long-timer.js";
 import { seqOf } from "./sequences.js";
 
 const ignore = (): undefined => undefined;
@@ -96,9 +97,10 @@ async function continueAsync(
   restore: () => void,
 ): Promise<unknown[]> {
   const deadline = parent.parallelDeadline;
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let timer: LongTimer | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
+    // A deadline past what a timer holds (Infinity: none) must not fire at once (long-timer.ts).
+    timer = startTimer(
       () =>
         reject(
           new LispError(
@@ -108,8 +110,8 @@ async function continueAsync(
           ),
         ),
       Math.max(0, deadline - now()),
+      { unref: true },
     );
-    (timer as { unref?: () => void }).unref?.();
   });
   timeout.catch(() => undefined);
   const track = (promise: Promise<void>) => {
@@ -147,7 +149,7 @@ async function continueAsync(
   } catch (error) {
     throw isLispError(error) ? error.at(position) : error;
   } finally {
-    if (timer !== undefined) clearTimeout(timer);
+    timer?.clear();
     restore();
   }
 }
