@@ -61,6 +61,11 @@ export type ChatReply =
       readonly paused?: false;
       readonly error: StepFail;
       readonly messages: readonly Message[];
+      /**
+       * PTC-Lisp agents: the memory as the failed exchange left it (what its programs defined
+       * before the failure, as its turns in `messages` show), to pass on like a success's.
+       */
+      readonly memory: Readonly<Record<string, unknown>>;
       readonly state: ChatState;
     }
   | {
@@ -190,6 +195,7 @@ function chatReply(agent: Agent, result: RunResult): ChatReply {
       ok: false,
       error: result.step.fail ?? { reason: "failed", message: "the run failed" },
       messages: history,
+      memory: text ? {} : result.step.memory,
       state: nextState,
     };
   }
