@@ -49,3 +49,62 @@ describe("partition's n is the size of a window, not an allocation", () => {
     expect(await answers(sums)).toEqual(Array(3).fill("[1999000 5999000 4499500]"));
   });
 });
+
+/**
+ * Builtins whose output grows by what a callback returns must charge it as it grows: returning
+ * the same vector again costs the callback nothing, so a charge at the end comes after the whole
+ * output is built (a hundred thousand copies of a hundred-thousand-item vector grew past 1 GB, and
+ * past V8's largest array, which aborts the process, before the charge). A tool in the callback
+ * counts how far each got: with the fix, it stops a few calls after the budget is spent.
+ */
+describe("outputs grown from callbacks are charged as they grow", () => {
+  async function callsBeforeTheEnd(program: string, maxMemoryBytes: number) {
+    let calls = 0;
+    const tools = {
+      tick: () => {
+        calls++;
+        return true;
+      },
+    };
+    const result = await run(program, { tools, limits: { timeoutMs: 60_000, maxMemoryBytes } });
+    return { reason: result.ok ? "ok" : result.error.reason, calls };
+  }
+
+  test("mapcat", async () => {
+    // 1000 items, each adding the same 10,000 items (80 KB): a 1 MB budget is spent by the 13th.
+    const program = "(let [v (vec (range 10000))] (count (mapcat (fn [_] (tool/tick {}) v) (range 1000))))";
+    const { reason, calls } = await callsBeforeTheEnd(program, 1_000_000);
+    expect(reason).toBe("memory_exceeded");
+    expect(calls).toBeLessThan(20);
+  });
+
+  test("mapcat over a field", async () => {
+    const context = {
+      rows: Array.from({ length: 1000 }, () => ({ tags: Array.from({ length: 10000 }, (_, i) => i) })),
+    };
+    const result = await run("(count (mapcat :tags data/rows))", {
+      context,
+      limits: { timeoutMs: 60_000, maxMemoryBytes: 1_000_000 },
+    });
+    expect(result.ok ? "ok" : result.error.reason).toBe("memory_exceeded");
+  });
+
+  test("tree-seq over a tree that shares its branches", async () => {
+    // A root of 1000 copies of one branch of 1000 leaves: about a million nodes from 1001 calls
+    // of the children function. A 1 MB budget holds about 125,000 nodes: some 125 calls.
+    const program =
+      "(let [b (mapv (fn [_] []) (range 1000)) t (mapv (fn [_] b) (range 1000))] (count (tree-seq seq (fn [n] (tool/tick {}) n) t)))";
+    const { reason, calls } = await callsBeforeTheEnd(program, 1_000_000);
+    expect(reason).toBe("memory_exceeded");
+    expect(calls).toBeLessThan(500);
+  });
+
+  test("the charges add up to the vector's size, as before", async () => {
+    const sizes = async (program: string) => (await run(program, { limits })).usage.memoryBytes;
+    // The same output built by mapcat and by a vector of the same length: the same charge.
+    const mapcat = await sizes("(let [v [1 2 3]] (mapcat (fn [_] v) (range 5)))");
+    const tree = await sizes("(tree-seq vector? seq [[1 2] [3 [4]]])");
+    expect(mapcat).toBe(16 + 8 * 15 + (await sizes("(range 5)")));
+    expect(tree).toBeGreaterThanOrEqual(16 + 8 * 7);
+  });
+});
