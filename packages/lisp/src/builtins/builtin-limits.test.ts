@@ -108,3 +108,42 @@ describe("outputs grown from callbacks are charged as they grow", () => {
     expect(tree).toBeGreaterThanOrEqual(16 + 8 * 7);
   });
 });
+
+/**
+ * V8 hashes a string longer than 16,383 characters by its length alone (values/hash-key.ts), so a
+ * JS Map of such keys of one length compares each new key with all the others, in native calls
+ * the clock cannot interrupt: hashKey charges each such key to the clock, which is then read at
+ * every one. group-by and frequencies hash their keys inline (groupHash) and skipped that charge.
+ * The clock's reads are counted while group-by fills its groups: its key function fails at the
+ * last item, before the map of groups is built (which charges the keys again).
+ */
+describe("long keys read the clock as they are grouped", () => {
+  async function clockReads(program: string): Promise<{ reads: number; outcome: unknown }> {
+    const original = process.hrtime;
+    let reads = 0;
+    const counting = ((time?: [number, number]) => {
+      reads++;
+      return original(time);
+    }) as typeof process.hrtime;
+    counting.bigint = original.bigint;
+    process.hrtime = counting;
+    try {
+      const result = await run(program, { limits });
+      return { reads, outcome: outcome(result) };
+    } finally {
+      process.hrtime = original;
+    }
+  }
+
+  const grouped = (key: string) =>
+    `(let [s (apply str (map (fn [_] "a") (range 20000))) ks (map-indexed (fn [i _] [i (str s (+ 1000 i))]) (range 300))]
+       (group-by (fn [[i k]] (if (= i 299) (fail "stop") ${key})) ks))`;
+
+  test("group-by", async () => {
+    const byNumber = await clockReads(grouped("i"));
+    const byText = await clockReads(grouped("k"));
+    expect([byNumber.outcome, byText.outcome]).toEqual(["fail", "fail"]);
+    // One read per long key grouped (299), where grouping by number reads it no more.
+    expect(byText.reads - byNumber.reads).toBeGreaterThanOrEqual(299);
+  });
+});
