@@ -16,7 +16,7 @@ import { active } from "../runtime/context.js";
 import { CHECK_EVERY, CHECK_MASK } from "../runtime/interruptible.js";
 import { add, divide } from "../runtime/numeric.js";
 import { ownedVector } from "../runtime/owned-vector.js";
-import { hashKey } from "../values/hash-key.js";
+import { HASHED_LENGTH, hashKey } from "../values/hash-key.js";
 import { Keyword } from "../values/keyword.js";
 import { FUNCTION_INFO, isLispFunction, loopEntry } from "../values/lisp-function.js";
 import { type KeyedGroup, LispMap, MapBuilder, mapOfGroups } from "../values/lisp-map.js";
@@ -185,9 +185,16 @@ function reduceKv(fnArg: unknown, init: unknown, coll: unknown): MaybePromise<un
 
 // ---------------------------------------------------------------- grouping and counting
 
-/** hashKey, with the common cases (plain strings, keywords, small integers) inline. */
+/**
+ * hashKey, with the common cases (plain strings, keywords, small integers) inline. A string too
+ * long for V8 to hash by its characters goes through hashKey, which charges it to the clock
+ * (hash-key.ts says why): inline, group-by and frequencies compared each such key with all the
+ * others of its length in native Map calls, without reading the clock (300 keys of 100,000
+ * characters: two to three seconds past a one-second deadline, 500 keys over fifteen).
+ */
 export function groupHash(key: unknown): unknown {
-  if (typeof key === "string") return key.length > 0 && key.charCodeAt(0) === 0 ? hashKey(key) : key;
+  if (typeof key === "string")
+    return key.length > HASHED_LENGTH || (key.length > 0 && key.charCodeAt(0) === 0) ? hashKey(key) : key;
   if (key instanceof Keyword || (typeof key === "number" && Number.isSafeInteger(key))) return key;
   return hashKey(key);
 }

@@ -12,7 +12,7 @@
 
 import { isLispError, LispError } from "../errors.js";
 import { print } from "../format/print.js";
-import { VECTOR_BYTES } from "../runtime/allocation.js";
+import { VECTOR_BYTES, VECTOR_SLOT_BYTES } from "../runtime/allocation.js";
 import { after, eachResult, eachResultFrom, type MaybePromise, settle } from "../runtime/async.js";
 import { type Callable, callNow } from "../runtime/call.js";
 import { active } from "../runtime/context.js";
@@ -193,10 +193,14 @@ function mapcat(fnArg: unknown, coll: unknown): MaybePromise<unknown[]> {
       if (Array.isArray(value)) {
         // Charged per field: each may hold any number of values.
         active.work(value.length);
+        active.allocate(VECTOR_SLOT_BYTES * value.length);
         for (const element of value) out.push(element);
-      } else out.push(value);
+      } else {
+        active.allocate(VECTOR_SLOT_BYTES);
+        out.push(value);
+      }
     }
-    active.allocate(vectorBytes(out.length));
+    active.allocate(VECTOR_BYTES);
     return out;
   }
   const f = callbackOf(fnArg, 1, "mapcat");
@@ -214,12 +218,17 @@ function mapcat(fnArg: unknown, coll: unknown): MaybePromise<unknown[]> {
         );
       }
       active.work(parts.length);
+      // Charged as the vector grows, not once at the end: the parts may be one vector returned
+      // for every item, which costs nothing to return, so a hundred thousand items each giving
+      // the same hundred-thousand-item vector grew the output past the memory budget (and past
+      // V8's largest array, which aborts the process) before any charge.
+      active.allocate(VECTOR_SLOT_BYTES * parts.length);
       for (const part of parts) out.push(part);
       return true;
     },
   );
   return after(done, () => {
-    active.allocate(vectorBytes(out.length));
+    active.allocate(VECTOR_BYTES);
     return out;
   });
 }

@@ -34,6 +34,7 @@ import type { Regex } from "../values/regex.js";
 import { SeenItems } from "../values/seen-items.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
 import { callbackOf, truthy } from "./support/hof-common.js";
+import { windowSlots } from "./support/partition-window.js";
 import { findAll, MatchCursor, requireRegex } from "./support/str-regex.js";
 import { requireString } from "./support/str-text.js";
 
@@ -203,9 +204,10 @@ function mapIndexedStage(f: Callable, input: Pull): Pull {
  */
 function partitionStage(size: number, step: number, pad: readonly unknown[] | "discard", input: Pull): Pull {
   // One buffer for the whole stream, each chunk an exact copy of it: a chunk grown by push from an
-  // empty array would get room for 17 items, several times what a pair or a triple needs.
+  // empty array would get room for 17 items, several times what a pair or a triple needs. Only
+  // the first slots are made up front (windowSlots): the window grows past them as items come.
   const window: unknown[] = [];
-  for (let i = 0; i < size; i++) window.push(null);
+  for (let i = windowSlots(size); i > 0; i--) window.push(null);
   let filled = 0;
   let ended = false;
   let finished = false;

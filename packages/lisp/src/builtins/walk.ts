@@ -6,7 +6,7 @@
  * visiting nodes in the same order, one at a time.
  */
 import { LispError } from "../errors.js";
-import { mapBytes, setBytes } from "../runtime/allocation.js";
+import { mapBytes, setBytes, VECTOR_BYTES, VECTOR_SLOT_BYTES } from "../runtime/allocation.js";
 import { after, eachResult, type MaybePromise } from "../runtime/async.js";
 import type { Callable } from "../runtime/call.js";
 import { active } from "../runtime/context.js";
@@ -114,6 +114,10 @@ function treeSeq(branchArg: unknown, childrenArg: unknown, root: unknown): Maybe
   const visit = (node: unknown): MaybePromise<void> => {
     out.push(node);
     active.work(1);
+    // Each node is charged as it is added: a tree that shares its branches (a vector of the same
+    // vector, nested) has 2^depth nodes, and a charge at the end came only after the whole walk,
+    // which ran out of time (or past V8's largest array, aborting the process) long before.
+    active.allocate(VECTOR_SLOT_BYTES);
     return after(isBranch(node), (branch) => {
       if (!truthy(branch)) return undefined;
       return after(childrenOf(node), (children) => {
@@ -134,7 +138,7 @@ function treeSeq(branchArg: unknown, childrenArg: unknown, root: unknown): Maybe
     });
   };
   return after(visit(root ?? null), () => {
-    active.allocate(vectorBytes(out.length));
+    active.allocate(VECTOR_BYTES);
     return out;
   });
 }

@@ -20,6 +20,7 @@ import {
 import { mergeWithEntry, mergeWithPairs } from "../builtins/merge-with.js";
 import { mapOfFlatPairs } from "../builtins/support/into-map.js";
 import { nestedAt, nestedLeaf, nestedStore } from "../builtins/support/nested-steady-state.js";
+import { windowSlots } from "../builtins/support/partition-window.js";
 import { MatchCursor, requireRegex } from "../builtins/support/str-regex.js";
 import { requireString } from "../builtins/support/str-text.js";
 import { isLimitError, isLispError, LispError } from "../errors.js";
@@ -265,6 +266,8 @@ export const codegenRuntime = {
     if (typeof value === "number" && Number.isInteger(value) && value > 0) return value;
     throw new LispError("type_error", "not a positive integer");
   },
+  /** Slots a partition window starts with (lazy-pipeline.ts says why not always its size). */
+  windowSlots,
   notFused: (): LispError => new LispError("type_error", "not a count"),
   /** A stage's callback value as a JS function (its errors rerun the unit, as above). */
   callback: (value: unknown): ((...args: unknown[]) => unknown) => toCallable(value),

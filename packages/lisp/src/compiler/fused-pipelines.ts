@@ -440,8 +440,9 @@ function stream(
       const filled = g.temp("filled");
       const skip = g.temp("skip");
       // The window is allocated at its final size and filled by index: a chunk of two pushed
-      // onto [] would allocate a backing store for sixteen.
-      g.emit(`let ${window} = new Array(${size});`);
+      // onto [] would allocate a backing store for sixteen. A size past $.windowSlots (the
+      // program's n, maybe 2^32) starts smaller and grows as items are written past its end.
+      g.emit(`let ${window} = new Array($.windowSlots(${size}));`);
       g.emit(`let ${filled} = 0;`);
       g.emit(`let ${skip} = 0;`);
       upstream((item) => {
@@ -457,7 +458,7 @@ function stream(
         // count (a thousand overlapping chunks of a thousand are a million copies).
         g.emit(`${g.contextName}.work(${size});`);
         g.emit(`const ${chunk} = ${window};`);
-        g.emit(`${window} = new Array(${size});`);
+        g.emit(`${window} = new Array($.windowSlots(${size}));`);
         g.emit(`if (${step} >= ${size}) { ${filled} = 0; ${skip} = ${step} - ${size}; }`);
         // Overlapping chunks: the next window starts as the last size - step items.
         g.emit(

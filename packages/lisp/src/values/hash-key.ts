@@ -23,7 +23,7 @@ const COMPOSITE = "\u0000c";
 export const ESCAPED_STRING = "\u0000s";
 
 /** Longest string V8 hashes by its characters (String::kMaxHashCalcLength). */
-const HASHED_LENGTH = 16383;
+export const HASHED_LENGTH = 16383;
 
 export function hashKey(value: unknown): unknown {
   switch (typeof value) {
