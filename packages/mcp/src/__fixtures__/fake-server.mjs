@@ -18,6 +18,10 @@
 //                  changed 200 times in a row; it reports each tools/list on stderr (`listed N`)
 //   typed-pages    lists two tools with an output schema, one per page, and answers every call
 //                  with structured content that breaks it
+//   redos          answers like `well`, but `echo`'s `text` must match `^(a+)+$` (exponential on a
+//                  backtracking engine); `guarded` has a lookahead pattern in its input schema;
+//                  `typed` answers `{"v": "aaa...a!"}` (40 `a`s) where its output schema says `v`
+//                  matches `^(a+)+$`; `peeking` has a lookahead in its output schema
 // `slow` answers after the number of milliseconds given in its `ms` argument, and reports on
 // stderr each cancellation it receives and the most calls it had in flight at once.
 import { createInterface } from "node:readline";
@@ -45,6 +49,15 @@ let tools =
     : [tool("echo", { text: { type: "string" } }), tool("slow", { ms: { type: "integer" } }), tool("work")];
 if (mode === "big-one") tools.push(tool("huge"));
 if (mode === "flood") tools.push(tool("flood"));
+if (mode === "redos") {
+  tools[0].inputSchema.properties.text.pattern = "^(a+)+$";
+  tools.push(tool("guarded", { user: { type: "string", pattern: "^(?!admin)" } }));
+  const withOutput = (name, pattern) => ({
+    ...tool(name),
+    outputSchema: { type: "object", properties: { v: { type: "string", pattern } } },
+  });
+  tools.push(withOutput("typed", "^(a+)+$"), withOutput("peeking", "^(?!a)"));
+}
 let listed = 0;
 if (mode === "ids") {
   for (const listed of tools) listed.inputSchema.$id = `https://example.com/schemas/${listed.name}.json`;
@@ -65,6 +78,9 @@ function callTool(id, name, args) {
     return;
   }
   if (mode === "typed-pages") return answer(id, { content: [], structuredContent: { count: "many" } });
+  if (name === "typed" || name === "peeking") {
+    return answer(id, { content: [], structuredContent: { v: `${"a".repeat(40)}!` } });
+  }
   if (name === "flood") {
     answer(id, { content: [{ type: "text", text: "flooding" }] });
     for (let i = 0; i < 200; i++) send({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });

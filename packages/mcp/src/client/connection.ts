@@ -25,6 +25,7 @@ import { PACKAGE_VERSION } from "../version.js";
 import { type CallLimiter, createCallLimiter } from "./call-limiter.js";
 import { AnswerTooLargeError, cappedFetch } from "./capped-fetch.js";
 import { createMcpTool, type ListedTool, type McpTool, type McpToolOrigin } from "./mcp-tool.js";
+import { createOutputValidator } from "./output-validator.js";
 import { ANSWER_TOO_LARGE_CODE } from "./oversized-answer.js";
 import { type ToolResultEnvelope, unwrapToolResult } from "./result-rule.js";
 import {
@@ -231,7 +232,10 @@ class Connection implements McpConnection {
 
   private async startSession(): Promise<Session> {
     const transport = this.createTransport();
-    const client = new Client({ name: "ptc-mcp", version: PACKAGE_VERSION }, { capabilities: {} });
+    const client = new Client(
+      { name: "ptc-mcp", version: PACKAGE_VERSION },
+      { capabilities: {}, jsonSchemaValidator: createOutputValidator() },
+    );
     const session: Session = { client, transport, ended: false };
     client.onclose = () => {
       session.ended = true;

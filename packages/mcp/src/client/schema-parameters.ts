@@ -15,6 +15,7 @@ import type { JsonSchema } from "@ptc/tool";
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { compileWithoutKeeping } from "../compile-schema.js";
+import { linearRegExp } from "../linear-regexp.js";
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -30,6 +31,8 @@ function ajv(): Ajv {
     verbose: true,
     validateFormats: false,
     validateSchema: false,
+    // A server's pattern is matched against arguments on the host's thread.
+    code: { regExp: linearRegExp },
   });
   return sharedAjv;
 }

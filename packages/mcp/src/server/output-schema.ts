@@ -5,10 +5,18 @@
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { compileWithoutKeeping } from "../compile-schema.js";
+import { linearRegExp } from "../linear-regexp.js";
 
 let sharedAjv: Ajv | undefined;
 function ajv(): Ajv {
-  sharedAjv ??= new Ajv({ allErrors: true, strict: false, verbose: true, validateFormats: false });
+  sharedAjv ??= new Ajv({
+    allErrors: true,
+    strict: false,
+    verbose: true,
+    validateFormats: false,
+    // A client's pattern is matched against a program's value on the server's one thread.
+    code: { regExp: linearRegExp },
+  });
   return sharedAjv;
 }
 
