@@ -15,21 +15,34 @@ const never = <T>(): Promise<T> => new Promise<T>(() => undefined);
 
 /** The run's result, or "hung" when it has not settled in time (well past every limit here). */
 function settled(pending: Promise<RunResult>): Promise<RunResult | "hung"> {
-  return Promise.race([pending, new Promise<"hung">((done) => setTimeout(() => done("hung"), 2000))]);
+  return Promise.race([pending, new Promise<"hung">((done) => setTimeout(() => done("hung"), 10_000))]);
 }
+
+/**
+ * The mission deadline of the missionTimeout tests: long enough that a loaded machine reaches the
+ * wait before it (the deadline counts from the start of the run), far below `settled`'s.
+ */
+const MISSION_MS = 1000;
 
 const oneCall = (name: string) => ({ toolCalls: [{ id: "c1", name, args: {} }] });
 
+/** Tools whose check or policy never settles; `started` is called as the wait begins. */
 const waits = {
-  "an argument check": {
-    parameters: z.object({}).refine(() => never<boolean>()),
+  "an argument check": (started: () => void) => ({
+    parameters: z.object({}).refine(() => {
+      started();
+      return never<boolean>();
+    }),
     execute: () => "ran",
-  },
-  "a needsApproval policy": {
+  }),
+  "a needsApproval policy": (started: () => void) => ({
     signature: "() -> :string",
-    needsApproval: () => never<boolean>(),
+    needsApproval: () => {
+      started();
+      return never<boolean>();
+    },
     execute: () => "ran",
-  },
+  }),
 };
 
 const modes = {
@@ -38,15 +51,17 @@ const modes = {
 };
 
 describe("a native call waiting on the host", () => {
-  for (const [wait, tool] of Object.entries(waits)) {
+  for (const [wait, makeTool] of Object.entries(waits)) {
     for (const [mode, options] of Object.entries(modes)) {
-      const tools = { slow: { ...tool, ...(mode === "combined mode" ? { expose: "both" as const } : {}) } };
+      const exposed = mode === "combined mode" ? { expose: "both" as const } : {};
+      const toolsWaiting = (started: () => void) => ({ slow: { ...makeTool(started), ...exposed } });
 
       it(`is ended by the run's signal: ${wait}, ${mode}`, async () => {
+        const controller = new AbortController();
+        // Aborted once the wait has begun, so the abort ends the wait, not an earlier step.
+        const tools = toolsWaiting(() => setTimeout(() => controller.abort(new Error("stop")), 10));
         const agent = createAgent({ prompt: "Use the tool", ...options, tools });
         const model = createScriptedModel([oneCall("slow"), "unused"]);
-        const controller = new AbortController();
-        setTimeout(() => controller.abort(new Error("stop")), 20);
         const result = await settled(run(agent, { llm: model.llm, signal: controller.signal }));
         expect(result).not.toBe("hung");
         if (result === "hung") return;
@@ -58,7 +73,8 @@ describe("a native call waiting on the host", () => {
       });
 
       it(`is ended by missionTimeout: ${wait}, ${mode}`, async () => {
-        const agent = createAgent({ prompt: "Use the tool", ...options, tools, missionTimeout: 50 });
+        const tools = toolsWaiting(() => undefined);
+        const agent = createAgent({ prompt: "Use the tool", ...options, tools, missionTimeout: MISSION_MS });
         const model = createScriptedModel([oneCall("slow"), "unused"]);
         const result = await settled(run(agent, { llm: model.llm }));
         expect(result).not.toBe("hung");
