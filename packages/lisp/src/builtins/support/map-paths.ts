@@ -13,7 +13,6 @@ import { after, type MaybePromise } from "../../runtime/async.js";
 import type { Callable } from "../../runtime/call.js";
 import { active } from "../../runtime/context.js";
 import { typeAndValue } from "../../runtime/describe.js";
-import { readerOf } from "../../values/field-reader.js";
 import { Keyword } from "../../values/keyword.js";
 import { LispMap } from "../../values/lisp-map.js";
 import { type AnyMap, isMap, lookup, mapAssoc, mapGetExact, writeKey } from "../../values/map-access.js";
@@ -105,21 +104,11 @@ export function updateSlot(map: AnyMap, key: unknown): unknown {
           return key;
         }
       }
-    } else {
-      // A hot keyword's own reader first (values/field-reader.ts): one access site per keyword,
-      // where the shared reads below see every key every program updates.
-      const reader = key.direct ? readerOf(key) : undefined;
-      const read = reader === undefined ? undefined : reader(map, nothingRead);
-      if (read !== undefined) {
-        found = read;
-        return name;
-      }
-      if (hasOwnKey.call(map, name)) {
-        // A host map holds no keywords: the field of that name is the entry.
-        const value = (map as Record<string, unknown>)[name];
-        found = value === undefined ? null : value;
-        return name;
-      }
+    } else if (hasOwnKey.call(map, name)) {
+      // A host map holds no keywords: the field of that name is the entry.
+      const value = (map as Record<string, unknown>)[name];
+      found = value === undefined ? null : value;
+      return name;
     }
   }
   // Any other key found as it is (a string, a number) is its own slot (writeKey's first rule).
@@ -144,9 +133,6 @@ export function updateFound(): unknown {
 }
 
 const hasOwnKey = Object.prototype.hasOwnProperty;
-
-/** A reader's fallback for updateSlot: what the reader missed, the own-field check decides. */
-const nothingRead = (): undefined => undefined;
 
 /** The collection with `value` under `slot` (a resolved map key, or a vector index). */
 function putSlot(container: unknown, slot: unknown, value: unknown): unknown {
