@@ -22,6 +22,7 @@
 //                  backtracking engine); `guarded` has a lookahead pattern in its input schema;
 //                  `typed` answers `{"v": "aaa...a!"}` (40 `a`s) where its output schema says `v`
 //                  matches `^(a+)+$`; `peeking` has a lookahead in its output schema
+//   proto-names    answers like `well`, and also lists `__proto__`, `constructor` and `toString`
 // `slow` answers after the number of milliseconds given in its `ms` argument, and reports on
 // stderr each cancellation it receives and the most calls it had in flight at once.
 import { createInterface } from "node:readline";
@@ -48,6 +49,8 @@ let tools =
     ? [tool("one"), tool("two"), tool("three"), tool("grow")]
     : [tool("echo", { text: { type: "string" } }), tool("slow", { ms: { type: "integer" } }), tool("work")];
 if (mode === "big-one") tools.push(tool("huge"));
+// Tool names that are also the names of Object.prototype's properties.
+if (mode === "proto-names") tools.push(tool("__proto__"), tool("constructor"), tool("toString"));
 if (mode === "flood") tools.push(tool("flood"));
 if (mode === "redos") {
   tools[0].inputSchema.properties.text.pattern = "^(a+)+$";

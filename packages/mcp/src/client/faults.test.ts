@@ -182,6 +182,30 @@ describe("a server that cannot start", () => {
   });
 });
 
+describe("tool names that Object.prototype also has", () => {
+  it("keep the tools objects plain, and each such tool callable under its name", async () => {
+    const { connection } = await open("proto-names", { prefix: "" });
+    const tools = connection.tools;
+    expect(Object.getPrototypeOf(tools)).toBe(Object.prototype);
+    const names = Object.keys(tools);
+    expect(names).toContain("constructor");
+    expect(names).toContain("toString");
+    // "__proto__" would set the prototype of every object built by assignment: it gets a hash.
+    const proto = names.find((name) => name.startsWith("__proto__"));
+    expect(proto).toMatch(/^__proto___[0-9a-f]{8}$/);
+    expect(await tools[proto as string]?.execute({}, {})).toEqual({ tool: "__proto__", args: {} });
+    expect(await tools.constructor?.execute({}, {})).toEqual({ tool: "constructor", args: {} });
+
+    const group = await connectMcpServers({ a: fake("proto-names") }, { defaults: { prefix: "" } });
+    try {
+      expect(Object.getPrototypeOf(group.tools)).toBe(Object.prototype);
+      expect(Object.keys(group.tools)).toContain(proto);
+    } finally {
+      await group.close();
+    }
+  });
+});
+
 describe("limits", () => {
   it("refuses a result over the size cap, before decoding it", async () => {
     const { connection } = await open("big", { maxResultBytes: 100_000 });

@@ -23,7 +23,9 @@ function shortHash(text: string): string {
 /** The PTC name of `tool` on a server whose prefix is `prefix`. */
 export function ptcToolName(prefix: string, tool: string): string {
   const name = sanitize(`${prefix}${tool}`);
-  if (name.length <= MAX_TOOL_NAME_LENGTH) return name;
+  // "__proto__" (a tool of that name under the prefix "") gets the hash too: as a key of the tools
+  // objects the host builds and merges by assignment, it would set their prototype instead.
+  if (name.length <= MAX_TOOL_NAME_LENGTH && name !== "__proto__") return name;
   return `${name.slice(0, MAX_TOOL_NAME_LENGTH - 9)}_${shortHash(`${prefix}${tool}`)}`;
 }
 
