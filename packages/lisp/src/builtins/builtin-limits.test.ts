@@ -147,3 +147,87 @@ describe("long keys read the clock as they are grouped", () => {
     expect(byText.reads - byNumber.reads).toBeGreaterThanOrEqual(299);
   });
 });
+
+/**
+ * `for` builds its vector from its body's values, and a product of collections makes many from
+ * little: `(for [a v b v] 1)` over a 100,000-item `v` is 10^10 values whose body costs nothing.
+ * Charged once at the end, it grew past the memory budget (and past V8's largest array, which
+ * aborts the process) first. Each value is now charged as it is pushed: the body fails at a later
+ * element, so the answer says whether the budget stopped the `for` before it got there. Every
+ * engine: the closure evaluator, generated code, and the adaptive tier (which moves a `for` over
+ * 1000 items to generated code where it stands).
+ */
+describe("for charges its vector as it grows", () => {
+  const engines = ["adaptive", "fast", "general"] as const;
+  async function reasons(program: string, maxMemoryBytes: number) {
+    const reasonOn = async (engine: (typeof engines)[number]) => {
+      const result = await run(program, { engine, limits: { timeoutMs: 60_000, maxMemoryBytes } });
+      return result.ok ? "ok" : result.error.reason;
+    };
+    return Promise.all(engines.map(reasonOn));
+  }
+
+  test("a product of two collections stops at the budget", async () => {
+    // A 1 MB budget holds about 125,000 values: `a` reaches 125 of the 900 the body fails at.
+    const program = '(let [v (vec (range 1000))] (count (for [a v b v] (if (= a 900) (fail "late") 1))))';
+    expect(await reasons(program, 1_000_000)).toEqual(Array(3).fill("memory_exceeded"));
+  });
+
+  test("a product of three, with a :when", async () => {
+    const program =
+      '(let [v (vec (range 100))] (count (for [a v :when (odd? a) b v c v] (if (= a 91) (fail "late") 1))))';
+    expect(await reasons(program, 1_000_000)).toEqual(Array(3).fill("memory_exceeded"));
+  });
+
+  describe("with a tool counting how far it got", () => {
+    async function progress(program: string) {
+      let calls = 0;
+      // An answer that comes later: the general evaluator goes on from it through `after`.
+      const tools = {
+        tick: async () => {
+          calls++;
+          return true;
+        },
+      };
+      const result = await run(program, { tools, limits: { timeoutMs: 60_000, maxMemoryBytes: 1_000_000 } });
+      return { reason: result.ok ? "ok" : result.error.reason, calls };
+    }
+
+    test("in the body", async () => {
+      // About 125,000 values fit in 1 MB: the body is called that often, not 900,000 times.
+      const program =
+        '(let [v (vec (range 1000))] (count (for [a v b v] (if (= a 900) (fail "late") (tool/tick)))))';
+      const { reason, calls } = await progress(program);
+      expect(reason).toBe("memory_exceeded");
+      expect(calls).toBeLessThan(130_000);
+    });
+
+    test("once for each element of the outer binding", async () => {
+      const program =
+        '(let [v (vec (range 1000))] (count (for [a v :let [_ (tool/tick)] b v] (if (= a 900) (fail "late") 1))))';
+      const { reason, calls } = await progress(program);
+      expect(reason).toBe("memory_exceeded");
+      expect(calls).toBeLessThan(130);
+    });
+  });
+
+  test("a for that finishes is charged what it was before", async () => {
+    // What main charged before the fix, the same on every engine: 8 bytes a value and 16 for
+    // the vector (the literal [a (* 10 a)] adds 32 for each `a` it is made for).
+    const orders = Array.from({ length: 3000 }, (_, i) => ({ status: i % 3 ? "paid" : "open", amount: i }));
+    const cases: ReadonlyArray<readonly [program: string, bytes: number]> = [
+      ["(for [a (range 3) b (range 4)] a)", 296],
+      ["(for [a [1 2 3] b [4 5 6 7]] a)", 112],
+      ["(for [a [1 2 3] :when (odd? a) b [4 5 6 7] :while (< b 6)] (+ a b))", 48],
+      ['(for [o data/orders :when (= (:status o) "paid") x [(:amount o) (:quantity o)]] x)', 96_016],
+      ["(for [a (range 2000)] a)", 32_032],
+      ["(doseq [a (range 3)] a)", 40],
+    ];
+    for (const [program, bytes] of cases) {
+      for (const engine of engines) {
+        const result = await run(program, { engine, context: { orders }, limits });
+        expect([program, engine, result.usage?.memoryBytes]).toEqual([program, engine, bytes]);
+      }
+    }
+  });
+});

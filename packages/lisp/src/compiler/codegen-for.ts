@@ -5,6 +5,7 @@
  * shapes that collect nothing. Each element visited costs a step of fuel (see comprehension.ts).
  */
 import type { ForClause, Node, Pattern } from "../analyzer/ast.js";
+import { VECTOR_SLOT_BYTES } from "../runtime/allocation.js";
 import { bindAll, bindPattern, type PatternEmitter } from "./codegen-patterns.js";
 
 /** What a comprehension needs of the generator (codegen.ts, Generator). */
@@ -20,7 +21,10 @@ export function forComprehension(gen: ForEmitter, node: Extract<Node, { kind: "f
   const run = (index: number, breakLabel: string | undefined): void => {
     if (index === node.clauses.length) {
       const value = gen.value(node.body);
-      if (node.collect) gen.emit(`${out}.push(${value});`);
+      // Each value is charged as it is pushed, the header at the end ($.grownVec): the total of
+      // one charge at the end, but a product of large collections stops at the memory budget
+      // instead of growing past it (and past V8's largest array, which aborts the process).
+      if (node.collect) gen.emit(`${gen.contextName}.allocate(${VECTOR_SLOT_BYTES}); ${out}.push(${value});`);
       return;
     }
     const clause = node.clauses[index] as ForClause;
@@ -70,5 +74,5 @@ export function forComprehension(gen: ForEmitter, node: Extract<Node, { kind: "f
   gen.emit("{");
   gen.emitAll(body);
   gen.emit("}");
-  return node.collect ? gen.bind(`$.vec(${out})`) : "null";
+  return node.collect ? gen.bind(`$.grownVec(${out})`) : "null";
 }

@@ -26,7 +26,7 @@ import { requireString } from "../builtins/support/str-text.js";
 import { isLimitError, isLispError, LispError } from "../errors.js";
 import { print } from "../format/print.js";
 import type { Position } from "../reader/form.js";
-import { mapBytes, setBytes, vectorBytes } from "../runtime/allocation.js";
+import { mapBytes, setBytes, VECTOR_BYTES, vectorBytes } from "../runtime/allocation.js";
 import { callValue, toCallable } from "../runtime/call.js";
 import { callSite } from "../runtime/call-site.js";
 import { active, loopLimitError, type RunContext } from "../runtime/context.js";
@@ -148,6 +148,11 @@ export const codegenRuntime = {
 
   vec(items: unknown[]): unknown[] {
     active.allocate(vectorBytes(items.length));
+    return items;
+  },
+  /** A vector whose slots were charged as it grew (a `for`'s, codegen-for.ts): its header. */
+  grownVec(items: unknown[]): unknown[] {
+    active.allocate(VECTOR_BYTES);
     return items;
   },
   map(flat: unknown[]): LispMap {
