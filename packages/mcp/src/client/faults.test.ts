@@ -194,7 +194,8 @@ describe("tool names that Object.prototype also has", () => {
     const proto = names.find((name) => name.startsWith("__proto__"));
     expect(proto).toMatch(/^__proto___[0-9a-f]{8}$/);
     expect(await tools[proto as string]?.execute({}, {})).toEqual({ tool: "__proto__", args: {} });
-    expect(await tools.constructor?.execute({}, {})).toEqual({ tool: "constructor", args: {} });
+    const constructorName: string = "constructor";
+    expect(await tools[constructorName]?.execute({}, {})).toEqual({ tool: "constructor", args: {} });
 
     const group = await connectMcpServers({ a: fake("proto-names") }, { defaults: { prefix: "" } });
     try {
