@@ -14,6 +14,13 @@ export type ToolArgs = Record<string, unknown>;
 export interface ToolExecutionOptions {
   /** Aborts when the run is cancelled or the call overruns its `timeoutMs`: stop work early. */
   readonly signal?: AbortSignal;
+  /**
+   * Set only when the call runs because a person approved it (`needsApproval`, then `resume`):
+   * the pending call's id, the same on every resume of the same paused state. Pass it on as an
+   * idempotency key (a payment API's, a database's unique column), so that a state resumed twice
+   * does its irreversible work once.
+   */
+  readonly approvalId?: string;
 }
 
 export type ToolFunction<Args extends ToolArgs = ToolArgs, Result = unknown> = (

@@ -66,8 +66,8 @@ export type ResumedTurn =
       readonly ledger: readonly LedgerEntry[];
       /** Calls that ran in earlier attempts, and a record of each rejected call. */
       readonly records: readonly ToolCallRecord[];
-      /** Positions of approved calls, to mark their records. */
-      readonly approved: ReadonlySet<string>;
+      /** Approved calls: each one's approval id by its position (records are marked by it). */
+      readonly approved: ReadonlyMap<string, string>;
     };
 
 /** What the program and the model read of a rejected call. */

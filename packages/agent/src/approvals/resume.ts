@@ -153,12 +153,12 @@ function resumedTurn(
   }
   const ledger = [...(paused.ledger ?? [])];
   const records: ToolCallRecord[] = [...(paused.records ?? [])];
-  const approved = new Set<string>();
+  const approved = new Map<string, string>();
   for (const { call, decision } of decisions.values()) {
     const entry = { position: call.position ?? "", name: call.toolName, args: call.programArgs ?? call.args };
     if (decision.approved) {
       ledger.push({ ...entry, approved: true });
-      approved.add(entry.position);
+      approved.set(entry.position, call.id);
     } else {
       const message = rejectionText(decision.message);
       ledger.push({ ...entry, error: message });

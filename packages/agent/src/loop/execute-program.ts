@@ -84,7 +84,7 @@ export async function executeProgram(
   const resumed = state.resumed?.layer === "ptc_lisp" ? state.resumed : undefined;
   state.resumed = undefined;
   const records: ToolCallRecord[] = [...(resumed?.records ?? [])];
-  const approved = resumed?.approved ?? new Set<string>();
+  const approved = resumed?.approved ?? new Map<string, string>();
   // A program that ends (a timeout, an error elsewhere) while a tool still runs stops that tool:
   // its signal aborts and its call is settled and recorded before the turn is.
   const programDone = new AbortController();
@@ -95,14 +95,14 @@ export async function executeProgram(
   for (const tool of options.inventory) {
     tools[tool.name] = {
       execute: (args, toolOptions) => {
-        const approval = approved.has(toolOptions.position ?? "") ? "approved" : undefined;
+        const approvalId = approved.get(toolOptions.position ?? "");
         const call = callFromProgram(run, state, {
           tool,
           args,
           records,
           options,
           programDone: stop,
-          approval,
+          approvalId,
         });
         pending.add(call);
         const settled = () => pending.delete(call);
@@ -294,11 +294,12 @@ async function callFromProgram(
     readonly records: ToolCallRecord[];
     readonly options: ProgramOptions;
     readonly programDone: AbortWatch;
-    readonly approval: "approved" | undefined;
+    /** Set when a person approved this call: the tool receives it as an idempotency key. */
+    readonly approvalId: string | undefined;
   },
 ): Promise<unknown> {
-  const { tool, args, records, options, programDone, approval } = programCall;
-  const marked = approval === undefined ? {} : { approval };
+  const { tool, args, records, options, programDone, approvalId } = programCall;
+  const marked = approvalId === undefined ? {} : { approval: "approved" as const };
   const key = tool.cache ? canonicalCacheKey(tool.name, args) : undefined;
   if (key !== undefined) {
     const hit = state.toolCache.get(key);
@@ -324,6 +325,7 @@ async function callFromProgram(
     turn: options.turn,
     parentSpanId: options.parentSpanId,
     stop: programDone,
+    ...(approvalId === undefined ? {} : { approvalId }),
   });
   // A value a program could not read (a cycle, a function, an opaque host object) is a tool error
   // or converted to the data the model would see natively, never an opaque or misleading value.

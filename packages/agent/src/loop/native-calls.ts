@@ -9,7 +9,13 @@
 import { renderProtocolError, unknownNativeToolMessage } from "@ptc/protocol";
 import { canonicalCacheKey, effectiveExpose, resolveToolName, type Tool } from "@ptc/tool";
 import { callNeedsApproval, hasApprovalPolicy, unpausableMessage } from "../approvals/approval-policy.js";
-import { type AnsweredCall, type HeldCall, rejectionText, type TurnPause } from "../approvals/paused-turn.js";
+import {
+  type AnsweredCall,
+  type HeldCall,
+  rejectionText,
+  type TurnPause,
+  type WaitingCall,
+} from "../approvals/paused-turn.js";
 import { errorMessage } from "../error-message.js";
 import { newSpanId } from "../events/event-sink.js";
 import { buildNativePreview } from "../native-preview/index.js";
@@ -201,7 +207,7 @@ async function decidedCall(
   state: LoopState,
   decided: {
     readonly call: IdentifiedCall;
-    readonly waiting: HeldCall;
+    readonly waiting: WaitingCall;
     readonly decision: { readonly approved: true } | { readonly approved: false; readonly message: string };
     readonly spanId: string;
     /** The turn's records, appended to. */
@@ -228,7 +234,15 @@ async function decidedCall(
   }
   const bridged = combined && tool.cache && effectiveExpose(tool, run.agent) === "both";
   const before = records.length;
-  const content = await nativeCall(run, state, { tool, call, args: waiting.args, spanId, records, bridged });
+  const content = await nativeCall(run, state, {
+    tool,
+    call,
+    args: waiting.args,
+    spanId,
+    records,
+    bridged,
+    approvalId: waiting.id,
+  });
   for (let index = before; index < records.length; index++) {
     records[index] = { ...(records[index] as ToolCallRecord), approval: "approved" };
   }
@@ -251,9 +265,11 @@ async function nativeCall(
     /** The turn's records, appended to. */
     readonly records: ToolCallRecord[];
     readonly bridged: boolean;
+    /** Set when a person approved this call: the tool receives it as an idempotency key. */
+    readonly approvalId?: string;
   },
 ): Promise<string> {
-  const { tool, call, args, spanId, records, bridged } = native;
+  const { tool, call, args, spanId, records, bridged, approvalId } = native;
   const record = (fields: { result: unknown } | { error: string }, durationMs: number, cached = false) =>
     records.push({
       name: tool.name,
@@ -277,6 +293,7 @@ async function nativeCall(
     layer: "native",
     turn: state.turn,
     parentSpanId: spanId,
+    ...(approvalId === undefined ? {} : { approvalId }),
   });
   if (!outcome.ok) {
     record({ error: outcome.message }, outcome.durationMs);

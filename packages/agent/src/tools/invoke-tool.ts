@@ -59,6 +59,8 @@ export interface InvokeOptions {
   readonly parentSpanId: string;
   /** Ends the call like the run's signal does (the program that made the call has ended). */
   readonly stop?: AbortWatch;
+  /** The approval this call runs under, handed to the tool as an idempotency key. */
+  readonly approvalId?: string;
 }
 
 export async function invokeTool(
@@ -78,7 +80,10 @@ export async function invokeTool(
     ...(events.payloads ? { args } : {}),
   });
   const started = now();
-  const outcome = measured(tool, await execute(run, state, { tool, args, spanId, stop: options.stop }));
+  const outcome = measured(
+    tool,
+    await execute(run, state, { tool, args, spanId, stop: options.stop }, options.approvalId),
+  );
   const durationMs = now() - started;
   events.emit(spanId, options.parentSpanId, {
     type: "tool-call-end",
@@ -117,6 +122,7 @@ async function execute(
   run: Run,
   state: LoopState,
   { tool, args, spanId, stop }: Omit<ChildCall, "nested" | "state">,
+  approvalId: string | undefined,
 ): Promise<Outcome> {
   if (run.abort.aborted) {
     return { ok: false, error: run.abort.reason, message: "the run was aborted before the tool ran" };
@@ -142,7 +148,9 @@ async function execute(
   let timer: LongTimer | undefined;
   let deadlineTimer: LongTimer | undefined;
   try {
-    const call = Promise.resolve().then(() => tool.execute({ ...args }, { signal: controller.signal }));
+    const executeOptions =
+      approvalId === undefined ? { signal: controller.signal } : { signal: controller.signal, approvalId };
+    const call = Promise.resolve().then(() => tool.execute({ ...args }, executeOptions));
     // When a timeout or an abort wins the race, the tool's own late failure must not go unhandled.
     call.catch(() => undefined);
     const racers: Promise<unknown>[] = [call];
