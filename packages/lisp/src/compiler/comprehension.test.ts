@@ -100,4 +100,19 @@ describe("for over a two-item vector written in the clause", () => {
     expect(unmade.ok && made.ok).toBe(true);
     expect(unmade.usage?.memoryBytes).toBe(made.usage?.memoryBytes);
   });
+
+  test.each([
+    "(for [x [1 2 3] y [4 5]] x)",
+    "(for [x [1 2 3] y [4 5]] [x y])",
+    '(for [x (range 50) y [:a "b"] :when (odd? x)] [x y])',
+  ])("%s: a pair of constants is one shared vector, charged as on every engine", async (source) => {
+    const charged: Record<string, unknown> = {};
+    for (const engine of ["fast", "general", "adaptive"] as const) {
+      const result = await run(source, { engine });
+      expect(result.ok).toBe(true);
+      charged[engine] = result.usage?.memoryBytes;
+    }
+    expect(charged.general).toBe(charged.fast);
+    expect(charged.adaptive).toBe(charged.fast);
+  });
 });

@@ -50,8 +50,13 @@ export function compileComprehension(
       case "bind": {
         const pattern = clause.pattern as Pattern;
         const init = clause.init as Node;
+        // A vector of two constants is one shared array, made and charged never (compileVector),
+        // so only a pair with something to evaluate goes item by item.
         const pair =
-          pattern.kind === "bind" && init.kind === "vector" && init.items.length === 2
+          pattern.kind === "bind" &&
+          init.kind === "vector" &&
+          init.items.length === 2 &&
+          !init.items.every((item) => item.kind === "const")
             ? ([compile(init.items[0] as Node), compile(init.items[1] as Node)] as const)
             : undefined;
         return {
