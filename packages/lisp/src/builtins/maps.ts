@@ -228,12 +228,13 @@ export function selectKeywords(map: unknown, keywords: readonly Keyword[]): Lisp
       // A hot keyword's own reader (field-reader.ts): one access site per keyword, where a shared
       // `m[keyword.name]` sees every key of every program's select-keys and V8 serves it by its
       // slowest keyed lookup (about 45% of the instructions of a warm projection over rows).
-      const reader = plain && keyword.direct ? readerOf(keyword) : undefined;
       // A plain object holds such a keyword's field under its name, and nowhere else.
+      const direct = plain && keyword.direct;
+      const reader = direct ? readerOf(keyword) : undefined;
       const found =
         reader !== undefined
           ? reader(m, readWithoutReader)
-          : plain && keyword.direct
+          : direct
             ? (m as Record<string, unknown>)[keyword.name]
             : getFlexible(m, keyword);
       if (found !== undefined) pairs.push(keyword, found);
