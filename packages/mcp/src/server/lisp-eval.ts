@@ -5,7 +5,7 @@
  *
  * It never throws for anything a client sends: every problem is a rendered `args_error`.
  */
-import { format, type Limits, run, type Session, toJson } from "@ptc/lisp";
+import { format, type Limits, run, type Session } from "@ptc/lisp";
 import {
   buildExecutionFeedback,
   classifyErrorReason,
@@ -16,6 +16,7 @@ import {
 } from "@ptc/protocol";
 import type { Tool } from "@ptc/tool";
 import { compileOutputSchema } from "./output-schema.js";
+import { schemaValue } from "./schema-value.js";
 import { jsonBytes } from "./shared-cache.js";
 
 export interface EvalLimits {
@@ -134,7 +135,15 @@ export async function evaluateProgram(
     return renderSuccess(withMemory, { execution, includeMemory: true, ...extra });
   };
   if (check !== undefined) {
-    const json = toJson(result.value);
+    const encoded = schemaValue(result.value);
+    if (!encoded.ok) {
+      return {
+        ok: false,
+        text: renderError("validation_error", `validated value: ${encoded.reason}`),
+        committed: true,
+      };
+    }
+    const json = encoded.json;
     const problem = check(json);
     if (problem !== undefined) {
       return {
