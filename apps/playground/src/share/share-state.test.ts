@@ -1,5 +1,11 @@
 import { describe, expect, test } from "vitest";
-import { codeFromQuery, decodeState, encodeState, type PlaygroundState } from "./share-state.js";
+import {
+  codeFromQuery,
+  decodeState,
+  encodeState,
+  MAX_SHARED_BYTES,
+  type PlaygroundState,
+} from "./share-state.js";
 
 const state: PlaygroundState = {
   program: '(->> (tool/list-orders {:status "paid"})\n     (sum-by :amount)) ; «non-ASCII» ✓',
@@ -32,6 +38,19 @@ describe("share links", () => {
     await expect(decodeState(`${hash.slice(0, 12)}xx${hash.slice(14, 40)}`)).rejects.toThrow(
       /this share link is damaged .*ask for the link again/,
     );
+  });
+
+  test("a link that unpacks past the cap is refused before it is unpacked whole", async () => {
+    // About 1,000 to 1: a link of some 30 KB that would unpack to 32 MiB.
+    const bomb = { ...state, context: JSON.stringify({ pad: "a".repeat(4 * MAX_SHARED_BYTES) }) };
+    const hash = await encodeState(bomb);
+    expect(hash.length).toBeLessThan(MAX_SHARED_BYTES / 100);
+    await expect(decodeState(hash)).rejects.toThrow(
+      /unpacks to more than 8 MiB, more than the playground opens/,
+    );
+    // Just under the cap still opens.
+    const large = { ...state, context: JSON.stringify({ pad: "a".repeat(MAX_SHARED_BYTES - 1024) }) };
+    expect(await decodeState(await encodeState(large))).toEqual(large);
   });
 
   test("?code= carries a program alone", () => {

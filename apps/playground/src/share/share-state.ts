@@ -21,12 +21,42 @@ export interface PlaygroundState {
 /** Marks the format of the hash, so a later one can still read links made today. */
 const PREFIX = "#v1.";
 
+/**
+ * Largest text a link may unpack to. Deflate packs repetitive text about a thousand to one, so
+ * without a cap a link of a few hundred kilobytes (anyone can send one) unpacks to gigabytes and
+ * takes the tab down before anything is shown.
+ */
+export const MAX_SHARED_BYTES = 8 * 1024 * 1024;
+
+/** Thrown by `transform` when its output passes `maxBytes`. */
+class TooLargeError extends Error {}
+
 async function transform(
   bytes: Uint8Array,
   stream: CompressionStream | DecompressionStream,
+  maxBytes = Number.POSITIVE_INFINITY,
 ): Promise<Uint8Array> {
-  const output = new Blob([bytes as BlobPart]).stream().pipeThrough(stream);
-  return new Uint8Array(await new Response(output).arrayBuffer());
+  const reader = new Blob([bytes as BlobPart]).stream().pipeThrough(stream).getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      // Stops the decompression where it stands: nothing past the cap is ever made.
+      await reader.cancel();
+      throw new TooLargeError();
+    }
+    chunks.push(value);
+  }
+  const output = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    output.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return output;
 }
 
 function toBase64Url(bytes: Uint8Array): string {
@@ -78,9 +108,15 @@ export async function decodeState(hash: string): Promise<PlaygroundState | undef
     const bytes = await transform(
       fromBase64Url(hash.slice(PREFIX.length)),
       new DecompressionStream("deflate"),
+      MAX_SHARED_BYTES,
     );
     data = JSON.parse(new TextDecoder().decode(bytes));
   } catch (error) {
+    if (error instanceof TooLargeError) {
+      throw new Error(
+        `this share link unpacks to more than ${MAX_SHARED_BYTES / 1024 / 1024} MiB, more than the playground opens; share a smaller context, or load the data another way`,
+      );
+    }
     throw new Error(
       `this share link is damaged (it does not decompress: ${String(error)}); ask for the link again`,
     );
