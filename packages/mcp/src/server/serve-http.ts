@@ -38,6 +38,13 @@ export interface HttpOptions {
   readonly maxBodyBytes?: number;
   /** An MCP session with no request for this long is closed (its Lisp sessions too). Default 30 minutes. */
   readonly sessionIdleMs?: number;
+  /**
+   * MCP sessions open at once; an initialize past it is refused (503) until a session closes or
+   * goes idle. Each holds its client's tools and Lisp sessions (tens of kilobytes), so without a
+   * bound a client that keeps initializing grows the server until it runs out of memory.
+   * Default 1,000.
+   */
+  readonly maxSessions?: number;
 }
 
 export interface HttpServing {
@@ -142,18 +149,26 @@ export async function serveHttp(server: PtcMcpServer, options: HttpOptions = {})
     { transport: StreamableHTTPServerTransport; connection: ClientConnection; lastSeen: number }
   >();
   const sessionIdleMs = options.sessionIdleMs ?? 30 * 60 * 1000;
+  const maxSessions = options.maxSessions ?? 1000;
+  if (!Number.isSafeInteger(maxSessions) || maxSessions < 1) {
+    throw new PtcMcpError(
+      "PTC_MCP_INVALID_OPTION",
+      `maxSessions must be a whole number of at least 1, got ${String(maxSessions)}`,
+      { details: { option: "maxSessions" } },
+    );
+  }
+  // Initializes under way: counted against maxSessions before their session exists.
+  let opening = 0;
+  const sweepIdle = () => {
+    const now = Date.now();
+    for (const [id, entry] of sessions) {
+      if (now - entry.lastSeen <= sessionIdleMs) continue;
+      sessions.delete(id);
+      entry.connection.close().catch(() => undefined);
+    }
+  };
   // Clients that vanish without DELETE would otherwise keep their sessions for good.
-  const sweeper = setInterval(
-    () => {
-      const now = Date.now();
-      for (const [id, entry] of sessions) {
-        if (now - entry.lastSeen <= sessionIdleMs) continue;
-        sessions.delete(id);
-        entry.connection.close().catch(() => undefined);
-      }
-    },
-    Math.min(sessionIdleMs, 60_000),
-  );
+  const sweeper = setInterval(sweepIdle, Math.min(sessionIdleMs, 60_000));
   sweeper.unref();
   let port = options.port ?? 7332;
 
@@ -256,6 +271,26 @@ export async function serveHttp(server: PtcMcpServer, options: HttpOptions = {})
       rpcError(response, 400, -32000, "Bad Request: no Mcp-Session-Id; start with an initialize request");
       return;
     }
+    if (sessions.size + opening >= maxSessions) sweepIdle();
+    if (sessions.size + opening >= maxSessions) {
+      rpcError(
+        response,
+        503,
+        -32000,
+        `Service Unavailable: ${maxSessions} MCP sessions are open, the most this server keeps; close one (DELETE with its Mcp-Session-Id) or retry once one has been idle for ${Math.round(sessionIdleMs / 1000)} s`,
+        { "retry-after": "60" },
+      );
+      return;
+    }
+    opening++;
+    try {
+      await openSession(request, response, read.body);
+    } finally {
+      opening--;
+    }
+  };
+
+  const openSession = async (request: IncomingMessage, response: ServerResponse, body: unknown) => {
     let connection: ClientConnection | undefined;
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -269,7 +304,7 @@ export async function serveHttp(server: PtcMcpServer, options: HttpOptions = {})
     };
     connection = await server.connect(transport);
     try {
-      await transport.handleRequest(request, response, read.body);
+      await transport.handleRequest(request, response, body);
     } finally {
       // The transport refused the request (say, a client that does not accept its media types):
       // no session was made, so no request can reach this connection again, nor any sweep.
