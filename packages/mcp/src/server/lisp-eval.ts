@@ -16,6 +16,7 @@ import {
 } from "@ptc/protocol";
 import type { Tool } from "@ptc/tool";
 import { compileOutputSchema } from "./output-schema.js";
+import { outputSchemaOverLimits } from "./schema-limits.js";
 import { schemaValue } from "./schema-value.js";
 import { jsonBytes } from "./shared-cache.js";
 
@@ -96,6 +97,8 @@ export async function evaluateProgram(
         `lisp_eval \`output_schema\` must be a JSON Schema object, got ${describeType(args.output_schema)}`,
       );
     }
+    const overLimits = outputSchemaOverLimits(args.output_schema);
+    if (overLimits !== undefined) return argsError(`lisp_eval \`output_schema\` is too large: ${overLimits}`);
     const compiled = compileOutputSchema(args.output_schema);
     if (!compiled.ok)
       return argsError(`lisp_eval \`output_schema\` is not a valid JSON Schema: ${compiled.message}`);
