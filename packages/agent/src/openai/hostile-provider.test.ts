@@ -130,6 +130,36 @@ const handlers: Record<string, Handler> = {
   },
 };
 
+/** Completions of the wrong shape, answered as JSON by the scenario `shape-<name>`. */
+const SHAPES: Record<string, unknown> = {
+  "tool-calls-object": { choices: [{ message: { content: "hi", tool_calls: { a: 1 } } }] },
+  "odd-finish-and-usage": {
+    choices: [{ finish_reason: { x: 1 }, message: { content: "hi" } }],
+    usage: { prompt_tokens: "12", completion_tokens: -5, prompt_tokens_details: { cached_tokens: null } },
+  },
+  "choices-string": { choices: "nope" },
+  "null-body": null,
+  "many-calls": {
+    choices: [
+      {
+        message: {
+          content: null,
+          tool_calls: Array.from({ length: 20_000 }, (_, index) => ({
+            id: index % 2 === 0 ? "same" : undefined,
+            function: { name: "echo", arguments: index % 3 === 0 ? { text: "object" } : '{"text":"a"}' },
+          })),
+        },
+      },
+    ],
+  },
+};
+for (const [name, body] of Object.entries(SHAPES)) {
+  handlers[`shape-${name}`] = (_request, response) => {
+    response.writeHead(200, { "content-type": "application/json" });
+    response.end(JSON.stringify(body));
+  };
+}
+
 beforeAll(async () => {
   server = createServer((request, response) => {
     const scenario = request.url?.split("/")[1] ?? "";
@@ -307,6 +337,38 @@ describe("Retry-After", () => {
     controller.abort();
     expect((await result).step.fail?.reason).toBe("aborted");
     expect(requestCounts.get("retry-long")).toBe(1);
+  });
+});
+
+describe("completions of the wrong shape", () => {
+  it.each([
+    ["tool-calls-object", null],
+    ["odd-finish-and-usage", null],
+    ["choices-string", "llm_error"],
+    ["null-body", "llm_error"],
+  ])("%s ends the run as %s", async (name, reason) => {
+    const result = await run(textAgent(), { llm: model(`shape-${name}`) });
+    expect(result.step.fail?.reason ?? null).toBe(reason);
+    if (reason === null) expect(result.step.return).toBe("hi");
+  });
+
+  it("20,000 tool calls in one message (ids missing or repeated, arguments as objects) stop at maxToolCalls", async () => {
+    let calls = 0;
+    const agent = textAgent({
+      maxToolCalls: 10,
+      tools: {
+        echo: {
+          execute: ({ text }: { text: string }) => {
+            calls += 1;
+            return text;
+          },
+          signature: "(text :string) -> :string",
+        },
+      },
+    });
+    const result = await run(agent, { llm: model("shape-many-calls") });
+    expect(result.ok).toBe(false);
+    expect(calls).toBeLessThanOrEqual(10);
   });
 });
 
