@@ -127,6 +127,14 @@ describe("fromLanguageModel with a model that breaks V3", () => {
     expect(error.message).toContain('{"weird":true}');
   });
 
+  it("an error part of megabytes gives a bounded message, and the whole providerMessage", async () => {
+    const huge = "x".repeat(5_000_000);
+    const model = hostileModel(() => ({ stream: partStream([{ type: "error", error: huge }]).stream }));
+    const error = await callFailure(model(request(true)));
+    expect(error.message.length).toBeLessThan(2000);
+    expect(error.providerMessage).toBe(huge);
+  });
+
   it.each([
     ["null", null],
     ["undefined", undefined],
