@@ -52,9 +52,10 @@ export function interruptible<T>(run: Run, promise: Promise<T>): Promise<T> {
     const remaining = Math.max(0, run.deadline - Date.now());
     racers.push(
       new Promise<T>((_, reject) => {
-        const timer = startTimer(() => reject(new Interrupted("mission_timeout")), remaining, {
-          unref: true,
-        });
+        // Not `unref`, like a tool's deadline: a model that hangs without I/O (a hand-written
+        // one) holds nothing else open, and a script awaiting the run would exit before it ends.
+        // The timer is cleared as soon as the wait settles.
+        const timer = startTimer(() => reject(new Interrupted("mission_timeout")), remaining);
         cleanups.push(() => timer.clear());
       }),
     );
