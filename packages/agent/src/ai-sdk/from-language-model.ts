@@ -13,6 +13,7 @@ import type {
   LanguageModelV3StreamPart,
 } from "@ai-sdk/provider";
 import type { ModelFunction, ModelRequest, ModelResponseObject, ModelToolCall } from "@ptc/agent";
+import { ModelCallError } from "@ptc/agent";
 import { readStream } from "./read-stream.js";
 import { type FromLanguageModelOptions, toCallOptions } from "./to-call-options.js";
 import { toModelCallError } from "./to-model-call-error.js";
@@ -39,16 +40,22 @@ async function generate(
   } catch (error) {
     throw toModelCallError(error, request.signal);
   }
+  // A hand-written model may return anything; what is not V3's shape is the model's error.
+  const content: unknown = result?.content;
+  if (!Array.isArray(content)) {
+    throw new ModelCallError("invalid_response", "The model's doGenerate result has no content array");
+  }
   let text: string | null = null;
   const toolCalls: ModelToolCall[] = [];
-  for (const part of result.content) {
+  for (const part of content as LanguageModelV3GenerateResult["content"]) {
+    if (typeof part !== "object" || part === null) continue;
     if (part.type === "text") text = (text ?? "") + part.text;
     // Calls the provider ran itself (web search and the like) are not the loop's to run.
     else if (part.type === "tool-call" && part.providerExecuted !== true) {
       toolCalls.push(toToolCall(part.toolCallId, part.toolName, part.input));
     }
   }
-  const tokens = toTokenCounts(result.usage);
+  const tokens = toTokenCounts(result?.usage);
   return {
     content: text,
     ...(toolCalls.length > 0 ? { toolCalls } : {}),
@@ -62,13 +69,21 @@ async function stream(
   options: FromLanguageModelOptions,
 ): Promise<ModelResponseObject> {
   const onChunk = request.stream;
-  let parts: ReadableStream<LanguageModelV3StreamPart>;
+  let result: { readonly stream?: unknown } | null | undefined;
   try {
-    ({ stream: parts } = await untilAborted(model.doStream(toCallOptions(request, options)), request.signal));
+    result = await untilAborted(model.doStream(toCallOptions(request, options)), request.signal);
   } catch (error) {
     throw toModelCallError(error, request.signal);
   }
-  return readStream(parts, {
+  const parts = result?.stream;
+  // Not `instanceof`: a stream of another realm or a polyfill is a stream too.
+  if (typeof (parts as { getReader?: unknown } | undefined)?.getReader !== "function") {
+    throw new ModelCallError(
+      "invalid_response",
+      "The model's doStream result has no ReadableStream `stream`",
+    );
+  }
+  return readStream(parts as ReadableStream<LanguageModelV3StreamPart>, {
     signal: request.signal,
     onText: (delta) => onChunk?.(delta),
   });

@@ -6,6 +6,7 @@
  */
 import type { LanguageModelV3StreamPart, LanguageModelV3Usage } from "@ai-sdk/provider";
 import type { ModelResponseObject, ModelToolCall } from "@ptc/agent";
+import { ModelCallError } from "@ptc/agent";
 import { toModelCallError } from "./to-model-call-error.js";
 import { toTokenCounts } from "./to-token-counts.js";
 import { toToolCall } from "./to-tool-call.js";
@@ -43,8 +44,19 @@ export async function readStream(
   try {
     for (;;) {
       signal?.throwIfAborted();
-      const { done, value: part } = await reader.read();
+      // A stream that fails after the provider accepted the call (a dropped connection, a
+      // provider's bug) failed while answering, like an `error` part: `server_error` unless the
+      // error says more.
+      const { done, value: part } = await reader.read().catch((error: unknown) => {
+        throw toModelCallError(error, signal, "stream-part");
+      });
       if (done) break;
+      if (typeof part !== "object" || part === null) {
+        throw new ModelCallError(
+          "invalid_response",
+          `The model's stream sent ${part === null ? "null" : typeof part} where a stream part belongs`,
+        );
+      }
       switch (part.type) {
         case "text-delta":
           sawText = true;
@@ -66,10 +78,13 @@ export async function readStream(
           break;
         case "tool-input-delta": {
           const pending = toolCalls.get(part.id);
+          // Text only: `+=` would write a hand-written model's `undefined` into the arguments.
+          const delta: unknown = part.delta;
+          if (typeof delta !== "string") break;
           if (pending === undefined) {
-            toolCalls.set(part.id, { toolName: "", input: part.delta, providerExecuted: false });
+            toolCalls.set(part.id, { toolName: "", input: delta, providerExecuted: false });
           } else {
-            pending.input += part.delta;
+            pending.input += delta;
           }
           break;
         }

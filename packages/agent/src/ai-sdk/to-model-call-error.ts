@@ -13,7 +13,8 @@
  *   not retried: repeating the call would fail the same way
  *
  * A `ModelCallError` passes through untouched. It must never drop the provider's own message:
- * it is kept verbatim as `providerMessage`, and the original error as `cause`.
+ * it is kept verbatim as `providerMessage` (the error's `message` quotes its first 1,000
+ * characters), and the original error as `cause`.
  *
  * AI SDK errors are recognised by the marker symbols their `isInstance` checks, not by importing
  * the classes, so this subpath loads nothing from the optional `@ai-sdk/provider` peer at run time
@@ -37,13 +38,13 @@ export function toModelCallError(
   }
   if (isAiSdkError(error, "AI_APICallError")) return fromApiCallError(error, providerMessage);
   if (nameOf(error) === "TimeoutError") {
-    return new ModelCallError("timeout", `The model call timed out: ${providerMessage}`, {
+    return new ModelCallError("timeout", `The model call timed out: ${quoted(providerMessage)}`, {
       providerMessage,
       cause: error,
     });
   }
   const kind = otherKind(error, source);
-  return new ModelCallError(kind, `The model call failed (${kind}): ${providerMessage}`, {
+  return new ModelCallError(kind, `The model call failed (${kind}): ${quoted(providerMessage)}`, {
     providerMessage,
     cause: error,
   });
@@ -60,7 +61,7 @@ function fromApiCallError(error: ApiCallErrorFields, providerMessage: string): M
   if (typeof status !== "number") {
     return new ModelCallError(
       "network_error",
-      `The model call could not reach the provider: ${providerMessage}`,
+      `The model call could not reach the provider: ${quoted(providerMessage)}`,
       {
         providerMessage,
         cause: error,
@@ -69,12 +70,16 @@ function fromApiCallError(error: ApiCallErrorFields, providerMessage: string): M
   }
   const kind: ModelErrorKind = status === 408 ? "timeout" : kindOfStatus(status);
   const wait = retryAfterMs(error.responseHeaders);
-  return new ModelCallError(kind, `The model call failed with HTTP ${status} (${kind}): ${providerMessage}`, {
-    status,
-    providerMessage,
-    cause: error,
-    ...(wait === undefined ? {} : { retryAfterMs: wait }),
-  });
+  return new ModelCallError(
+    kind,
+    `The model call failed with HTTP ${status} (${kind}): ${quoted(providerMessage)}`,
+    {
+      status,
+      providerMessage,
+      cause: error,
+      ...(wait === undefined ? {} : { retryAfterMs: wait }),
+    },
+  );
 }
 
 const invalidResponseErrors = [
@@ -100,6 +105,19 @@ function nameOf(error: unknown): string | undefined {
   if (typeof error !== "object" || error === null) return undefined;
   const name = (error as { name?: unknown }).name;
   return typeof name === "string" ? name : undefined;
+}
+
+/** The most characters of the provider's message an error's own message quotes. */
+const QUOTED_LIMIT = 1000;
+
+/**
+ * The provider's message as the error's `message` quotes it: cut, since a provider may send
+ * megabytes and a message is logged whole. `providerMessage` keeps it all, as documented.
+ */
+function quoted(message: string): string {
+  return message.length > QUOTED_LIMIT
+    ? `${message.slice(0, QUOTED_LIMIT)}... (${message.length} characters)`
+    : message;
 }
 
 /** Stream error parts are often plain JSON from the provider (`{ type, message }`), not Errors. */

@@ -7,7 +7,9 @@ import type { LanguageModelV3Usage } from "@ai-sdk/provider";
 import type { TokenCounts } from "@ptc/agent";
 
 export function toTokenCounts(usage: LanguageModelV3Usage | undefined): TokenCounts | undefined {
-  if (usage === undefined) return undefined;
+  // A hand-written model may send `usage: null` (or leave the nested objects out); that reports
+  // nothing, and must not lose the answer it came with.
+  if (typeof usage !== "object" || usage === null) return undefined;
   const counts: { input?: number; output?: number; cacheRead?: number; cacheCreation?: number } = {};
   // Optional chaining: hand-written models and mocks sometimes leave the nested objects out.
   const input = usage.inputTokens?.total;

@@ -5,7 +5,7 @@
 import type { ModelToolCall } from "@ptc/agent";
 import { parseToolArguments } from "./tool-arguments.js";
 
-export function toToolCall(id: string, name: string, input: string): ModelToolCall {
+export function toToolCall(id: string, name: string, input: unknown): ModelToolCall {
   const { args, argsError } = parseToolArguments(input);
   return argsError === undefined ? { id, name, args } : { id, name, args, argsError };
 }

@@ -9,7 +9,15 @@ export interface ToolArguments {
   readonly argsError?: string;
 }
 
-export function parseToolArguments(raw: string): ToolArguments {
+export function parseToolArguments(raw: unknown): ToolArguments {
+  // V3 says JSON text; a hand-written model may hand over the object itself, or anything else.
+  if (isPlainObject(raw)) return { args: raw };
+  if (typeof raw !== "string") {
+    return {
+      args: {},
+      argsError: `Tool arguments must be JSON text, got ${raw === null ? "null" : typeof raw}`,
+    };
+  }
   // Providers send "" for a call without arguments; the AI SDK reads that as {} too.
   if (raw.trim() === "") return { args: {} };
   let value: unknown;

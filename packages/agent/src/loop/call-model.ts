@@ -5,7 +5,7 @@
  * ignores them), streaming deltas to `onChunk`, and token accounting.
  */
 
-import { startTimer } from "../clock/long-timer.js";
+import { type LongTimer, startTimer } from "../clock/long-timer.js";
 import { errorMessage } from "../error-message.js";
 import { newSpanId } from "../events/event-sink.js";
 import type { EventBase, LlmCallEndEvent } from "../events/event-types.js";
@@ -52,9 +52,10 @@ export function interruptible<T>(run: Run, promise: Promise<T>): Promise<T> {
     const remaining = Math.max(0, run.deadline - Date.now());
     racers.push(
       new Promise<T>((_, reject) => {
-        const timer = startTimer(() => reject(new Interrupted("mission_timeout")), remaining, {
-          unref: true,
-        });
+        // Not `unref`, like a tool's deadline: a model that hangs without I/O (a hand-written
+        // one) holds nothing else open, and a script awaiting the run would exit before it ends.
+        // The timer is cleared as soon as the wait settles.
+        const timer = startTimer(() => reject(new Interrupted("mission_timeout")), remaining);
         cleanups.push(() => timer.clear());
       }),
     );
@@ -66,14 +67,37 @@ export function interruptible<T>(run: Run, promise: Promise<T>): Promise<T> {
   });
 }
 
+/**
+ * The wait before a retry. A long timer, since a provider's `retryAfterMs` may ask for more than a
+ * plain `setTimeout` holds (it would fire after 1 ms). Not `unref`: the run is waiting on it, and
+ * a script that awaits the run must not exit in the middle of it (nothing else may keep the
+ * process alive then: the failed call's connection is closed or idle).
+ */
 function sleep(run: Run, ms: number): Promise<void> {
+  let timer: LongTimer | undefined;
   return interruptible(
     run,
     new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      (timer as { unref?: () => void }).unref?.();
+      timer = startTimer(resolve, ms);
     }),
-  );
+  ).finally(() => timer?.clear());
+}
+
+/**
+ * The signal of one model call. With a mission deadline it is a signal of the call's own, aborted
+ * when the run's signal aborts and when the deadline passes: the run stops waiting on the call
+ * then, and the model must stop too (close its connection, stop reading an endless body) rather
+ * than go on in the background. Without a deadline the run's own signal serves.
+ */
+function callSignal(run: Run): { readonly signal: AbortSignal | undefined; expire(): void; dispose(): void } {
+  if (run.deadline === undefined) return { signal: run.signal, expire() {}, dispose() {} };
+  const controller = new AbortController();
+  const unsubscribe = run.abort.onAbort((reason) => controller.abort(reason));
+  return {
+    signal: controller.signal,
+    expire: () => controller.abort(new DOMException("The mission timed out.", "TimeoutError")),
+    dispose: unsubscribe,
+  };
 }
 
 export async function callModel(
@@ -141,18 +165,23 @@ export async function callModel(
     }
     let failure: unknown;
     let raw: unknown;
+    const signal = callSignal(run);
+    const callRequest = signal.signal === undefined ? fullRequest : { ...fullRequest, signal: signal.signal };
     try {
       raw = await interruptible(
         run,
-        Promise.resolve().then(() => run.llm(fullRequest)),
+        Promise.resolve().then(() => run.llm(callRequest)),
       );
     } catch (error) {
       const interrupted = interruption(error);
       if (interrupted !== undefined) {
+        if (interrupted.kind === "mission_timeout") signal.expire();
         end({ ok: false, error: interrupted.kind === "aborted" ? "aborted" : "mission timeout" });
         return { ok: false, kind: interrupted.kind };
       }
       failure = error;
+    } finally {
+      signal.dispose();
     }
     const normalized = failure === undefined ? readResponse(raw) : undefined;
     if (normalized?.ok === true) {
@@ -183,8 +212,13 @@ export async function callModel(
     const retryable =
       attempt < run.retry.maxAttempts && !streamed && run.retry.retryableErrors.includes(kind);
     if (!retryable) return { ok: false, kind: "error", message };
+    const delay = retryDelay(run.retry, attempt, failure);
+    // A wait that ends past the mission deadline would only end in a mission timeout: the
+    // provider's own error says more, and says it now.
+    if (run.deadline !== undefined && Date.now() + delay >= run.deadline)
+      return { ok: false, kind: "error", message };
     try {
-      await sleep(run, retryDelay(run.retry, attempt, failure));
+      await sleep(run, delay);
     } catch (error) {
       const interrupted = interruption(error);
       if (interrupted !== undefined) return { ok: false, kind: interrupted.kind };

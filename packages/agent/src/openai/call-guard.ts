@@ -7,6 +7,8 @@
  * error class; the signal's reason stays reachable as `cause`.
  */
 import { ModelCallError } from "@ptc/agent";
+import { startTimer } from "../clock/long-timer.js";
+import { providerText } from "./provider-text.js";
 import type { Redact } from "./redact-secret.js";
 
 export interface CallGuard {
@@ -35,13 +37,14 @@ export function createCallGuard(settings: CallGuardSettings): CallGuard {
     const forward = () => controller.abort(callerSignal?.reason);
     if (callerSignal?.aborted) forward();
     else callerSignal?.addEventListener("abort", forward, { once: true });
-    const timer = setTimeout(() => {
+    // A long timer: past 2^31-1 ms a plain `setTimeout` fires after 1 ms, and Infinity sets none.
+    const timer = startTimer(() => {
       timedOut = true;
       controller.abort(new Error(`Timed out after ${timeoutMs} ms`));
     }, timeoutMs);
     signal = controller.signal;
     dispose = () => {
-      clearTimeout(timer);
+      timer.clear();
       callerSignal?.removeEventListener("abort", forward);
     };
   }
@@ -52,9 +55,10 @@ export function createCallGuard(settings: CallGuardSettings): CallGuard {
       return new ModelCallError("aborted", "OpenAI request was aborted", { cause: callerSignal.reason });
     }
     if (timedOut) return new ModelCallError("timeout", `OpenAI request timed out after ${timeoutMs} ms`);
-    const description = redact(describe(error));
+    const described = describe(error);
+    const description = providerText(described, redact);
     // A custom fetch may put request details in its error; keep it only when it is key-free.
-    const cause = description === describe(error) ? error : undefined;
+    const cause = redact(described) === described ? error : undefined;
     return new ModelCallError("network_error", `OpenAI request failed: ${description}`, { cause });
   };
 

@@ -11,9 +11,11 @@ import { buildRequestBody } from "./build-request-body.js";
 import { createCallGuard } from "./call-guard.js";
 import type { OpenAIModelOptions } from "./openai-model-options.js";
 import { parseCompletion } from "./parse-completion.js";
+import { readBodyText } from "./read-body-text.js";
 import { readCompletionStream } from "./read-completion-stream.js";
 import { createRedactor } from "./redact-secret.js";
 import { resolveEndpoint } from "./resolve-endpoint.js";
+import { DEFAULT_MAX_RESPONSE_BYTES, ERROR_BODY_BYTES } from "./response-limit.js";
 import { toHttpError } from "./to-http-error.js";
 
 /**
@@ -25,6 +27,7 @@ export function createOpenAIModel(
   options: OpenAIModelOptions,
 ): (request: ModelRequest) => Promise<ModelResponseObject> {
   validateOptions(options);
+  const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   return async (request) => {
     const endpoint = resolveEndpoint(options);
     const redact = createRedactor(endpoint.apiKey);
@@ -53,7 +56,12 @@ export function createOpenAIModel(
         }),
       );
       if (!response.ok) {
-        throw toHttpError(response, await call.guard(response.text()), redact, endpoint.url);
+        const text = await readBodyText(response, {
+          maxBytes: ERROR_BODY_BYTES,
+          past: "keep",
+          guard: call.guard,
+        });
+        throw toHttpError(response, text, redact, endpoint.url);
       }
       // A server that ignores `stream: true` answers with plain JSON; the loop then gets the
       // whole text as one chunk, as the model contract allows. Anything else is read as events,
@@ -63,9 +71,12 @@ export function createOpenAIModel(
         if (response.body === null) {
           throw new ModelCallError("invalid_response", "OpenAI streamed response has no body");
         }
-        return await readCompletionStream(response.body, { onDelta, guard: call.guard, redact });
+        return await readCompletionStream(response.body, { onDelta, guard: call.guard, redact, maxBytes });
       }
-      return parseCompletion(await call.guard(response.text()), redact);
+      return parseCompletion(
+        await readBodyText(response, { maxBytes, past: "fail", guard: call.guard }),
+        redact,
+      );
     } finally {
       call.dispose();
     }
@@ -81,12 +92,20 @@ function validateOptions(options: OpenAIModelOptions): void {
       { details: { option: "model" } },
     );
   }
-  const { timeoutMs } = options;
-  if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
+  const { timeoutMs, maxResponseBytes } = options;
+  // Infinity is no limit, as for the agent's own timeouts.
+  if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && timeoutMs > 0)) {
     throw new AgentError(
       "PTC_AGENT_INVALID_OPTION",
       `createOpenAIModel: \`timeoutMs\` must be a positive number of milliseconds, got ${String(timeoutMs)}`,
       { details: { option: "timeoutMs" } },
+    );
+  }
+  if (maxResponseBytes !== undefined && !(typeof maxResponseBytes === "number" && maxResponseBytes > 0)) {
+    throw new AgentError(
+      "PTC_AGENT_INVALID_OPTION",
+      `createOpenAIModel: \`maxResponseBytes\` must be a positive number of bytes, got ${String(maxResponseBytes)}`,
+      { details: { option: "maxResponseBytes" } },
     );
   }
 }

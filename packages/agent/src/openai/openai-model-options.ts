@@ -39,6 +39,15 @@ export interface OpenAIModelOptions {
    * every model or server supports it, and the agent loop validates the answer anyway.
    */
   readonly structuredOutputs?: boolean | undefined;
-  /** Milliseconds the whole call (including a streamed body) may take; no limit by default. */
+  /**
+   * Milliseconds the whole call (including a streamed body) may take; no limit by default, and
+   * `Infinity` is none either.
+   */
   readonly timeoutMs?: number | undefined;
+  /**
+   * Bytes of a response body read before the call fails with `invalid_response`, streamed or
+   * not; default 64 MiB. A completion is far smaller: this bounds the memory a broken or hostile
+   * server (or a proxy's endless page) can make the adapter hold. `Infinity` is no limit.
+   */
+  readonly maxResponseBytes?: number | undefined;
 }

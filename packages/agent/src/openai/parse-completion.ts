@@ -6,6 +6,7 @@
 import type { ModelResponseObject } from "@ptc/agent";
 import { ModelCallError } from "@ptc/agent";
 import { isRecord } from "./is-record.js";
+import { providerText } from "./provider-text.js";
 import type { Redact } from "./redact-secret.js";
 import { toModelToolCall } from "./to-model-tool-call.js";
 import { toTokenCounts } from "./to-token-counts.js";
@@ -21,14 +22,14 @@ export function parseCompletion(text: string, redact: Redact): ModelResponseObje
     // No `cause`: V8's SyntaxError quotes the body, which the redactor has not seen.
     throw new ModelCallError(
       "invalid_response",
-      `OpenAI response is not valid JSON: ${redact(text.slice(0, PREVIEW_LIMIT))}`,
+      `OpenAI response is not valid JSON: ${providerText(text, redact, PREVIEW_LIMIT)}`,
     );
   }
   const choice = isRecord(body) && Array.isArray(body.choices) ? body.choices[0] : undefined;
   const message = isRecord(choice) ? choice.message : undefined;
   if (!isRecord(message)) {
     const providerMessage = isRecord(body) && isRecord(body.error) ? body.error.message : undefined;
-    const detail = typeof providerMessage === "string" ? `: ${redact(providerMessage)}` : "";
+    const detail = typeof providerMessage === "string" ? `: ${providerText(providerMessage, redact)}` : "";
     throw new ModelCallError("invalid_response", `OpenAI response has no choices[0].message${detail}`);
   }
   const tokens = isRecord(body) ? toTokenCounts(body.usage) : undefined;

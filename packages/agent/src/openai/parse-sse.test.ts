@@ -35,6 +35,35 @@ describe("parseSse", () => {
     expect(await events(["data: one\r", "\ndata: two\r\n\r\n"])).toEqual([message("one\ntwo")]);
   });
 
+  it("reads CR, LF, LF over three chunks as a CRLF and then a blank line", async () => {
+    // The LF that completes a split CRLF is swallowed once, not again for the next chunk.
+    expect(await events(["data: one\r", "\n", "\ndata: two\n\n"])).toEqual([message("one"), message("two")]);
+  });
+
+  it("joins a line that spans many chunks", async () => {
+    const long = "x".repeat(10_000);
+    expect(await events(["data: ", ...Array.from(long), "\n\n"])).toEqual([message(long)]);
+  });
+
+  it("fails past maxBytes and cancels the body", async () => {
+    let cancelled = false;
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        controller.enqueue(new Uint8Array(1024).fill(97));
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const reading = (async () => {
+      for await (const _event of parseSse(endless, 10_000)) {
+        // No line ever ends.
+      }
+    })();
+    await expect(reading).rejects.toThrow("larger than maxResponseBytes (10000 bytes)");
+    expect(cancelled).toBe(true);
+  });
+
   it("skips comment lines and ignores fields other than data and event", async () => {
     expect(await events([": ping\n\nid: 7\nretry: 10\ndata: x\n\n"])).toEqual([message("x")]);
   });

@@ -3,7 +3,13 @@
  * `data` as it completes, whatever the network's chunking. Follows the WHATWG event-stream rules
  * that Chat Completions streams use: LF, CRLF or CR line ends, `:` comment lines, multi-line data.
  * It never interprets the data; `[DONE]` and JSON are the caller's business.
+ *
+ * Each chunk is scanned once: a line that spans many chunks waits as a list of pieces joined when
+ * it ends. (Appending each chunk to one buffer and scanning the buffer again would be quadratic in
+ * the length of a line, and a server can send a line of any length.) The bytes read are counted,
+ * and past `maxBytes` the stream fails with `responseTooLarge`.
  */
+import { responseTooLarge } from "./response-limit.js";
 
 export interface ServerSentEvent {
   /** The `event:` field, `"message"` when absent. */
@@ -11,28 +17,43 @@ export interface ServerSentEvent {
   readonly data: string;
 }
 
-export async function* parseSse(body: ReadableStream<Uint8Array>): AsyncGenerator<ServerSentEvent, void> {
+export async function* parseSse(
+  body: ReadableStream<Uint8Array>,
+  maxBytes: number = Number.POSITIVE_INFINITY,
+): AsyncGenerator<ServerSentEvent, void> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   const lines = createEventBuilder();
-  let buffer = "";
+  const unfinished: string[] = [];
+  // A chunk that ended with CR: an LF opening the next one is the second half of a CRLF.
+  let afterCarriageReturn = false;
+  let received = 0;
   try {
     while (true) {
       const { done, value } = await reader.read();
-      buffer += done ? decoder.decode() : decoder.decode(value, { stream: true });
+      if (!done) {
+        received += value.byteLength;
+        if (received > maxBytes) throw responseTooLarge(maxBytes);
+      }
+      let text = done ? decoder.decode() : decoder.decode(value, { stream: true });
+      if (afterCarriageReturn && text.startsWith("\n")) {
+        text = text.slice(1);
+        afterCarriageReturn = false;
+      }
+      if (text !== "") afterCarriageReturn = text.endsWith("\r");
       const lineEnd = /\r\n|\r|\n/g;
       let start = 0;
-      for (let match = lineEnd.exec(buffer); match !== null; match = lineEnd.exec(buffer)) {
-        // A CR at the very end may be the first half of a CRLF split across two chunks.
-        if (match[0] === "\r" && match.index === buffer.length - 1 && !done) break;
-        const event = lines.push(buffer.slice(start, match.index));
+      for (let match = lineEnd.exec(text); match !== null; match = lineEnd.exec(text)) {
+        unfinished.push(text.slice(start, match.index));
+        const event = lines.push(unfinished.join(""));
+        unfinished.length = 0;
         start = match.index + match[0].length;
         if (event !== undefined) yield event;
       }
-      buffer = buffer.slice(start);
+      if (start < text.length) unfinished.push(text.slice(start));
       if (done) {
         // Lenient on purpose: some servers close the stream without the final blank line.
-        if (buffer !== "") lines.push(buffer);
+        if (unfinished.length > 0) lines.push(unfinished.join(""));
         const last = lines.push("");
         if (last !== undefined) yield last;
         return;

@@ -9,6 +9,7 @@ import type { ModelResponseObject, TokenCounts } from "@ptc/agent";
 import { ModelCallError } from "@ptc/agent";
 import { isRecord } from "./is-record.js";
 import { parseSse } from "./parse-sse.js";
+import { providerText } from "./provider-text.js";
 import type { Redact } from "./redact-secret.js";
 import { toModelToolCall } from "./to-model-tool-call.js";
 import { toTokenCounts } from "./to-token-counts.js";
@@ -19,6 +20,8 @@ export interface StreamReading {
   /** Maps a failure to read the body (abort, timeout, dropped connection). */
   readonly guard: <T>(step: Promise<T>) => Promise<T>;
   readonly redact: Redact;
+  /** Bytes of the body read before the call fails with `invalid_response`. */
+  readonly maxBytes: number;
 }
 
 interface PendingToolCall {
@@ -31,7 +34,7 @@ export async function readCompletionStream(
   body: ReadableStream<Uint8Array>,
   reading: StreamReading,
 ): Promise<ModelResponseObject> {
-  const events = parseSse(body);
+  const events = parseSse(body, reading.maxBytes);
   const pending = new Map<number, PendingToolCall>();
   let content = "";
   let tokens: TokenCounts | undefined;
@@ -91,10 +94,16 @@ function parseChunk(data: string, redact: Redact): Record<string, unknown> {
     chunk = JSON.parse(data);
   } catch {
     // No `cause`: V8's SyntaxError quotes the data, which the redactor has not seen.
-    throw new ModelCallError("invalid_response", `OpenAI stream sent invalid JSON: ${redact(data)}`);
+    throw new ModelCallError(
+      "invalid_response",
+      `OpenAI stream sent invalid JSON: ${providerText(data, redact)}`,
+    );
   }
   if (!isRecord(chunk)) {
-    throw new ModelCallError("invalid_response", `OpenAI stream sent a non-object chunk: ${redact(data)}`);
+    throw new ModelCallError(
+      "invalid_response",
+      `OpenAI stream sent a non-object chunk: ${providerText(data, redact)}`,
+    );
   }
   return chunk;
 }
@@ -103,6 +112,6 @@ function parseChunk(data: string, redact: Redact): Record<string, unknown> {
 function streamError(chunk: Record<string, unknown>, redact: Redact): ModelCallError {
   const error = chunk.error;
   const raw = isRecord(error) ? error.message : typeof error === "string" ? error : chunk.message;
-  const providerMessage = redact(typeof raw === "string" ? raw : JSON.stringify(chunk));
+  const providerMessage = providerText(typeof raw === "string" ? raw : JSON.stringify(chunk), redact);
   return new ModelCallError("server_error", `OpenAI stream failed: ${providerMessage}`, { providerMessage });
 }

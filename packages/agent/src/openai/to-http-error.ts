@@ -7,14 +7,12 @@ import { ModelCallError } from "@ptc/agent";
 import { kindOfStatus } from "../model/status-kind.js";
 import { isRecord } from "./is-record.js";
 import { parseRetryAfter } from "./parse-retry-after.js";
+import { providerText } from "./provider-text.js";
 import type { Redact } from "./redact-secret.js";
-
-/** Enough of an HTML error page to recognise it without flooding logs. */
-const RAW_TEXT_LIMIT = 1000;
 
 export function toHttpError(response: Response, text: string, redact: Redact, url: string): ModelCallError {
   const { status } = response;
-  const providerMessage = redact(providerMessageOf(text) ?? response.statusText ?? "");
+  const providerMessage = providerText(providerMessageOf(text) ?? response.statusText ?? "", redact);
   const suffix =
     (providerMessage === "" ? "" : `: ${providerMessage}`) + (status === 404 ? baseUrlHint(url) : "");
   const retryAfterMs = parseRetryAfter(response.headers);
@@ -44,7 +42,7 @@ function providerMessageOf(text: string): string | undefined {
   try {
     body = JSON.parse(trimmed);
   } catch {
-    return trimmed.slice(0, RAW_TEXT_LIMIT);
+    return trimmed;
   }
   if (isRecord(body)) {
     // OpenAI: `{error: {message}}`; some compatible servers: `{error: "..."}` or `{message}`.
@@ -52,5 +50,5 @@ function providerMessageOf(text: string): string | undefined {
     if (typeof body.error === "string") return body.error;
     if (typeof body.message === "string") return body.message;
   }
-  return trimmed.slice(0, RAW_TEXT_LIMIT);
+  return trimmed;
 }
