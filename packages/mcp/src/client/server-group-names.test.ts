@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { fixture } from "../__tests__/built-cli.js";
 import { isPtcMcpError, type PtcMcpError } from "../errors.js";
 import type { McpServerConfig } from "./server-config.js";
-import { connectMcpServers } from "./server-group.js";
+import { type ConnectServersOptions, connectMcpServers } from "./server-group.js";
 
 const fake = (mode: string, ptc?: McpServerConfig["ptc"]): McpServerConfig => ({
   command: process.execPath,
@@ -17,10 +17,13 @@ const fake = (mode: string, ptc?: McpServerConfig["ptc"]): McpServerConfig => ({
   ...(ptc === undefined ? {} : { ptc }),
 });
 
-async function refusal(servers: Record<string, McpServerConfig>): Promise<PtcMcpError> {
+async function refusal(
+  servers: Record<string, McpServerConfig>,
+  options: ConnectServersOptions = {},
+): Promise<PtcMcpError> {
   let group: Awaited<ReturnType<typeof connectMcpServers>> | undefined;
   try {
-    group = await connectMcpServers(servers);
+    group = await connectMcpServers(servers, options);
   } catch (error) {
     if (isPtcMcpError(error)) return error;
     throw error;
@@ -48,6 +51,12 @@ describe("tool names across the servers of a group", () => {
   it("refuses a bare prefix next to any other server", async () => {
     const error = await refusal({ bare: fake("nested", { prefix: "" }), a: fake("well") });
     expect(error.message).toContain('servers "a" and "bare"');
+  });
+
+  it("counts the group's default prefix as the prefix of a server without its own", async () => {
+    const error = await refusal({ one: fake("well"), two: fake("well") }, { defaults: { prefix: "" } });
+    expect(error.message).toContain('servers "one" and "two"');
+    expect(error.message).toContain('the names of both servers\' tools begin with ""');
   });
 
   it("connects servers whose prefixes are apart, and a renamed one", { timeout: 60_000 }, async () => {

@@ -31,8 +31,9 @@ export interface McpServerGroup {
   close(): Promise<void>;
 }
 
-function prefixOf(name: string, config: McpServerConfig): string {
-  return config.ptc?.prefix ?? `${name}__`;
+/** The prefix a server's connection will use: its config's, else the group's defaults', else `<name>__`. */
+function prefixOf(name: string, config: McpServerConfig, defaults: McpServerSettings | undefined): string {
+  return config.ptc?.prefix ?? defaults?.prefix ?? `${name}__`;
 }
 
 /**
@@ -68,7 +69,9 @@ export async function connectMcpServers(
   options: ConnectServersOptions = {},
 ): Promise<McpServerGroup> {
   const names = Object.keys(servers).sort();
-  refuseMeetingNames(names.map((name) => [name, prefixOf(name, servers[name] as McpServerConfig)]));
+  refuseMeetingNames(
+    names.map((name) => [name, prefixOf(name, servers[name] as McpServerConfig, options.defaults)]),
+  );
   const connections: Record<string, McpConnection> = {};
   const failures: Record<string, PtcMcpError> = {};
   let tools: Readonly<Record<string, McpTool>> = {};
