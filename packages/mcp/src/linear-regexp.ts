@@ -17,9 +17,70 @@
  * mean the same in both.
  *
  * `test` means "matches somewhere in the text", as `RegExp.prototype.test` does.
+ *
+ * re2js is loaded the first time a schema that may need it is about to be compiled: importing it
+ * costs more on a cold start than most of @ptc/mcp (about 260 KB of JavaScript and a Unicode table
+ * to build), and most schemas have no pattern. Ajv compiles synchronously and ESM has no
+ * synchronous import, so every place that compiles a schema from elsewhere first awaits
+ * `prepareForPatterns(schema)`; it loads re2js when the schema has a `pattern` or
+ * `patternProperties` key anywhere. Once loaded it stays loaded for the process.
+ *
+ * Never import re2js anywhere else in the package's runtime code (type imports are fine).
  */
 import type { Options } from "ajv";
-import { RE2JS } from "re2js";
+import type { RE2JS } from "re2js";
+
+let engine: typeof RE2JS | undefined;
+let loading: Promise<void> | undefined;
+
+/** Loads RE2 once; resolves at once when it is loaded already. */
+export function loadLinearRegExp(): Promise<void> {
+  if (engine !== undefined) return Promise.resolve();
+  loading ??= import("re2js").then(
+    (module) => {
+      engine = module.RE2JS;
+    },
+    (error: unknown) => {
+      // A later call tries again.
+      loading = undefined;
+      throw error;
+    },
+  );
+  return loading;
+}
+
+export function linearRegExpLoaded(): boolean {
+  return engine !== undefined;
+}
+
+/**
+ * Whether compiling `schema` may ask for a regex: a key `pattern` or `patternProperties` at any
+ * depth (Ajv asks for one for those two keywords only). It errs on the side of loading: a
+ * property that is merely named `pattern` counts too. The walk uses its own stack (a deep schema
+ * must not overflow the host's) and visits each object once (an in-process client may send a
+ * schema with shared or cyclic parts).
+ */
+export function usesPatterns(schema: unknown): boolean {
+  const seen = new Set<object>();
+  const pending: unknown[] = [schema];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (typeof value !== "object" || value === null || seen.has(value)) continue;
+    seen.add(value);
+    if (
+      !Array.isArray(value) &&
+      (Object.hasOwn(value, "pattern") || Object.hasOwn(value, "patternProperties"))
+    )
+      return true;
+    for (const item of Object.values(value)) pending.push(item);
+  }
+  return false;
+}
+
+/** Makes sure RE2 is loaded before any of `schemas` that may need it is compiled. */
+export async function prepareForPatterns(...schemas: unknown[]): Promise<void> {
+  if (engine === undefined && schemas.some(usesPatterns)) await loadLinearRegExp();
+}
 
 /** Ajv's type for a regex engine (its package root does not export the name). */
 type RegExpEngine = NonNullable<NonNullable<Options["code"]>["regExp"]>;
@@ -108,9 +169,17 @@ export const linearRegExp: RegExpEngine = (pattern: string, flags: string) => {
   // Throws JavaScript's own SyntaxError for a pattern that is no ECMAScript regex at all.
   new RegExp(pattern, flags);
   refuseBacktrackingConstructs(pattern);
+  const re2 = engine;
+  if (re2 === undefined) {
+    // Only a compile that skipped prepareForPatterns gets here; failing it is the safe way (a
+    // backtracking fallback is what this module exists to avoid).
+    throw new Error(
+      `pattern ${JSON.stringify(pattern)} cannot be compiled: the linear-time engine (RE2) is not loaded (a bug in @ptc/mcp, please report it)`,
+    );
+  }
   let compiled: RE2JS;
   try {
-    compiled = RE2JS.compile(withJavaScriptClasses(RE2JS.translateRegExp(pattern)));
+    compiled = re2.compile(withJavaScriptClasses(re2.translateRegExp(pattern)));
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new UnsupportedPatternError(

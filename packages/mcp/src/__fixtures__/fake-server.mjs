@@ -23,6 +23,11 @@
 //                  `typed` answers `{"v": "aaa...a!"}` (40 `a`s) where its output schema says `v`
 //                  matches `^(a+)+$`; `peeking` has a lookahead in its output schema
 //   proto-names    answers like `well`, and also lists `__proto__`, `constructor` and `toString`
+//   reshaping      lists `echo` and `typed` with patterns that change at every tools/list (the
+//                  listing's number is in them), as a server that re-lists after list_changed
+//                  with new schemas; `typed` answers as in `redos`
+//   nested         answers like `well`, but `echo` is listed as `b__echo` (with the prefix
+//                  `a__`, it is named as the tool `echo` of a server whose prefix is `a__b__`)
 // `slow` answers after the number of milliseconds given in its `ms` argument, and reports on
 // stderr each cancellation it receives and the most calls it had in flight at once.
 import { createInterface } from "node:readline";
@@ -62,6 +67,16 @@ if (mode === "redos") {
   tools.push(withOutput("typed", "^(a+)+$"), withOutput("peeking", "^(?!a)"));
 }
 let listed = 0;
+if (mode === "nested") tools[0] = { ...tools[0], name: "b__echo" };
+function reshaped() {
+  listed++;
+  const echo = tool("echo", { text: { type: "string", pattern: `^[a-z]+$|^v${listed}$` } });
+  const typed = {
+    ...tool("typed"),
+    outputSchema: { type: "object", properties: { v: { type: "string", pattern: `^(a+)+$|^v${listed}$` } } },
+  };
+  return [echo, typed];
+}
 if (mode === "ids") {
   for (const listed of tools) listed.inputSchema.$id = `https://example.com/schemas/${listed.name}.json`;
 }
@@ -129,6 +144,7 @@ lines.on("line", (line) => {
   if (message.method === "tools/list") {
     if (mode === "flood") process.stderr.write(`listed ${++listed}\n`);
     if (mode === "list-hangs") return;
+    if (mode === "reshaping") return answer(message.id, { tools: reshaped() });
     if (mode === "bad-list") return answer(message.id, { tools: [...tools, { name: "loose", inputSchema: {} }] });
     if (mode === "dup-list") return answer(message.id, { tools: [...tools, tool("echo")] });
     if (mode === "typed-pages") {

@@ -21,6 +21,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolExecutionOptions } from "@ptc/tool";
 import { type McpErrorCode, PtcMcpError } from "../errors.js";
+import { prepareForPatterns } from "../linear-regexp.js";
 import { PACKAGE_VERSION } from "../version.js";
 import { type CallLimiter, createCallLimiter } from "./call-limiter.js";
 import { AnswerTooLargeError, cappedFetch } from "./capped-fetch.js";
@@ -307,9 +308,17 @@ class Connection implements McpConnection {
     // each listTools() call replaces, so after a paged list only the last page's tools were
     // checked. The method is private to the SDK's types, not to its code: hand it every page.
     // (Should an SDK drop it, the test of a paged list with output schemas says so.)
-    (session.client as unknown as { cacheToolMetadata?: (tools: ListedTool[]) => void }).cacheToolMetadata?.(
-      listed,
-    );
+    // RE2 is loaded now if any schema needs it (see linear-regexp.ts): the SDK compiled a schema
+    // with a pattern lazily while it read the pages, and the input schemas are compiled below.
+    await prepareForPatterns(...listed.flatMap((tool) => [tool.inputSchema, tool.outputSchema]));
+    try {
+      (
+        session.client as unknown as { cacheToolMetadata?: (tools: ListedTool[]) => void }
+      ).cacheToolMetadata?.(listed);
+    } catch (error) {
+      // An output schema that does not compile fails the list, as in the SDK's own listTools().
+      throw this.listingError(error, timeoutMs, session);
+    }
     const prefix = this.settings.prefix ?? `${this.name}__`;
     const names = ptcToolNames(
       prefix,

@@ -14,27 +14,34 @@
 import type { JsonSchema } from "@ptc/tool";
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
-import { compileWithoutKeeping } from "../compile-schema.js";
+import { BoundedSchemaCompiler, type SchemaCompilerStats } from "../bounded-compiler.js";
 import { linearRegExp } from "../linear-regexp.js";
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** One Ajv for every schema: compiling is what costs, and each tool compiles its schema once. */
-let sharedAjv: Ajv | undefined;
-function ajv(): Ajv {
-  sharedAjv ??= new Ajv({
-    allErrors: true,
-    strict: false,
-    useDefaults: true,
-    verbose: true,
-    validateFormats: false,
-    validateSchema: false,
-    // A server's pattern is matched against arguments on the host's thread.
-    code: { regExp: linearRegExp },
-  });
-  return sharedAjv;
+/**
+ * One compiler for every server's schemas: compiling is what costs, each tool compiles its schema
+ * once per listing, and a schema listed again unchanged is not compiled again.
+ */
+const compiler = new BoundedSchemaCompiler(
+  () =>
+    new Ajv({
+      allErrors: true,
+      strict: false,
+      useDefaults: true,
+      verbose: true,
+      validateFormats: false,
+      validateSchema: false,
+      // A server's pattern is matched against arguments on the host's thread.
+      code: { regExp: linearRegExp },
+    }),
+);
+
+/** What the compiler holds (for tests: it must stay bounded however often servers re-list). */
+export function inputSchemaStats(): SchemaCompilerStats {
+  return compiler.stats();
 }
 
 function typeOf(value: unknown): string {
@@ -127,7 +134,7 @@ export function schemaParameters(inputSchema: unknown): StandardSchemaV1<unknown
   const schema = normalizeInputSchema(inputSchema);
   let compiled: ValidateFunction | undefined;
   try {
-    compiled = compileWithoutKeeping(ajv(), schema as Record<string, unknown>);
+    compiled = compiler.compile(schema as Record<string, unknown>).validate;
   } catch {
     // A schema Ajv cannot compile (a `$ref` to nowhere) must not take the server's other tools
     // down with it: the tool then checks only that it gets named arguments, and the server

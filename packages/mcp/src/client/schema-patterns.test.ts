@@ -4,9 +4,10 @@
  * pattern that makes a backtracking engine take exponential time.
  */
 import { run } from "@ptc/lisp";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixture } from "../__tests__/built-cli.js";
 import { processGone } from "../__tests__/processes.js";
+import { loadLinearRegExp } from "../linear-regexp.js";
 import { connectMcpServer, type McpConnection } from "./connection.js";
 import { schemaParameters } from "./schema-parameters.js";
 
@@ -15,6 +16,9 @@ function check(schema: unknown, value: unknown) {
 }
 
 describe("input schema patterns", () => {
+  // schemaParameters is called directly here; a connection loads the engine before it calls it.
+  beforeAll(loadLinearRegExp);
+
   // A backtracking engine takes about 2^40 steps for this text: that the test ends at all shows
   // the check is linear. (No wall time is asserted; the timeout is only a generous backstop.)
   it("checks a catastrophic pattern against a long text that does not match", { timeout: 60_000 }, () => {

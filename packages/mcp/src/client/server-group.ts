@@ -7,6 +7,7 @@ import { PtcMcpError } from "../errors.js";
 import { type ConnectOptions, connectMcpServer, type McpConnection } from "./connection.js";
 import type { McpTool } from "./mcp-tool.js";
 import type { McpServerConfig, McpServerSettings } from "./server-config.js";
+import { nameStart, namesMayMeet } from "./tool-names.js";
 
 export interface ConnectServersOptions {
   /** Settings for what a server's own `ptc` settings do not say (e.g. a timeout for all). */
@@ -30,8 +31,37 @@ export interface McpServerGroup {
   close(): Promise<void>;
 }
 
-function prefixOf(name: string, config: McpServerConfig): string {
-  return config.ptc?.prefix ?? `${name}__`;
+/** The prefix a server's connection will use: its config's, else the group's defaults', else `<name>__`. */
+function prefixOf(name: string, config: McpServerConfig, defaults: McpServerSettings | undefined): string {
+  return config.ptc?.prefix ?? defaults?.prefix ?? `${name}__`;
+}
+
+/**
+ * Refuses a group in which two servers' tools could get the same name (see `namesMayMeet`): the
+ * group's tools are merged by name, so one tool would hide the other, and calls meant for it
+ * would reach the other server. Names change as servers re-list their tools, so what is refused
+ * is any two prefixes that allow it, before any server starts.
+ */
+function refuseMeetingNames(prefixes: readonly (readonly [server: string, prefix: string])[]): void {
+  for (let i = 0; i < prefixes.length; i++) {
+    for (let j = i + 1; j < prefixes.length; j++) {
+      const [first, firstPrefix] = prefixes[i] as readonly [string, string];
+      const [second, secondPrefix] = prefixes[j] as readonly [string, string];
+      if (!namesMayMeet(firstPrefix, secondPrefix)) continue;
+      const [shorter, longer] = [nameStart(firstPrefix), nameStart(secondPrefix)].sort(
+        (a, b) => a.length - b.length,
+      ) as [string, string];
+      const how =
+        shorter === longer
+          ? `the names of both servers' tools begin with ${JSON.stringify(shorter)}`
+          : `the names of one server's tools begin with ${JSON.stringify(longer)}, which starts with ${JSON.stringify(shorter)}, the beginning of the other's`;
+      throw new PtcMcpError(
+        "PTC_MCP_INVALID_CONFIG",
+        `servers "${first}" and "${second}" could give two tools the same name: ${how} (a tool "b__x" of server "a" and a tool "x" of server "a__b" would both be a__b__x). Rename one of the servers, or give one a "ptc.prefix" so that neither prefix starts with the other`,
+        { details: { servers: [first, second], prefixes: [firstPrefix, secondPrefix] } },
+      );
+    }
+  }
 }
 
 export async function connectMcpServers(
@@ -39,19 +69,9 @@ export async function connectMcpServers(
   options: ConnectServersOptions = {},
 ): Promise<McpServerGroup> {
   const names = Object.keys(servers).sort();
-  const prefixes = new Map<string, string>();
-  for (const name of names) {
-    const prefix = prefixOf(name, servers[name] as McpServerConfig);
-    const other = prefixes.get(prefix);
-    if (other !== undefined) {
-      throw new PtcMcpError(
-        "PTC_MCP_INVALID_CONFIG",
-        `servers "${other}" and "${name}" both name their tools with the prefix ${JSON.stringify(prefix)}; give one of them another "ptc.prefix" so their tools stay apart`,
-        { details: { servers: [other, name], prefix } },
-      );
-    }
-    prefixes.set(prefix, name);
-  }
+  refuseMeetingNames(
+    names.map((name) => [name, prefixOf(name, servers[name] as McpServerConfig, options.defaults)]),
+  );
   const connections: Record<string, McpConnection> = {};
   const failures: Record<string, PtcMcpError> = {};
   let tools: Readonly<Record<string, McpTool>> = {};

@@ -7,6 +7,9 @@
  * symbol and a name every model provider accepts; names longer than 64 characters are cut and
  * end in a short hash of the whole name, so they stay distinct. Two tools of one server that end
  * up with the same name are told apart by the same hash.
+ *
+ * Names of different servers are kept apart by their prefixes: a group refuses two servers whose
+ * prefixes, as written in names, start one with the other (see `namesMayMeet`).
  */
 import { createHash } from "node:crypto";
 
@@ -27,6 +30,26 @@ export function ptcToolName(prefix: string, tool: string): string {
   // objects the host builds and merges by assignment, it would set their prototype instead.
   if (name.length <= MAX_TOOL_NAME_LENGTH && name !== "__proto__") return name;
   return `${name.slice(0, MAX_TOOL_NAME_LENGTH - 9)}_${shortHash(`${prefix}${tool}`)}`;
+}
+
+/**
+ * What every PTC name made with `prefix` begins with: the prefix as names write it, up to the
+ * length a cut name keeps before its hash.
+ */
+export function nameStart(prefix: string): string {
+  return sanitize(prefix).slice(0, MAX_TOOL_NAME_LENGTH - 9);
+}
+
+/**
+ * Whether a tool of a server with prefix `a` and a tool of one with prefix `b` can get the same
+ * name. When neither name start begins with the other, they differ at some character that every
+ * name of each server keeps (a cut name keeps its first 55), so no two names meet. When one does
+ * (`a__` and `a__b__`), the tool `b__delete` of the first and `delete` of the second meet.
+ */
+export function namesMayMeet(a: string, b: string): boolean {
+  const startA = nameStart(a);
+  const startB = nameStart(b);
+  return startA.startsWith(startB) || startB.startsWith(startA);
 }
 
 /**

@@ -15,6 +15,7 @@ import {
   validateProgram,
 } from "@ptc/protocol";
 import type { Tool } from "@ptc/tool";
+import { prepareForPatterns } from "../linear-regexp.js";
 import { compileOutputSchema } from "./output-schema.js";
 import { outputSchemaOverLimits } from "./schema-limits.js";
 import { schemaValue } from "./schema-value.js";
@@ -99,6 +100,8 @@ export async function evaluateProgram(
     }
     const overLimits = outputSchemaOverLimits(args.output_schema);
     if (overLimits !== undefined) return argsError(`lisp_eval \`output_schema\` is too large: ${overLimits}`);
+    // RE2 is loaded before a schema with a pattern is compiled (see linear-regexp.ts).
+    await prepareForPatterns(args.output_schema);
     const compiled = compileOutputSchema(args.output_schema);
     if (!compiled.ok)
       return argsError(`lisp_eval \`output_schema\` is not a valid JSON Schema: ${compiled.message}`);

@@ -4,20 +4,25 @@
  * reported with its path from `return` (`return.rows.0.id: expected integer, got string`).
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
-import { compileWithoutKeeping } from "../compile-schema.js";
+import { BoundedSchemaCompiler, type SchemaCompilerStats } from "../bounded-compiler.js";
 import { linearRegExp } from "../linear-regexp.js";
 
-let sharedAjv: Ajv | undefined;
-function ajv(): Ajv {
-  sharedAjv ??= new Ajv({
-    allErrors: true,
-    strict: false,
-    verbose: true,
-    validateFormats: false,
-    // A client's pattern is matched against a program's value on the server's one thread.
-    code: { regExp: linearRegExp },
-  });
-  return sharedAjv;
+/** One compiler for every client: the same schema sent by many calls is compiled once. */
+const compiler = new BoundedSchemaCompiler(
+  () =>
+    new Ajv({
+      allErrors: true,
+      strict: false,
+      verbose: true,
+      validateFormats: false,
+      // A client's pattern is matched against a program's value on the server's one thread.
+      code: { regExp: linearRegExp },
+    }),
+);
+
+/** What the compiler holds (for tests: it must stay bounded however many schemas arrive). */
+export function outputSchemaStats(): SchemaCompilerStats {
+  return compiler.stats();
 }
 
 export type CompiledOutputSchema =
@@ -43,7 +48,7 @@ export function compileOutputSchema(schema: Record<string, unknown>): CompiledOu
   const { $schema: _ignored, ...rest } = schema;
   let validate: ValidateFunction;
   try {
-    validate = compileWithoutKeeping(ajv(), rest);
+    validate = compiler.compile(rest).validate;
   } catch (error) {
     return { ok: false, message: error instanceof Error ? error.message : String(error) };
   }
