@@ -109,6 +109,11 @@ function callTool(id, name, args) {
     return process.stdout.write(`${JSON.stringify({ result, jsonrpc: "2.0", id })}\n`);
   }
   if (mode === "big") return answer(id, { content: [{ type: "text", text: "x".repeat(300_000) }] });
+  if (mode === "deep") {
+    // structuredContent nested 100,000 deep, written by hand: JSON.stringify itself would overflow.
+    const deep = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
+    return process.stdout.write(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[],"structuredContent":{"v":${deep}}}}\n`);
+  }
   if (name === "grow") {
     tools = [...tools, tool(`grown${tools.length}`)];
     answer(id, { content: [{ type: "text", text: "grown" }] });

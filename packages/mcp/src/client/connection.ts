@@ -524,6 +524,14 @@ class Connection implements McpConnection {
         { details: { ...details, mcpCode: error.code }, cause: error },
       );
     }
+    if (error instanceof RangeError && /call stack/i.test(error.message)) {
+      // JSON.parse reads any depth, but the SDK's checks and the conversion walk it recursively.
+      return new PtcMcpError(
+        "PTC_MCP_PROTOCOL_ERROR",
+        `${this.name}: tool "${tool}" answered with a value nested too deeply to read (deeper than the host's stack); ask it for a flatter answer`,
+        { details, cause: error },
+      );
+    }
     return new PtcMcpError(
       "PTC_MCP_PROTOCOL_ERROR",
       `${this.name}: tool "${tool}" failed: ${errorText(error)}`,

@@ -215,6 +215,19 @@ describe("limits", () => {
     expect(error.message).toContain("over the cap of 100000 bytes");
   });
 
+  it("reports an answer nested too deeply to read as such, and the connection goes on", async () => {
+    const { connection } = await open("deep");
+    const tool = connection.tools.deep__echo;
+    const error = await failure(tool?.execute({ text: "hi" }, {}));
+    expect(error.code).toBe("PTC_MCP_PROTOCOL_ERROR");
+    expect(error.message).toBe(
+      'deep: tool "echo" answered with a value nested too deeply to read (deeper than the host\'s stack); ask it for a flatter answer',
+    );
+    // Through a program: a tool error it can catch, not a crash.
+    const result = await run('(tool/deep__echo {:text "hi"})', { tools: connection.tools });
+    expect(result.ok).toBe(false);
+  });
+
   it("refuses the answer over the cap, not another call's, when several are in flight", async () => {
     const { connection } = await open("big-one", { maxResultBytes: 100_000, timeoutMs: 5000 });
     const slow = connection.tools.big_one__slow?.execute({ ms: 300 }, {});
