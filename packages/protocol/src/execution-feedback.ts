@@ -7,6 +7,7 @@
  */
 import type { ExecutionFeedback } from "./execution-feedback-types.js";
 import { formatValue, previewValue } from "./lisp-text.js";
+import { quotedName } from "./quoted-name.js";
 import { truncateChars } from "./truncate.js";
 import { UNTRUSTED_PREAMBLE, wrapUntrusted } from "./untrusted.js";
 import { describeShape } from "./value-shape.js";
@@ -100,7 +101,12 @@ function memorySection(
 
   const changedNames = storedKeys.filter((name) => !sameValue(previous[name], memory[name]));
   if (changedNames.length === 0)
-    return { hint: `Stored: ${storedKeys.join(", ")}`, changed: {}, storedKeys, truncated: false };
+    return {
+      hint: `Stored: ${storedKeys.map(quotedName).join(", ")}`,
+      changed: {},
+      storedKeys,
+      truncated: false,
+    };
 
   const changed: Record<string, string> = {};
   let truncated = false;
@@ -118,7 +124,7 @@ function memorySection(
       writable: true,
       configurable: true,
     });
-    return `;; ${name} = ${shown.text}`;
+    return `;; ${quotedName(name)} = ${shown.text}`;
   });
   const note = truncated
     ? `\n;; (truncated at ${previewMaxChars} chars; use println on specific fields)`

@@ -12,6 +12,7 @@
  * bare: status, flags and binding names (which the model wrote in its program).
  */
 import type { ExecutionFeedback } from "./execution-feedback-types.js";
+import { quotedName } from "./quoted-name.js";
 import { UNTRUSTED_PREAMBLE, wrapUntrusted } from "./untrusted.js";
 
 export interface SuccessStep {
@@ -52,7 +53,7 @@ export function renderSuccess(_step: SuccessStep, options: RenderSuccessOptions)
   if (includeMemory) {
     const changed: Record<string, string> = {};
     for (const [name, preview] of Object.entries(execution.memory.changed)) {
-      Object.defineProperty(changed, name, {
+      Object.defineProperty(changed, quotedName(name), {
         value: wrapUntrusted(preview, "memory"),
         enumerable: true,
         writable: true,
@@ -61,7 +62,7 @@ export function renderSuccess(_step: SuccessStep, options: RenderSuccessOptions)
     }
     payload.memory = {
       changed,
-      stored_keys: execution.memory.storedKeys,
+      stored_keys: execution.memory.storedKeys.map(quotedName),
       truncated: execution.memory.truncated,
     };
   }
