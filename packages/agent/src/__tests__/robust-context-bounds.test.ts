@@ -163,7 +163,10 @@ describe("a (fail v) in combined mode", () => {
   it("shows the model a preview of v, not all of the host's rows it holds", async () => {
     const rows = Array.from({ length: 100_000 }, (_, id) => ({ id, name: `customer ${id}` }));
     const model = createScriptedModel([lispEvalCall("(fail {:rows data/rows})"), "done"]);
-    const result = await run(createAgent({ prompt: "p", ...COMBINED }), { llm: model.llm, context: { rows } });
+    const result = await run(createAgent({ prompt: "p", ...COMBINED }), {
+      llm: model.llm,
+      context: { rows },
+    });
     expect(result.step.return).toBe("done");
     const answer = told(model);
     expect(answer.length).toBeLessThan(BOUND);
