@@ -48,3 +48,39 @@ describe("memory feedback naming a very long var", () => {
     expect(execution.feedback).toContain(`Stored: ${QUOTED}`);
   });
 });
+
+describe("memory feedback over thousands of vars", () => {
+  const memory = Object.fromEntries(
+    Array.from({ length: 9000 }, (_, index) => [`v${String(index).padStart(4, "0")}`, index]),
+  );
+
+  it("previews the first 50 that changed and says how many more did", () => {
+    const execution = buildExecutionFeedback({ value: null, memory });
+    expect(execution.feedback.length).toBeLessThan(5000);
+    expect(execution.feedback).toContain(";; v0049 = 49\n;; ... (8950 more changed)");
+    expect(execution.feedback).not.toContain("v0050");
+    expect(execution.memory.truncated).toBe(true);
+    const payload = JSON.parse(renderSuccess({ value: null }, { execution })) as {
+      memory: { changed: object; stored_keys: string[]; truncated: boolean };
+    };
+    expect(Object.keys(payload.memory.changed)).toHaveLength(50);
+    expect(payload.memory.stored_keys).toHaveLength(50);
+    expect(payload.memory.truncated).toBe(true);
+    // The host's record names them all.
+    expect(execution.memory.storedKeys).toHaveLength(9000);
+  });
+
+  it("lists the first 50 stored and says how many more there are", () => {
+    const execution = buildExecutionFeedback({ value: null, memory }, { previousMemory: memory });
+    expect(execution.feedback.length).toBeLessThan(1000);
+    expect(execution.feedback).toContain("Stored: v0000, v0001, ");
+    expect(execution.feedback).toContain("v0049, ... (8950 more)");
+  });
+
+  it("lists 50 vars as before", () => {
+    const fifty = Object.fromEntries(Array.from({ length: 50 }, (_, index) => [`w${index}`, index]));
+    const execution = buildExecutionFeedback({ value: null, memory: fifty }, { previousMemory: fifty });
+    expect(execution.feedback).toContain(`Stored: ${Object.keys(fifty).sort().join(", ")}\n`);
+    expect(execution.memory.truncated).toBe(false);
+  });
+});

@@ -13,3 +13,10 @@ export function quotedName(name: string): string {
     ? `${name.slice(0, MAX_QUOTED_NAME_CHARS)}... (${name.length} characters)`
     : name;
 }
+
+/**
+ * Vars the memory feedback names at most: changed ones previewed, stored ones listed. The list is
+ * sent again on every turn, so a program that defines thousands of vars must not make every later
+ * turn cost their names again (9,000 vars: 863,205 characters a turn).
+ */
+export const MAX_LISTED_VARS = 50;

@@ -11,8 +11,9 @@
  * model more than the lines) and each memory preview. Only what the agent itself writes stays
  * bare: status, flags and binding names (which the model wrote in its program).
  */
+
 import type { ExecutionFeedback } from "./execution-feedback-types.js";
-import { quotedName } from "./quoted-name.js";
+import { MAX_LISTED_VARS, quotedName } from "./quoted-name.js";
 import { UNTRUSTED_PREAMBLE, wrapUntrusted } from "./untrusted.js";
 
 export interface SuccessStep {
@@ -62,7 +63,8 @@ export function renderSuccess(_step: SuccessStep, options: RenderSuccessOptions)
     }
     payload.memory = {
       changed,
-      stored_keys: execution.memory.storedKeys.map(quotedName),
+      // At most MAX_LISTED_VARS names; `truncated` says when there are more.
+      stored_keys: execution.memory.storedKeys.slice(0, MAX_LISTED_VARS).map(quotedName),
       truncated: execution.memory.truncated,
     };
   }

@@ -159,6 +159,27 @@ describe("a var with a 500,000-character name", () => {
   }
 });
 
+describe("a program that defines 9,000 vars", () => {
+  const defs = Array.from({ length: 9000 }, (_, index) => `(def ${"v".repeat(90)}${index} ${index})`).join(
+    " ",
+  );
+  const transports: Record<
+    string,
+    { options: Partial<AgentOptions>; step: (program: string) => ScriptedStep }
+  > = {
+    "content mode": { options: {}, step: fencedProgram },
+    "the tool_call transport": { options: { ptcTransport: "tool_call" }, step: (p) => lispEvalCall(p) },
+  };
+  for (const [mode, { options, step }] of Object.entries(transports)) {
+    it(`costs no later turn their names (${mode})`, async () => {
+      const { model } = await runScript(options, [step(defs), step("(+ 1 2)"), step("(return 1)")]);
+      // 50 names of 95 characters, twice (changed and stored), each preview framed: 13,619 characters.
+      expect(told(model, 1).length).toBeLessThan(2 * BOUND);
+      expect(told(model, 2).length).toBeLessThan(BOUND);
+    });
+  }
+});
+
 describe("a (fail v) in combined mode", () => {
   it("shows the model a preview of v, not all of the host's rows it holds", async () => {
     const rows = Array.from({ length: 100_000 }, (_, id) => ({ id, name: `customer ${id}` }));
