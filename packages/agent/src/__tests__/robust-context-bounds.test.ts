@@ -10,7 +10,7 @@
  * robust-tool-faults.test.ts; printed output and previews of huge values, the protocol's caps.)
  */
 import { describe, expect, it } from "vitest";
-import { type AgentOptions, createAgent, run } from "../index.js";
+import { type AgentOptions, asTool, createAgent, run } from "../index.js";
 import {
   createScriptedModel,
   fencedProgram,
@@ -178,6 +178,42 @@ describe("a program that defines 9,000 vars", () => {
       expect(told(model, 2).length).toBeLessThan(BOUND);
     });
   }
+});
+
+describe("a returned value that does not fit the signature", () => {
+  it("lists its first 20 issues and how many more there are (tool_call transport)", async () => {
+    const { model } = await runScript({ signature: "[:int]", ptcTransport: "tool_call" }, [
+      lispEvalCall("(return (vec (map str (range 300000))))", { id: "a" }),
+      lispEvalCall("(return [1])", { id: "b" }),
+    ]);
+    const answer = told(model);
+    expect(answer.length).toBeLessThan(BOUND);
+    const body = JSON.parse(answer) as Record<string, string>;
+    expect(body.reason).toBe("validation_error");
+    expect(body.message).toContain("- [19]: expected int, got string");
+    expect(body.message).toContain("- ... (299980 more errors)");
+    expect(body.message).toContain("Please fix and call (return ...) with a correctly typed value.");
+  });
+});
+
+describe("a child agent that fails with a huge value", () => {
+  it("is a tool error the parent's model reads in 2,000 characters", async () => {
+    const child = createAgent({ name: "child", prompt: "c", description: "child" });
+    const childModel = createScriptedModel([fencedProgram("(fail (vec (range 300000)))")]);
+    const parentModel = createScriptedModel([toolCalls({ name: "child", args: {} }), "done"]);
+    const parent = createAgent({
+      prompt: "p",
+      ...TEXT,
+      tools: { child: asTool(child, { llm: childModel.llm }) },
+    });
+    const result = await run(parent, { llm: parentModel.llm });
+    expect(result.step.return).toBe("done");
+    expect(told(parentModel).length).toBeLessThan(BOUND);
+    expect(JSON.parse(told(parentModel))).toMatchObject({
+      tool: "child",
+      error: expect.stringMatching(/^\[0 1 2 /),
+    });
+  });
 });
 
 describe("a (fail v) in combined mode", () => {
