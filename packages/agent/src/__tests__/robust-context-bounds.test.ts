@@ -196,6 +196,28 @@ describe("a returned value that does not fit the signature", () => {
   });
 });
 
+describe("300,000 values of the wrong type", () => {
+  it("as a text-mode JSON answer, are reported by their first 20 issues", async () => {
+    const answer = JSON.stringify({ items: Array.from({ length: 300_000 }, (_, index) => `s${index}`) });
+    const { model } = await runScript({ ...TEXT, signature: "{items [:int]}" }, [answer, '{"items": [1]}']);
+    expect(told(model).length).toBeLessThan(BOUND);
+    expect(told(model)).toContain("items.19: expected int, got string; ... (299980 more)");
+  });
+
+  it("as a native call's arguments, are reported by their first 20 issues", async () => {
+    const tool = { signature: "(ids [:int]) -> :any", execute: () => 1 };
+    const ids = Array.from({ length: 300_000 }, (_, index) => `s${index}`);
+    const { model } = await runScript({ ...TEXT, tools: { get: tool } }, [
+      toolCalls({ name: "get", args: { ids } }),
+      "done",
+    ]);
+    expect(told(model).length).toBeLessThan(BOUND);
+    expect(JSON.parse(told(model)).error).toMatch(
+      /ids\.19: expected int, got string; \.\.\. \(299980 more\)$/,
+    );
+  });
+});
+
 describe("a child agent that fails with a huge value", () => {
   it("is a tool error the parent's model reads in 2,000 characters", async () => {
     const child = createAgent({ name: "child", prompt: "c", description: "child" });
