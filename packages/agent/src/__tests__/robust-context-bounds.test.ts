@@ -96,6 +96,28 @@ describe("args_received", () => {
   });
 });
 
+describe("arguments a model adapter could not parse", () => {
+  // The adapters quote the model's raw text: `Invalid JSON arguments: <raw>`.
+  const broken = (name: string) => ({
+    toolCalls: [{ id: "a", name, args: {}, argsError: `Invalid JSON arguments: {"q": "${HUGE}` }],
+  });
+  const cases: Record<string, { options: Partial<AgentOptions>; steps: ScriptedStep[] }> = {
+    "text mode": { options: { ...TEXT, tools: { get: intTool } }, steps: [broken("get"), "done"] },
+    "the tool_call transport": {
+      options: { ptcTransport: "tool_call" },
+      steps: [broken("lisp_eval"), lispEvalCall("(return 1)")],
+    },
+  };
+  for (const [mode, { options, steps }] of Object.entries(cases)) {
+    it(`are quoted back by their start and size (${mode})`, async () => {
+      const { model } = await runScript(options, steps);
+      expect(told(model).length).toBeLessThan(BOUND);
+      expect(told(model)).toContain("Invalid JSON arguments: {");
+      expect(told(model)).toContain("... (2000031 characters)");
+    });
+  }
+});
+
 describe("a tool name the model made up", () => {
   const cases: Record<string, { options: Partial<AgentOptions>; steps: ScriptedStep[] }> = {
     "text mode": {
