@@ -5,6 +5,8 @@
  * `LispError` carries the same data through the evaluator, and is also what the API throws for
  * misuse by the host (bad options), with a stable `code`.
  */
+
+import { boundedMessage } from "./quoted-text.js";
 import type { Position } from "./reader/form.js";
 
 /** Reason names used by the reference; hosts match on these, never on message text. */
@@ -96,7 +98,8 @@ export class LispError extends Error {
   toData(): LispErrorData {
     return {
       reason: this.reason,
-      message: this.message,
+      // A `(fail v)`'s message is the program's own value, shown as the program chose.
+      message: this.reason === "fail" ? this.message : boundedMessage(this.message),
       ...(this.line === undefined ? {} : { line: this.line, column: this.column as number }),
     };
   }

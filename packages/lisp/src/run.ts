@@ -22,6 +22,7 @@ import { forgetPurity } from "./compiler/purity.js";
 import { environmentVariable } from "./environment.js";
 import { type ErrorReason, isLispError, LispError } from "./errors.js";
 import { format } from "./format/format.js";
+import { quotedName } from "./quoted-text.js";
 import type { Form } from "./reader/form.js";
 import { readProgram, type StrayCloser } from "./reader/reader.js";
 import { successResult, withJson } from "./result-json.js";
@@ -548,7 +549,7 @@ function dataKeyWarnings(keys: readonly string[], data: PlainObject): string[] {
               .slice(0, MAX_KEYS_LISTED)
               .map((name) => `data/${name}`)
               .join(", ")}${available.length > MAX_KEYS_LISTED ? ", ..." : ""}`;
-    warnings.push(`data/${key} is not in the context, so it reads as nil; ${hint}`);
+    warnings.push(`data/${quotedName(key)} is not in the context, so it reads as nil; ${hint}`);
   }
   return warnings;
 }

@@ -7,6 +7,7 @@
  */
 import type { ExecutionFeedback } from "./execution-feedback-types.js";
 import { formatValue, previewValue } from "./lisp-text.js";
+import { MAX_LISTED_VARS, quotedName } from "./quoted-name.js";
 import { truncateChars } from "./truncate.js";
 import { UNTRUSTED_PREAMBLE, wrapUntrusted } from "./untrusted.js";
 import { describeShape } from "./value-shape.js";
@@ -100,12 +101,17 @@ function memorySection(
 
   const changedNames = storedKeys.filter((name) => !sameValue(previous[name], memory[name]));
   if (changedNames.length === 0)
-    return { hint: `Stored: ${storedKeys.join(", ")}`, changed: {}, storedKeys, truncated: false };
+    return {
+      hint: `Stored: ${listedNames(storedKeys)}`,
+      changed: {},
+      storedKeys,
+      truncated: storedKeys.length > MAX_LISTED_VARS,
+    };
 
   const changed: Record<string, string> = {};
-  let truncated = false;
+  let truncated = changedNames.length > MAX_LISTED_VARS;
   let shaped = false;
-  const lines = changedNames.map((name) => {
+  const lines = changedNames.slice(0, MAX_LISTED_VARS).map((name) => {
     const hidden = shapeOnly.has(name);
     shaped ||= hidden;
     const shown = hidden
@@ -118,13 +124,22 @@ function memorySection(
       writable: true,
       configurable: true,
     });
-    return `;; ${name} = ${shown.text}`;
+    return `;; ${quotedName(name)} = ${shown.text}`;
   });
   const note = truncated
     ? `\n;; (truncated at ${previewMaxChars} chars; use println on specific fields)`
     : "";
   const shapeNote = shaped ? `\n${SHAPE_NOTE}` : "";
+  const more = changedNames.length - MAX_LISTED_VARS;
+  if (more > 0) lines.push(`;; ... (${more} more changed)`);
   return { hint: lines.join("\n") + note + shapeNote, changed, storedKeys, truncated };
+}
+
+/** `a, b, c`, or the first MAX_LISTED_VARS names and how many more there are. */
+function listedNames(names: readonly string[]): string {
+  const listed = names.slice(0, MAX_LISTED_VARS).map(quotedName).join(", ");
+  const more = names.length - MAX_LISTED_VARS;
+  return more > 0 ? `${listed}, ... (${more} more)` : listed;
 }
 
 /** Why some previews show no values, and how to see them. */

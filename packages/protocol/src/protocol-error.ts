@@ -4,6 +4,7 @@
  * offending tool call id. The tool-call transport repeats the message as `feedback`; combined
  * mode sends only status, reason and message.
  */
+import { quotedName } from "./quoted-name.js";
 
 export type ProtocolErrorReason = "unknown_tool" | "multiple_tool_calls" | "mixed_with_lisp_eval";
 
@@ -35,6 +36,7 @@ export function unknownNativeToolMessage(
   name: string,
   options: { readonly combined?: boolean } = {},
 ): string {
-  if (options.combined === true) return `Unknown native tool \`${name}\`.`;
-  return `Unknown native tool \`${JSON.stringify(name)}\`. Only \`lisp_eval\` is available natively in this transport.`;
+  const shown = quotedName(name);
+  if (options.combined === true) return `Unknown native tool \`${shown}\`.`;
+  return `Unknown native tool \`${JSON.stringify(shown)}\`. Only \`lisp_eval\` is available natively in this transport.`;
 }

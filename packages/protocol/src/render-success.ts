@@ -11,7 +11,9 @@
  * model more than the lines) and each memory preview. Only what the agent itself writes stays
  * bare: status, flags and binding names (which the model wrote in its program).
  */
+
 import type { ExecutionFeedback } from "./execution-feedback-types.js";
+import { MAX_LISTED_VARS, quotedName } from "./quoted-name.js";
 import { UNTRUSTED_PREAMBLE, wrapUntrusted } from "./untrusted.js";
 
 export interface SuccessStep {
@@ -52,7 +54,7 @@ export function renderSuccess(_step: SuccessStep, options: RenderSuccessOptions)
   if (includeMemory) {
     const changed: Record<string, string> = {};
     for (const [name, preview] of Object.entries(execution.memory.changed)) {
-      Object.defineProperty(changed, name, {
+      Object.defineProperty(changed, quotedName(name), {
         value: wrapUntrusted(preview, "memory"),
         enumerable: true,
         writable: true,
@@ -61,7 +63,8 @@ export function renderSuccess(_step: SuccessStep, options: RenderSuccessOptions)
     }
     payload.memory = {
       changed,
-      stored_keys: execution.memory.storedKeys,
+      // At most MAX_LISTED_VARS names; `truncated` says when there are more.
+      stored_keys: execution.memory.storedKeys.slice(0, MAX_LISTED_VARS).map(quotedName),
       truncated: execution.memory.truncated,
     };
   }

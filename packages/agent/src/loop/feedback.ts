@@ -37,19 +37,35 @@ export function errorFeedback(run: Run, state: LoopState, message: string): stri
 }
 
 /** Why a `(return v)` does not match the signature, in the shape the model is taught to fix. */
+/**
+ * Issues a return validation lists, and characters of each. A vector of 300,000 wrong items has
+ * 300,000 issues; the message goes back to the model (whole over the tool-call transport: 22 MB),
+ * and the first few say what is wrong as well as all of them.
+ */
+const MAX_LISTED_ISSUES = 20;
+const MAX_ISSUE_CHARS = 300;
+
+function shortLine(line: string): string {
+  return line.length > MAX_ISSUE_CHARS
+    ? `${line.slice(0, MAX_ISSUE_CHARS)}... (${line.length} characters)`
+    : line;
+}
+
 export function returnValidationMessage(
   signature: Signature,
   value: unknown,
   errors: readonly ValidationIssue[],
 ): string {
   const received = format(value);
-  const lines = errors.map((error) => {
+  const lines = errors.slice(0, MAX_LISTED_ISSUES).map((error) => {
     const path =
       error.path.length === 0
         ? "root"
         : `[${error.path.map((part) => (typeof part === "string" ? toLispKey(part) : String(part))).join(".")}]`;
-    return `- ${path}: ${error.message}`;
+    return shortLine(`- ${path}: ${error.message}`);
   });
+  if (errors.length > MAX_LISTED_ISSUES)
+    lines.push(`- ... (${errors.length - MAX_LISTED_ISSUES} more errors)`);
   return [
     "Return type validation failed.",
     `Expected: ${renderType(signature.returns, { keyStyle: "lisp_prompt" })}`,

@@ -2,6 +2,7 @@
  * A judged program as the tool message that answers its `lisp_eval` call, in the PTC-Lisp
  * tool-call transport and in combined mode alike: each verdict has one rendering.
  */
+import { format } from "@ptc/lisp";
 import { classifyErrorReason, type ExecutionFeedback, renderError, renderSuccess } from "@ptc/protocol";
 import type { ProgramVerdict } from "./judge-program.js";
 import { memoryLimitToolMessage, rolledBackToolMessage } from "./memory-limit-texts.js";
@@ -18,9 +19,12 @@ export function lispEvalMessage(verdict: ProgramVerdict, options: LispEvalMessag
   switch (verdict.kind) {
     case "error":
       return renderError(classifyErrorReason(verdict.reason), options.shownError ?? verdict.message);
-    case "fail":
-      // `(fail v)` shows the model v, as `(return v)` would: the program chose to.
-      return renderError("fail", verdict.text, { result: verdict.text, feedback: verdict.text });
+    case "fail": {
+      // `(fail v)` shows the model v, as `(return v)` would: the program chose to. A returned
+      // value is shown as a bounded preview, and so is this one: v may hold all of `data/rows`.
+      const text = failText(verdict);
+      return renderError("fail", text, { result: text, feedback: text });
+    }
     case "answer":
     case "continue":
       return renderSuccess({ value: verdict.programValue }, { execution: options.execution() });
@@ -37,4 +41,17 @@ export function lispEvalMessage(verdict: ProgramVerdict, options: LispEvalMessag
           : rolledBackToolMessage(verdict.size, verdict.limit),
       );
   }
+}
+
+/**
+ * Characters of a `(fail v)` value the model reads (three times: as message, feedback and result).
+ * The same bound as the text kept of an error a tool throws.
+ */
+const MAX_FAIL_CHARS = 2000;
+
+/** The failed value's text, or its first MAX_FAIL_CHARS characters and where it was cut. */
+function failText(verdict: ProgramVerdict & { readonly kind: "fail" }): string {
+  return verdict.text.length > MAX_FAIL_CHARS
+    ? format(verdict.failValue, { maxChars: MAX_FAIL_CHARS })
+    : verdict.text;
 }

@@ -18,6 +18,7 @@ import {
 } from "../approvals/paused-turn.js";
 import { errorMessage } from "../error-message.js";
 import { newSpanId } from "../events/event-sink.js";
+import { argsReceived, quotedName } from "../json/quoted-back.js";
 import { buildNativePreview } from "../native-preview/index.js";
 import type { ToolCallRecord } from "../step/step-types.js";
 import { invokeTool, reportCacheHit } from "../tools/invoke-tool.js";
@@ -114,7 +115,7 @@ export async function executeNativeCalls(
       continue;
     }
     if (tool === undefined) {
-      const message = `Tool '${call.name}' not found`;
+      const message = `Tool '${quotedName(call.name)}' not found`;
       rejected(JSON.stringify({ error: message }), message);
       continue;
     }
@@ -322,7 +323,7 @@ async function nativeCall(
 }
 
 function toolErrorJson(name: string, args: unknown, message: string): string {
-  return JSON.stringify({ error: message, tool: name, args_received: args, hint: null });
+  return JSON.stringify({ error: message, tool: name, args_received: argsReceived(args), hint: null });
 }
 
 function preview(

@@ -18,6 +18,19 @@ function quoted(text: string): string {
     : text;
 }
 
+/**
+ * Characters kept of an `argsError` a model function gives. The adapters quote the model's raw
+ * arguments in it (`Invalid JSON arguments: <raw>`), and the loop sends it back to the model:
+ * 2 MB of broken JSON must not come back as 2 MB more.
+ */
+const MAX_GIVEN_ARGS_ERROR = 1000;
+
+function boundedArgsError(text: string): string {
+  return text.length > MAX_GIVEN_ARGS_ERROR
+    ? `${text.slice(0, MAX_GIVEN_ARGS_ERROR)}... (${text.length} characters)`
+    : text;
+}
+
 export interface NormalizedToolCall {
   readonly id: string | undefined;
   readonly name: string;
@@ -88,7 +101,7 @@ function tokenCountsOf(reported: Record<string, unknown>): TokenCounts {
 
 function normalizeToolCall(call: ModelToolCall): NormalizedToolCall {
   const id = typeof call.id === "string" && call.id !== "" ? call.id : undefined;
-  const given = call.argsError;
+  const given = typeof call.argsError === "string" ? boundedArgsError(call.argsError) : call.argsError;
   if (typeof call.args === "string") {
     const raw = call.args;
     if (typeof given === "string") return { id, name: call.name, args: {}, rawArgs: raw, argsError: given };

@@ -45,9 +45,18 @@ function toolCallText(toolName: string, args: unknown): string {
   try {
     argsText = format(toLispValue(args, new Set()));
   } catch {
-    return `(tool/${toolName} ...) with the same arguments`;
+    return sameArguments(toolName);
   }
+  // The model sent these arguments itself; pasting megabytes of them back helps it no more than this.
+  if (argsText.length > MAX_HINT_ARGS_CHARS) return sameArguments(toolName);
   return `(tool/${toolName} ${argsText})`;
+}
+
+/** Characters of arguments the hint writes out; longer ones are referred to, not repeated. */
+const MAX_HINT_ARGS_CHARS = 1000;
+
+function sameArguments(toolName: string): string {
+  return `(tool/${toolName} ...) with the same arguments`;
 }
 
 /** Names the reader accepts after `:` (letters, digits and `+-*<>=?!_`). */

@@ -8,6 +8,7 @@
  * their properties and `sample_keys`; anything else reports just its type.
  */
 import { defineOwn, isPlainObject } from "../json/plain-object.js";
+import { quotedName } from "../json/quoted-back.js";
 import type { JsonValue } from "./preview-types.js";
 
 /** Properties (and sample keys) reported per object before the schema says `truncated`. */
@@ -91,9 +92,11 @@ function describeProperties(object: Record<string, unknown>): {
   keys: readonly string[];
 } {
   const allKeys = Object.keys(object).sort();
-  const keys = allKeys.slice(0, MAX_PROPERTIES);
+  const shownKeys = allKeys.slice(0, MAX_PROPERTIES);
   const properties: Record<string, JsonValue> = {};
-  for (const key of keys) defineOwn(properties, key, typeName(object[key]));
+  for (const key of shownKeys) defineOwn(properties, quotedName(key), typeName(object[key]));
+  // A key is data too: a result may hold keys 100,000 characters long, and 20 of them twice over.
+  const keys = shownKeys.map(quotedName);
   // `truncated` sits inside the schema it qualifies, so a top-level field can never be mistaken
   // for it and the preview's top level stays the same across shapes.
   const schema: Record<string, JsonValue> =

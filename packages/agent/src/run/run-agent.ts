@@ -11,6 +11,7 @@ import { createAgent } from "../agent/create-agent.js";
 import { describe, isPlainObject } from "../agent/describe.js";
 import { approvalToken } from "../approvals/approval-token.js";
 import type { TurnAt } from "../approvals/paused-turn.js";
+import { errorMessage } from "../error-message.js";
 import { AgentError } from "../errors.js";
 import { EventSink, newSpanId } from "../events/event-sink.js";
 import type { ProgramIsolation } from "../isolation/program-isolation.js";
@@ -456,7 +457,12 @@ async function runChild(
     const value = result.step.return;
     return { ok: true, value: unwrapValue ? ((value as { value?: unknown } | null)?.value ?? null) : value };
   }
-  return { ok: false, message: result.step.fail?.message ?? `agent tool "${tool.name}" failed` };
+  // Read as what a tool throws is read, and as long: a child's `(fail v)` text may be megabytes,
+  // and the parent's model reads this message (the child's step keeps it whole).
+  return {
+    ok: false,
+    message: errorMessage(result.step.fail?.message ?? `agent tool "${tool.name}" failed`),
+  };
 }
 
 const LLM_QUERY_CONTROL_KEYS = new Set(["prompt", "signature", "llm", "response_template"]);

@@ -11,6 +11,7 @@
  */
 import { renderType, type Signature, type Tool } from "@ptc/tool";
 import { errorMessage } from "../error-message.js";
+import { argsReceived } from "../json/quoted-back.js";
 
 export type CheckedArguments =
   | { readonly ok: true; readonly args: Readonly<Record<string, unknown>> }
@@ -52,7 +53,7 @@ export function invalidArgumentsJson(tool: Tool, args: unknown, message: string)
   return JSON.stringify({
     error: `invalid arguments for tool ${tool.name}: ${message}`,
     tool: tool.name,
-    args_received: args,
+    args_received: argsReceived(args),
     hint:
       expected === undefined
         ? `Call ${tool.name} again with arguments that fit its parameter schema.`

@@ -11,6 +11,7 @@
 
 import { resolveNamespaced } from "../builtins/namespaces.js";
 import { LispError } from "../errors.js";
+import { quotedName } from "../quoted-text.js";
 import { type CollectionForm, describeForm, type Form, type Position } from "../reader/form.js";
 import { hashKey } from "../values/hash-key.js";
 import { Keyword } from "../values/keyword.js";
@@ -132,7 +133,8 @@ class Analyzer implements FormAnalyzer {
     const first = (this.unbound.get(names[0] as string) as Unbound).position;
     const described = names.map((name) => {
       const suggestion = this.unbound.get(name)?.suggestion;
-      return suggestion === undefined ? name : `${name} (did you mean ${suggestion}?)`;
+      const shown = quotedName(name);
+      return suggestion === undefined ? shown : `${shown} (did you mean ${quotedName(suggestion)}?)`;
     });
     const message =
       names.length === 1
@@ -237,7 +239,11 @@ class Analyzer implements FormAnalyzer {
   private analyzeRegex(source: string, position: Position): Node {
     const problem = this.environment.checkRegex?.(source);
     if (problem !== undefined) {
-      throw new LispError("invalid_form", `invalid regex literal #"${source}": ${problem}`, position);
+      throw new LispError(
+        "invalid_form",
+        `invalid regex literal #"${quotedName(source)}": ${problem}`,
+        position,
+      );
     }
     const compile = this.environment.compileRegex;
     if (compile !== undefined) return { kind: "const", value: compile(source), position };
@@ -357,7 +363,7 @@ class Analyzer implements FormAnalyzer {
     if (matches.length > 1) {
       throw new LispError(
         "unknown_tool",
-        `Unknown tool: ${name}. Several tools differ from it only in - and _: ${matches.map((tool) => `tool/${tool}`).join(", ")}; write the exact name`,
+        `Unknown tool: ${quotedName(name)}. Several tools differ from it only in - and _: ${matches.map((tool) => `tool/${tool}`).join(", ")}; write the exact name`,
         position,
       );
     }
@@ -365,7 +371,7 @@ class Analyzer implements FormAnalyzer {
     const nearest = nearestName(name, [...tools].sort());
     throw new LispError(
       "unknown_tool",
-      `Unknown tool: ${name}.${nearest === undefined ? "" : ` Did you mean tool/${nearest}?`} Available tools: ${available === "" ? "(none)" : available}`,
+      `Unknown tool: ${quotedName(name)}.${nearest === undefined ? "" : ` Did you mean tool/${nearest}?`} Available tools: ${available === "" ? "(none)" : available}`,
       position,
     );
   }

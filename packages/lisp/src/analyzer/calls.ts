@@ -4,6 +4,7 @@
  * `(Class. ...)`. Plain function calls stay in the analyzer's list dispatch.
  */
 import { LispError } from "../errors.js";
+import { quotedName } from "../quoted-text.js";
 import { type CollectionForm, describeForm, type Form, type Position } from "../reader/form.js";
 import { namedArgumentsAdvice } from "../runtime/tool-parameters.js";
 import type { Node } from "./ast.js";
@@ -25,7 +26,7 @@ export function analyzeNamespacedCall(
     case "data":
       throw new LispError(
         "invalid_form",
-        `unknown namespace data/ call: data/${member} is a value, not a function; write data/${member} without parentheses`,
+        `unknown namespace data/ call: data/${quotedName(member)} is a value, not a function; write data/${quotedName(member)} without parentheses`,
         form,
       );
     case "budget":

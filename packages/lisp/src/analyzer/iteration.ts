@@ -4,6 +4,7 @@
  * fails before the program runs, with the reference's reason names.
  */
 import { LispError } from "../errors.js";
+import { quotedName } from "../quoted-text.js";
 import { type CollectionForm, describeForm, type Form } from "../reader/form.js";
 import type { ForClause, Node } from "./ast.js";
 import type { Scope } from "./scope.js";
@@ -65,7 +66,7 @@ export function analyzeIteration(
       if (!sawBinding) {
         throw new LispError(
           "invalid_form",
-          `expected a binding symbol, got keyword :${head.name}. Keywords like :when/:let/:while must follow a binding pair`,
+          `expected a binding symbol, got keyword :${quotedName(head.name)}. Keywords like :when/:let/:while must follow a binding pair`,
           head,
         );
       }

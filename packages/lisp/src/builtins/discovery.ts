@@ -4,6 +4,7 @@
  * they are always current.
  */
 import { LispError } from "../errors.js";
+import { quotedName } from "../quoted-text.js";
 import { Keyword } from "../values/keyword.js";
 import { LispMap } from "../values/lisp-map.js";
 import { QuotedSymbol } from "../values/quoted-symbol.js";
@@ -33,7 +34,7 @@ function namespaceMembers(source: Registry, ns: string): string[] {
   if (spec === undefined)
     throw new LispError(
       "invalid_form",
-      `unknown namespace ${ns}; try one of: ${[...NAMESPACES.keys()].join(", ")}`,
+      `unknown namespace ${quotedName(ns)}; try one of: ${[...NAMESPACES.keys()].join(", ")}`,
     );
   if (spec.members === undefined) return source.names().filter((name) => visible(source, name));
   return [...spec.members.keys()].filter((member) => source.has(spec.members?.get(member) ?? member)).sort();

@@ -4,6 +4,7 @@
  * implementations live in the interop family and register themselves here.
  */
 import { LispError } from "../errors.js";
+import { quotedName } from "../quoted-text.js";
 import { active } from "../runtime/context.js";
 import { typeName } from "../runtime/describe.js";
 import { callTool } from "../runtime/tools.js";
@@ -33,7 +34,7 @@ function invokeMethod(name: unknown, receiver: unknown, ...args: unknown[]): unk
     const supported = [...methods.keys()].sort().join(", ");
     throw new LispError(
       "unsupported_method",
-      `Unsupported method '${String(name)}'. Supported interop methods: ${supported === "" ? "(none)" : supported}`,
+      `Unsupported method '${quotedName(String(name))}'. Supported interop methods: ${supported === "" ? "(none)" : supported}`,
     );
   }
   return method(receiver, args);
@@ -48,7 +49,7 @@ function invokeConstructor(name: unknown, ...args: unknown[]): unknown {
       .join(", ");
     throw new LispError(
       "unsupported_method",
-      `Unsupported constructor '${String(name)}.'. Supported: ${supported === "" ? "(none)" : supported}`,
+      `Unsupported constructor '${quotedName(String(name))}.'. Supported: ${supported === "" ? "(none)" : supported}`,
     );
   }
   return implementation(args);

@@ -8,6 +8,7 @@
  * The Java constants (`Double/NaN`, ...) are values, not builtins: the analyzer resolves them
  * before asking here; they are listed so the error message names them.
  */
+import { quotedName } from "../quoted-text.js";
 
 export interface NamespaceSpec {
   /** Words for the error message: "String functions: ...". */
@@ -166,7 +167,7 @@ export function resolveNamespaced(
   if (spec === undefined) {
     return {
       kind: "error",
-      message: `unknown namespace ${ns}/. Available namespaces: ${KNOWN_NAMESPACE_LIST}. For JSON parsing use json/parse-string (not cheshire.core/...).`,
+      message: `unknown namespace ${quotedName(ns)}/. Available namespaces: ${KNOWN_NAMESPACE_LIST}. For JSON parsing use json/parse-string (not cheshire.core/...).`,
     };
   }
   const target = spec.members === undefined ? member : spec.members.get(member);
@@ -174,7 +175,7 @@ export function resolveNamespaced(
   if (spec.members === undefined) {
     return {
       kind: "error",
-      message: `${member} is not available in ${ns}/: no such function. Check the name, or use (apropos "${member}")`,
+      message: `${quotedName(member)} is not available in ${ns}/: no such function. Check the name, or use (apropos "${quotedName(member)}")`,
     };
   }
   const available: string[] = [];
@@ -183,6 +184,6 @@ export function resolveNamespaced(
       available.push(spec.qualified ? builtinName : name);
   }
   const list = available.length === 0 ? "(none)" : available.join(", ");
-  const subject = spec.qualified ? `${ns}/${member}` : member;
+  const subject = spec.qualified ? `${ns}/${quotedName(member)}` : quotedName(member);
   return { kind: "error", message: `${subject} is not available. ${spec.label} functions: ${list}` };
 }

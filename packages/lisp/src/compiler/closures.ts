@@ -5,6 +5,7 @@
  */
 import type { Node } from "../analyzer/ast.js";
 import { LispError } from "../errors.js";
+import { quotedName } from "../quoted-text.js";
 import { after } from "../runtime/async.js";
 import { active } from "../runtime/context.js";
 import { assertEffectsAllowed } from "../runtime/pure-mode.js";
@@ -95,7 +96,7 @@ export function compileClosure(
   const restAsMap = node.restAsMap;
   const info = new ClosureInfo(node, fixed, variadic ? Number.POSITIVE_INFINITY : fixed);
   const position = node.position;
-  const label = node.name ?? "fn";
+  const label = quotedName(node.name ?? "fn");
 
   const arityError = (count: number): LispError =>
     new LispError(

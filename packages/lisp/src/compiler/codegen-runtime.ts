@@ -25,6 +25,7 @@ import { MatchCursor, requireRegex } from "../builtins/support/str-regex.js";
 import { requireString } from "../builtins/support/str-text.js";
 import { isLimitError, isLispError, LispError } from "../errors.js";
 import { print } from "../format/print.js";
+import { quotedName } from "../quoted-text.js";
 import type { Position } from "../reader/form.js";
 import { mapBytes, setBytes, VECTOR_BYTES, vectorBytes } from "../runtime/allocation.js";
 import { callValue, toCallable } from "../runtime/call.js";
@@ -305,7 +306,7 @@ export const codegenRuntime = {
     const expected = info.maxArity === Number.POSITIVE_INFINITY ? `${info.minArity}+` : `${info.minArity}`;
     return new LispError(
       "arity_error",
-      `${info.name ?? "fn"} expects ${expected} argument(s), got ${count}`,
+      `${quotedName(info.name ?? "fn")} expects ${expected} argument(s), got ${count}`,
       info.position,
     );
   },

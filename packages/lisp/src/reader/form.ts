@@ -2,6 +2,7 @@
  * Forms: what the reader produces and the analyzer consumes. Every form knows where it starts in
  * the source (1-based line and column), so every later error can point at it.
  */
+import { quotedName } from "../quoted-text.js";
 import type { WholeFloat } from "../values/numbers.js";
 
 export interface Position {
@@ -75,8 +76,15 @@ export function isCollection(form: Form | undefined, type: CollectionForm["type"
   return form !== undefined && form.type === type;
 }
 
-/** Source-like text of a form, for error messages ("got keyword :whend"). */
+/**
+ * Source-like text of a form, for error messages ("got keyword :whend"); a very long one keeps its
+ * start and says how long it was (quoted-text.ts).
+ */
 export function describeForm(form: Form): string {
+  return quotedName(formText(form));
+}
+
+function formText(form: Form): string {
   switch (form.type) {
     case "nil":
       return "nil";
@@ -97,14 +105,14 @@ export function describeForm(form: Form): string {
     case "quote":
       return `'${form.name}`;
     case "list":
-      return `(${form.items.map(describeForm).join(" ")})`;
+      return `(${form.items.map(formText).join(" ")})`;
     case "vector":
-      return `[${form.items.map(describeForm).join(" ")}]`;
+      return `[${form.items.map(formText).join(" ")}]`;
     case "map":
-      return `{${form.items.map(describeForm).join(" ")}}`;
+      return `{${form.items.map(formText).join(" ")}}`;
     case "set":
-      return `#{${form.items.map(describeForm).join(" ")}}`;
+      return `#{${form.items.map(formText).join(" ")}}`;
     case "fn-literal":
-      return `#(${form.items.map(describeForm).join(" ")})`;
+      return `#(${form.items.map(formText).join(" ")})`;
   }
 }

@@ -6,6 +6,7 @@
  */
 import { LispError } from "../errors.js";
 import { print } from "../format/print.js";
+import { quotedName } from "../quoted-text.js";
 import { Keyword } from "../values/keyword.js";
 import { FUNCTION_INFO, type LispFunction } from "../values/lisp-function.js";
 import { LispSet } from "../values/lisp-set.js";
@@ -20,7 +21,10 @@ function builtinArityError(fn: LispFunction, count: number): LispError {
       : info.maxArity === Number.POSITIVE_INFINITY
         ? `${info.minArity}+`
         : `${info.minArity} to ${info.maxArity}`;
-  return new LispError("arity_error", `${info.name} expects ${expected} argument(s), got ${count}`);
+  return new LispError(
+    "arity_error",
+    `${quotedName(String(info.name))} expects ${expected} argument(s), got ${count}`,
+  );
 }
 
 export function notCallable(value: unknown): LispError {
@@ -30,9 +34,10 @@ export function notCallable(value: unknown): LispError {
 
 function keywordCall(keyword: Keyword, args: readonly unknown[]): unknown {
   if (args.length === 0 || args.length > 2) {
+    const name = quotedName(keyword.name);
     throw new LispError(
       "invalid_keyword_call",
-      `keyword :${keyword.name} called with ${args.length} arguments; write (:${keyword.name} m) or (:${keyword.name} m default)`,
+      `keyword :${name} called with ${args.length} arguments; write (:${name} m) or (:${name} m default)`,
     );
   }
   const target = args[0];

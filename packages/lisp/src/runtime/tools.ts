@@ -8,6 +8,7 @@
  * the run pauses.
  */
 import { isLispError, LispError } from "../errors.js";
+import { quotedName } from "../quoted-text.js";
 import type { Position } from "../reader/form.js";
 import { hostDataMayHaveChanged } from "../values/host-epoch.js";
 import { settle } from "./async.js";
@@ -95,7 +96,7 @@ export function callTool(name: string, argsValue: unknown, site: Position): unkn
   const context = active;
   if (context.abortReason !== undefined) throw context.abortReason;
   const tool = context.tools.get(name);
-  if (tool === undefined) throw new LispError("unknown_tool", `Unknown tool: ${name}`, site);
+  if (tool === undefined) throw new LispError("unknown_tool", `Unknown tool: ${quotedName(name)}`, site);
   if (context.toolCalls.length >= context.limits.maxToolCalls) {
     throw new LispError(
       "tool_call_limit_exceeded",

@@ -68,6 +68,22 @@ describe("validateReturn", () => {
     );
   });
 
+  it("lists the first 20 issues and how many more there are, each in at most 300 characters", () => {
+    const result = validateReturn(
+      signature("[:int]"),
+      Array.from({ length: 300_000 }, (_, index) => `s${index}`),
+    );
+    expect(errors(result)).toHaveLength(300_000);
+    const message = result.ok ? "" : formatValidationErrors(result.errors);
+    expect(message.length).toBeLessThan(1000);
+    expect(message).toMatch(
+      /^0: expected int, got string; 1: .*; 19: expected int, got string; \.\.\. \(299980 more\)$/,
+    );
+    const longKey = "k".repeat(100_000);
+    const long = formatValidationErrors([{ path: [longKey], message: "expected int, got string" }]);
+    expect(long).toBe(`${longKey.slice(0, 300)}... (100026 characters)`);
+  });
+
   it("finds fields under their underscore or hyphen spelling, and allows extra keys", () => {
     expect(validateReturn(signature("{was_improved :bool}"), { "was-improved": true, extra: 1 })).toEqual({
       ok: true,

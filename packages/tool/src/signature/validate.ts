@@ -37,11 +37,24 @@ export function validateType(type: SignatureType, value: unknown): ValidationRes
   return errors.length === 0 ? { ok: true } : { ok: false, errors };
 }
 
-/** `root: expected int, got string; items.0.id: expected field, got nil` */
+/**
+ * Issues a message lists, and characters of each. The message goes back to the model whose value
+ * or arguments did not fit: 300,000 wrong items make 300,000 issues (3.9 MB), and the first few
+ * say what is wrong as well as all of them. `errors` itself keeps every issue.
+ */
+const MAX_LISTED_ISSUES = 20;
+const MAX_ISSUE_CHARS = 300;
+
+/** `root: expected int, got string; items.0.id: expected field, got nil`, then `; ... (N more)`. */
 export function formatValidationErrors(errors: readonly ValidationIssue[]): string {
-  return errors
-    .map((error) => `${error.path.length === 0 ? "root" : error.path.join(".")}: ${error.message}`)
-    .join("; ");
+  const listed = errors.slice(0, MAX_LISTED_ISSUES).map((error) => {
+    const line = `${error.path.length === 0 ? "root" : error.path.join(".")}: ${error.message}`;
+    return line.length > MAX_ISSUE_CHARS
+      ? `${line.slice(0, MAX_ISSUE_CHARS)}... (${line.length} characters)`
+      : line;
+  });
+  const more = errors.length - MAX_LISTED_ISSUES;
+  return more > 0 ? `${listed.join("; ")}; ... (${more} more)` : listed.join("; ");
 }
 
 function check(type: SignatureType, value: unknown, path: ValidationPath, errors: ValidationIssue[]): void {
