@@ -110,6 +110,12 @@ export interface LlmRetryOptions {
   readonly baseDelayMs?: number;
   /** Error kinds worth another attempt. Default `["rate_limit", "timeout", "server_error"]`. */
   readonly retryableErrors?: readonly string[];
+  /**
+   * The longest wait before a retry. Default 60,000 ms. The backoff stops growing there; a
+   * provider that asks for longer (`Retry-After`) is not retried: its error ends the run at once.
+   * `Infinity` waits however long a provider asks.
+   */
+  readonly maxDelayMs?: number;
 }
 
 export interface AgentOptions {

@@ -10,6 +10,7 @@ import { createTool, isTool, parseSignature, type Tool, ToolError } from "@ptc/t
 import { type NeedsApproval, registerApprovalPolicy } from "../approvals/approval-policy.js";
 import { AgentError } from "../errors.js";
 import { isProgramIsolation } from "../isolation/program-isolation.js";
+import { llmRetryProblem } from "../model/model-retry.js";
 import { isAgentTool } from "../tools/agent-tool.js";
 import { registerNestedTool } from "../tools/nested-tools.js";
 import type { AgentOptions, CompactionOptions, PlanItem } from "./agent-options.js";
@@ -191,6 +192,8 @@ export function createAgent(options: AgentOptions): Agent {
       options.llmRetry,
     );
   }
+  const retryProblem = options.llmRetry === undefined ? undefined : llmRetryProblem(options.llmRetry);
+  if (retryProblem !== undefined) throw invalid("llmRetry", retryProblem, options.llmRetry);
   if (options.promptLimit !== undefined && !isPlainObject(options.promptLimit)) {
     throw invalid(
       "promptLimit",

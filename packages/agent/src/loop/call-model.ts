@@ -213,6 +213,9 @@ export async function callModel(
       attempt < run.retry.maxAttempts && !streamed && run.retry.retryableErrors.includes(kind);
     if (!retryable) return { ok: false, kind: "error", message };
     const delay = retryDelay(run.retry, attempt, failure);
+    if (delay > run.retry.maxDelayMs) {
+      return { ok: false, kind: "error", message: `${message}${tooLongToWait(delay, run.retry.maxDelayMs)}` };
+    }
     // A wait that ends past the mission deadline would only end in a mission timeout: the
     // provider's own error says more, and says it now.
     if (run.deadline !== undefined && Date.now() + delay >= run.deadline)
@@ -225,6 +228,12 @@ export async function callModel(
       throw error;
     }
   }
+}
+
+/** Why a provider's error was not retried although `llmRetry` would have: it asked to wait too long. */
+function tooLongToWait(asked: number, longest: number): string {
+  const ms = (value: number) => `${Math.round(value).toLocaleString("en-US")} ms`;
+  return ` (not retried: the provider asked to wait ${ms(asked)}, longer than llmRetry.maxDelayMs, ${ms(longest)}; raise it, or Infinity, to wait)`;
 }
 
 /** A response that cannot even be read (a revoked Proxy, a throwing getter) is a model error. */

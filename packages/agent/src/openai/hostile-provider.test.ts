@@ -327,12 +327,15 @@ describe("Retry-After", () => {
     expect(requestCounts.get("retry-forever")).toBe(1);
   });
 
-  it("a wait past what one timer holds is waited, not cut to 1 ms", async () => {
+  it("with maxDelayMs: Infinity, a wait past what one timer holds is waited, not cut to 1 ms", async () => {
     const controller = new AbortController();
-    const result = run(textAgent({ llmRetry: { maxAttempts: 3, baseDelayMs: 10 } }), {
-      llm: model("retry-long"),
-      signal: controller.signal,
-    });
+    const result = run(
+      textAgent({ llmRetry: { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: Number.POSITIVE_INFINITY } }),
+      {
+        llm: model("retry-long"),
+        signal: controller.signal,
+      },
+    );
     await new Promise((resolve) => setTimeout(resolve, 500));
     controller.abort();
     expect((await result).step.fail?.reason).toBe("aborted");

@@ -6,6 +6,7 @@
 import { describe, isPlainObject } from "../agent/describe.js";
 import { AgentError } from "../errors.js";
 import { isProgramIsolation } from "../isolation/program-isolation.js";
+import { llmRetryProblem } from "../model/model-retry.js";
 import { checkHostData } from "./check-host-data.js";
 import type { RunOptions } from "./run-options.js";
 
@@ -120,12 +121,7 @@ export function checkRunOptions(options: RunOptions): void {
       `llmRetry must be an object such as { maxAttempts: 3 }, got ${describe(llmRetry)}`,
     );
   }
-  const attempts: unknown = llmRetry?.maxAttempts;
-  if (
-    attempts !== undefined &&
-    (typeof attempts !== "number" || !Number.isInteger(attempts) || attempts < 1)
-  ) {
-    throw invalid("llmRetry", `llmRetry.maxAttempts must be a positive integer, got ${describe(attempts)}`);
-  }
+  const retryProblem = llmRetry === undefined ? undefined : llmRetryProblem(llmRetry);
+  if (retryProblem !== undefined) throw invalid("llmRetry", retryProblem);
   checkHostData(options);
 }
