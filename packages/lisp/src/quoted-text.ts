@@ -5,6 +5,7 @@
  * send that megabyte back, once per quote. So a quoted name keeps its start and says how long it
  * was, and every message (but a `(fail v)`'s, which is the program's own value) has a bound.
  */
+import { headOf, tailOf } from "./cut-text.js";
 
 /** Characters of a name quoted in a message: far more than any real name has. */
 export const MAX_QUOTED_NAME_CHARS = 200;
@@ -18,7 +19,7 @@ const MESSAGE_TAIL_CHARS = 1500;
 /** A name from the program as written, or its start and length when it is very long. */
 export function quotedName(name: string): string {
   return name.length > MAX_QUOTED_NAME_CHARS
-    ? `${name.slice(0, MAX_QUOTED_NAME_CHARS)}... (${name.length} characters)`
+    ? `${headOf(name, MAX_QUOTED_NAME_CHARS)}... (${name.length} characters)`
     : name;
 }
 
@@ -29,5 +30,5 @@ export function quotedName(name: string): string {
 export function boundedMessage(message: string): string {
   if (message.length <= MAX_MESSAGE_CHARS) return message;
   const cut = message.length - MESSAGE_HEAD_CHARS - MESSAGE_TAIL_CHARS;
-  return `${message.slice(0, MESSAGE_HEAD_CHARS)} ... (${cut} characters cut) ... ${message.slice(-MESSAGE_TAIL_CHARS)}`;
+  return `${headOf(message, MESSAGE_HEAD_CHARS)} ... (${cut} characters cut) ... ${tailOf(message, MESSAGE_TAIL_CHARS)}`;
 }

@@ -4,6 +4,8 @@
  * that fails leaves all of it exactly as it was. A host can start a session from saved state
  * (`createSession(init)`), e.g. to resume an agent or to fork one.
  */
+
+import { headOf } from "./cut-text.js";
 import { isLispError, LispError } from "./errors.js";
 import { print } from "./format/print.js";
 import { read } from "./reader/reader.js";
@@ -116,7 +118,7 @@ export class Session {
 function bounded(value: unknown): unknown {
   if (typeof value === "string")
     return value.length > HISTORY_CHARS
-      ? `${value.slice(0, HISTORY_CHARS - ELLIPSIS.length)}${ELLIPSIS}`
+      ? `${headOf(value, HISTORY_CHARS - ELLIPSIS.length)}${ELLIPSIS}`
       : value;
   if (Array.isArray(value) && print(value, { maxChars: HISTORY_CHARS + 1 }).length > HISTORY_CHARS) {
     const kept: unknown[] = [];

@@ -31,6 +31,8 @@ describe("@ptc/protocol public API", () => {
       "unknownNativeToolMessage",
       "unwrapUntrusted",
       "validateProgram",
+      "wellFormedText",
+      "wellFormedValue",
       "wrapUntrusted",
       "wrapUntrustedWithPreamble",
     ]);

@@ -63,3 +63,4 @@ export {
   wrapUntrustedWithPreamble,
 } from "./untrusted.js";
 export { type ProgramValidation, validateProgram } from "./validate-program.js";
+export { wellFormedText, wellFormedValue } from "./well-formed.js";

@@ -4,13 +4,14 @@
  * (a stored var's name is told again every turn): a very long name keeps its start and says how
  * long it was. Real names are far shorter than the bound, and come back as written.
  */
+import { truncateChars } from "./truncate.js";
 
 /** Characters of a name quoted back. */
 export const MAX_QUOTED_NAME_CHARS = 200;
 
 export function quotedName(name: string): string {
   return name.length > MAX_QUOTED_NAME_CHARS
-    ? `${name.slice(0, MAX_QUOTED_NAME_CHARS)}... (${name.length} characters)`
+    ? `${truncateChars(name, MAX_QUOTED_NAME_CHARS).text}... (${name.length} characters)`
     : name;
 }
 

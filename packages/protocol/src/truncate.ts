@@ -3,7 +3,12 @@
  */
 export function truncateChars(text: string, limit: number): { text: string; truncated: boolean } {
   if (text.length <= limit) return { text, truncated: false };
-  const codePoints = Array.from(text);
-  if (codePoints.length <= limit) return { text, truncated: false };
-  return { text: codePoints.slice(0, limit).join(""), truncated: true };
+  // Walks `limit` code points and no further: a name or value may be megabytes long.
+  let end = 0;
+  for (let seen = 0; seen < limit && end < text.length; seen++) {
+    const code = text.charCodeAt(end);
+    const low = end + 1 < text.length ? text.charCodeAt(end + 1) : 0;
+    end += code >= 0xd800 && code <= 0xdbff && low >= 0xdc00 && low <= 0xdfff ? 2 : 1;
+  }
+  return end >= text.length ? { text, truncated: false } : { text: text.slice(0, end), truncated: true };
 }

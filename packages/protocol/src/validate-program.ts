@@ -2,6 +2,7 @@
  * Checks the `program` argument of a `lisp_eval` call before anything runs, with the wording
  * every transport shares.
  */
+import { truncateChars } from "./truncate.js";
 
 export type ProgramValidation =
   | { readonly ok: true; readonly program: string }
@@ -43,5 +44,7 @@ function describe(value: unknown): string {
       text = "a value with no text form";
     }
   }
-  return text.length > MAX_QUOTED ? `${text.slice(0, MAX_QUOTED)}... (${text.length} characters)` : text;
+  return text.length > MAX_QUOTED
+    ? `${truncateChars(text, MAX_QUOTED).text}... (${text.length} characters)`
+    : text;
 }

@@ -5,6 +5,7 @@
  * ignores them), streaming deltas to `onChunk`, and token accounting.
  */
 
+import { wellFormedText, wellFormedValue } from "@ptc/protocol";
 import { type LongTimer, startTimer } from "../clock/long-timer.js";
 import { errorMessage } from "../error-message.js";
 import { newSpanId } from "../events/event-sink.js";
@@ -111,7 +112,7 @@ export async function callModel(
   // Streaming is for the text modes' answers; PTC-Lisp replies are programs, not text for a reader.
   const onChunk = run.mode.ptc ? undefined : options.onChunk;
   const fullRequest: ModelRequest = {
-    ...request,
+    ...wellFormedRequest(request),
     ...(options.cache === undefined ? {} : { cache: options.cache }),
     ...(run.signal === undefined ? {} : { signal: run.signal }),
     ...(onChunk === undefined
@@ -138,8 +139,8 @@ export async function callModel(
       type: "llm-call-start",
       turn: request.turn,
       attempt,
-      messageCount: request.messages.length,
-      ...(events.payloads ? { system: request.system, messages: request.messages } : {}),
+      messageCount: fullRequest.messages.length,
+      ...(events.payloads ? { system: fullRequest.system, messages: fullRequest.messages } : {}),
     });
     const started = Date.now();
     const { signal: _signal, stream, ...recorded } = fullRequest;
@@ -228,6 +229,18 @@ export async function callModel(
       throw error;
     }
   }
+}
+
+/**
+ * The request with every text in it well-formed (`wellFormedValue` of @ptc/protocol): a lone surrogate anywhere
+ * in the conversation would make a strict provider refuse every later request of the run.
+ */
+function wellFormedRequest<R extends Omit<ModelRequest, "signal" | "stream" | "cache">>(request: R): R {
+  const system = wellFormedText(request.system);
+  const messages = wellFormedValue(request.messages);
+  const tools = request.tools === undefined ? undefined : wellFormedValue(request.tools);
+  if (system === request.system && messages === request.messages && tools === request.tools) return request;
+  return { ...request, system, messages, ...(tools === undefined ? {} : { tools }) };
 }
 
 /** Why a provider's error was not retried although `llmRetry` would have: it asked to wait too long. */

@@ -9,6 +9,8 @@
  * raises on an out-of-range index, as Java does (so `(.substring s (.indexOf s "x"))` cannot
  * silently return the whole string).
  */
+
+import { headOf } from "../cut-text.js";
 import { LispError } from "../errors.js";
 import { typeName } from "../runtime/describe.js";
 import { DateTime, Duration, LocalDate, MAX_EPOCH_MS, MIN_EPOCH_MS, MS_PER_DAY } from "../values/dates.js";
@@ -23,7 +25,7 @@ function interopError(message: string): LispError {
 }
 
 function quoted(text: string): string {
-  return text.length > 80 ? `'${text.slice(0, 80)}...'` : `'${text}'`;
+  return text.length > 80 ? `'${headOf(text, 80)}...'` : `'${text}'`;
 }
 
 /** Registers a method taking `min` to `max` arguments after the receiver. */

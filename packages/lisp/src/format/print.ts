@@ -15,6 +15,7 @@
  * is escaped a slice at a time (values/text-limit.ts), so `pr-str` applied to its own output again
  * and again stops at the budget instead of growing past what V8 can hold.
  */
+import { headOf } from "../cut-text.js";
 import { CustomValue } from "../values/custom-value.js";
 import { Keyword } from "../values/keyword.js";
 import { FUNCTION_INFO, type LispFunction } from "../values/lisp-function.js";
@@ -372,7 +373,7 @@ class Printer {
 
 function cut(text: string, maxChars: number | undefined): string {
   if (maxChars === undefined || text.length <= maxChars) return text;
-  return `${text.slice(0, maxChars)}...`;
+  return `${headOf(text, maxChars)}...`;
 }
 
 interface Printed {

@@ -4,6 +4,7 @@
  * throw, a string of ten megabytes. So this must never throw, and it keeps at most
  * MAX_ERROR_CHARS characters.
  */
+import { headOf } from "../cut-text.js";
 
 /** The longest text kept of what a thrown value says (the rest becomes "..."). */
 export const MAX_ERROR_CHARS = 2000;
@@ -12,7 +13,7 @@ export const MAX_ERROR_CHARS = 2000;
 const UNREADABLE = "(a value that could not be read)";
 
 function bounded(text: string): string {
-  return text.length > MAX_ERROR_CHARS ? `${text.slice(0, MAX_ERROR_CHARS)}...` : text;
+  return text.length > MAX_ERROR_CHARS ? `${headOf(text, MAX_ERROR_CHARS)}...` : text;
 }
 
 /** The thrown value's message, or its JSON, or its text: the first reading that works. */

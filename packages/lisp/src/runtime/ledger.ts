@@ -16,6 +16,8 @@
  *
  * This module must never call a tool, and never let a held call run.
  */
+
+import { headOf } from "../cut-text.js";
 import { LispError } from "../errors.js";
 import { print } from "../format/print.js";
 import { hostEquals } from "../values/equality.js";
@@ -141,7 +143,7 @@ const SHOWN_CHARS = 120;
 function describeCall(name: string, args: Readonly<Record<string, unknown>>): string {
   const entries = Object.keys(args).map((key) => `:${key} ${print(args[key], { maxChars: SHOWN_CHARS })}`);
   const text = `{${entries.join(", ")}}`;
-  return `(tool/${name} ${text.length > SHOWN_CHARS ? `${text.slice(0, SHOWN_CHARS)}...}` : text})`;
+  return `(tool/${name} ${text.length > SHOWN_CHARS ? `${headOf(text, SHOWN_CHARS)}...}` : text})`;
 }
 
 /**

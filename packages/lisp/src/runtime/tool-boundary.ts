@@ -9,6 +9,8 @@
  * value with shared structure expands into a tree (a map whose two fields are the same map,
  * nested 40 times, has 2^40 leaves), and that expansion must stop at the run's limits.
  */
+
+import { headOf } from "../cut-text.js";
 import { LispError } from "../errors.js";
 import { CustomValue } from "../values/custom-value.js";
 import { Keyword } from "../values/keyword.js";
@@ -49,7 +51,7 @@ const MAX_ARGUMENT_DEPTH = 1000;
 const MAX_PATH_SHOWN = 200;
 
 function tooDeep(path: string): LispError {
-  const shown = path.length > MAX_PATH_SHOWN ? `${path.slice(0, MAX_PATH_SHOWN)}...` : path;
+  const shown = path.length > MAX_PATH_SHOWN ? `${headOf(path, MAX_PATH_SHOWN)}...` : path;
   return new LispError(
     "invalid_tool_args",
     `tool arguments are nested more than ${MAX_ARGUMENT_DEPTH} levels deep (at ${shown}); a value that contains itself cannot be passed to a tool: pass the parts the tool needs`,

@@ -5,6 +5,7 @@
  * `validate`, never this. A signature this cannot read, or none, leaves the advice general, with a
  * placeholder no model could take for a real name.
  */
+import { headOf } from "../cut-text.js";
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_-]*/;
 const OPENERS = new Set(["(", "[", "{"]);
@@ -50,7 +51,7 @@ function namesOf(pieces: readonly string[]): readonly string[] | undefined {
 const MAX_SHOWN = 40;
 
 function shown(value: string): string {
-  return value.length <= MAX_SHOWN ? value : `${value.slice(0, MAX_SHOWN)}...`;
+  return value.length <= MAX_SHOWN ? value : `${headOf(value, MAX_SHOWN)}...`;
 }
 
 /**

@@ -16,6 +16,7 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
+  type CallToolRequest,
   CallToolRequestSchema,
   type CallToolResult,
   GetPromptRequestSchema,
@@ -26,7 +27,7 @@ import {
   ReadResourceRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Limits, Session } from "@ptc/lisp";
-import { LISP_EVAL_TOOL_NAME } from "@ptc/protocol";
+import { LISP_EVAL_TOOL_NAME, wellFormedValue } from "@ptc/protocol";
 import type { AnyToolDefinition, Tool } from "@ptc/tool";
 import type { McpServerGroup } from "../client/server-group.js";
 import { PtcMcpError } from "../errors.js";
@@ -258,8 +259,11 @@ export function createPtcMcpServer(options: PtcMcpServerOptions = {}): PtcMcpSer
         : {}),
     });
 
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listTools() }));
-    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: wellFormedValue(listTools()) }));
+    const callTool = async (
+      request: CallToolRequest,
+      extra: { readonly signal: AbortSignal },
+    ): Promise<CallToolResult> => {
       const name = request.params.name;
       const args = (request.params.arguments ?? {}) as Record<string, unknown>;
       if (name === LISP_EVAL_TOOL_NAME) {
@@ -284,7 +288,12 @@ export function createPtcMcpServer(options: PtcMcpServerOptions = {}): PtcMcpSer
         name,
         listTools().map((tool) => tool.name),
       );
-    });
+    };
+    // What a client gets is well-formed Unicode: a lone surrogate from a program or a tool would
+    // make its model's provider refuse every later request (docs/protocol.md, "Well-formed text").
+    server.setRequestHandler(CallToolRequestSchema, async (request, extra) =>
+      wellFormedValue(await callTool(request, extra)),
+    );
     server.setRequestHandler(ListPromptsRequestSchema, () => ({
       prompts: [
         {
