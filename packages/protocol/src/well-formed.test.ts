@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { afterEach, describe, expect, it } from "vitest";
 import { unknownNativeToolMessage, validateProgram, wellFormedText, wellFormedValue } from "./index.js";
 
 const isWellFormed = (text: string) => (text as unknown as { isWellFormed(): boolean }).isWellFormed();
@@ -16,6 +17,37 @@ describe("wellFormedText", () => {
   it("returns well-formed text as it is", () => {
     expect(wellFormedText("plain 😀 é")).toBe("plain 😀 é");
     expect(wellFormedText("")).toBe("");
+  });
+});
+
+describe("wellFormedText without the native String methods (older engines)", () => {
+  const proto = String.prototype as unknown as Record<string, unknown>;
+  const saved = ["isWellFormed", "toWellFormed"].map(
+    (name) => [name, Object.getOwnPropertyDescriptor(proto, name) as PropertyDescriptor] as const,
+  );
+  // Put back exactly as they were (not enumerable), whatever happened in the test.
+  const restore = () => {
+    for (const [name, descriptor] of saved) Object.defineProperty(proto, name, descriptor);
+  };
+  afterEach(restore);
+
+  it("gives what the native methods give, for any mix of halves and whole pairs", () => {
+    const unit = fc.constantFrom("a", "é", "😀", "\ud83d", "\ude00", "\udbff", "\udc00", "\ufffd");
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 12 }), (units) => {
+        const text = units.join("");
+        const native = (text as unknown as { toWellFormed(): string }).toWellFormed();
+        delete proto.isWellFormed;
+        delete proto.toWellFormed;
+        try {
+          expect(typeof proto.isWellFormed).toBe("undefined");
+          expect(wellFormedText(text)).toBe(native);
+        } finally {
+          restore();
+        }
+      }),
+      { numRuns: 500 },
+    );
   });
 });
 
