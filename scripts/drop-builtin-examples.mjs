@@ -49,7 +49,7 @@ export const dropBuiltinExamples = {
     build.onLoad({ filter: /[\\/]src[\\/]builtins[\\/].*\.ts$/ }, async (args) => {
       if (args.path.includes("node_modules") || args.path.endsWith(".test.ts")) return undefined;
       const source = await readFile(args.path, "utf8");
-      return { contents: withClassNames(withoutBuiltinExamples(source, args.path)), loader: "ts" };
+      return { contents: withClassNames(withoutBuiltinExamples(source, args.path), args.path), loader: "ts" };
     });
   },
 };
