@@ -1,5 +1,5 @@
 // The packages' builds minify identifiers; keep-class-names.mjs must give each class its name back
-// without moving any position before the opening brace (the source maps rely on it).
+// without moving any position before the end of the class (the source maps rely on it).
 import { build } from "esbuild";
 import { describe, expect, test } from "vitest";
 import { keepClassNames, withClassNames } from "./keep-class-names.mjs";
@@ -11,15 +11,22 @@ describe("withClassNames", () => {
     ["export abstract class TableVersion<T> extends Base<{ a: T }> implements X {", "TableVersion"],
     ["export default class Session {", "Session"],
   ])("names %s", (line, name) => {
-    const out = withClassNames(`${line}\n  x = 1;\n}\n`);
-    expect(out.startsWith(line)).toBe(true);
-    expect(out).toContain(`static { Object.defineProperty(this, "name", { value: "${name}" }); }`);
-    expect(out.split("\n").slice(1)).toEqual(["  x = 1;", "}", ""]);
+    const out = withClassNames(`${line}\n  x = 1;\n}\nconst after = 1;\n`);
+    expect(out.split("\n")).toEqual([
+      line,
+      "  x = 1;",
+      `} Object.defineProperty(${name}, "name", { value: "${name}" });`,
+      "const after = 1;",
+      "",
+    ]);
   });
 
-  test("an empty body keeps its closing brace", () => {
+  test("an empty body, and a declaration over several lines", () => {
     expect(withClassNames("class Invalid extends Error {}")).toBe(
-      'class Invalid extends Error { static { Object.defineProperty(this, "name", { value: "Invalid" }); }}',
+      'class Invalid extends Error {} Object.defineProperty(Invalid, "name", { value: "Invalid" });',
+    );
+    expect(withClassNames("export class Long\n  extends Base\n{\n}\n")).toBe(
+      'export class Long\n  extends Base\n{\n} Object.defineProperty(Long, "name", { value: "Long" });\n',
     );
   });
 
@@ -33,6 +40,7 @@ describe("withClassNames", () => {
       "};",
       "// class Commented {",
       "const s = 'class Quoted {';",
+      "declare class Ambient {}",
     ].join("\n");
     expect(withClassNames(text)).toBe(text);
   });
@@ -78,5 +86,12 @@ describe("keepClassNames in a minified build", () => {
     expect(module.LongClassName.name).toBe("LongClassName");
     expect(module.helper.constructor.name).toBe("InternalHelper");
     expect(new module.LongClassName("m") instanceof Error).toBe(true);
+    // As a class's own name: read-only and not enumerated.
+    expect(Object.getOwnPropertyDescriptor(module.LongClassName, "name")).toEqual({
+      value: "LongClassName",
+      writable: false,
+      enumerable: false,
+      configurable: true,
+    });
   });
 });

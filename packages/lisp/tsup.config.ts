@@ -1,4 +1,5 @@
 import { defineConfig } from "tsup";
+import { dropBuiltinExamples } from "../../scripts/drop-builtin-examples.mjs";
 import { keepClassNames } from "../../scripts/keep-class-names.mjs";
 
 export default defineConfig({
@@ -24,5 +25,6 @@ export default defineConfig({
   // whitespace, rewrites syntax shorter and renames local identifiers (property names stay); class
   // names are kept (scripts/keep-class-names.mjs), and the source maps lead back.
   minify: true,
-  esbuildPlugins: [keepClassNames],
+  // The builtins' examples are test data: the bundle leaves them out (scripts/drop-builtin-examples.mjs).
+  esbuildPlugins: [dropBuiltinExamples, keepClassNames],
 });
