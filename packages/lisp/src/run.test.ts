@@ -715,6 +715,56 @@ describe("cancelling a run with an AbortSignal", () => {
     expect(getEventListeners(signal, "abort")).toHaveLength(0);
   });
 
+  test("one signal shared by 50 concurrent runs carries one listener, and none once they end", async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on("warning", onWarning);
+    try {
+      const controller = new AbortController();
+      const { signal } = controller;
+      let most = 0;
+      const slow = async () => {
+        most = Math.max(most, getEventListeners(signal, "abort").length);
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        return 1;
+      };
+      const done = await Promise.all(
+        Array.from({ length: 50 }, () =>
+          run("(+ (tool/slow {}) (tool/slow {}))", { signal, tools: { slow } }),
+        ),
+      );
+      expect(done.every((result) => result.ok && result.value === 2)).toBe(true);
+      expect(most).toBe(1);
+      expect(getEventListeners(signal, "abort")).toHaveLength(0);
+      // Aborting it mid-flight still stops every run, each with the message one run gets.
+      let entered = 0;
+      let allEntered: () => void = () => undefined;
+      const everyRunWaits = new Promise<void>((resolve) => (allEntered = resolve));
+      const hang = () => {
+        if (++entered === 50) allEntered();
+        return new Promise(() => undefined);
+      };
+      const pending = Array.from({ length: 50 }, () => run("(tool/hang {})", { signal, tools: { hang } }));
+      await everyRunWaits;
+      expect(getEventListeners(signal, "abort")).toHaveLength(1);
+      controller.abort();
+      for (const result of await Promise.all(pending)) {
+        expect(result).toMatchObject({
+          ok: false,
+          error: ABORTED,
+        });
+      }
+      expect(getEventListeners(signal, "abort")).toHaveLength(0);
+      // And a signal that has already fired stops each run before it starts, as before.
+      const late = await Promise.all(Array.from({ length: 50 }, () => run("1", { signal })));
+      expect(late.every((result) => !result.ok && result.error.reason === "aborted")).toBe(true);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.filter((warning) => warning.name === "MaxListenersExceededWarning")).toEqual([]);
+    } finally {
+      process.off("warning", onWarning);
+    }
+  });
+
   test("a signal that never fires changes nothing", async () => {
     const result = await run("(reduce + (range 10))", { signal: new AbortController().signal });
     expect(result).toMatchObject({ ok: true, value: 45 });

@@ -59,8 +59,8 @@ async function runOnSignal(
 
 function expectNoLeak(outcome: { most: number; left: number }) {
   expect(warnings.filter((warning) => warning.name === "MaxListenersExceededWarning")).toEqual([]);
-  // The run's watch, the running program's, a model call's: never one per waiting call.
-  expect(outcome.most).toBeLessThanOrEqual(3);
+  // The run's subscription only: programs and model calls listen on the run's own signal.
+  expect(outcome.most).toBeLessThanOrEqual(1);
   expect(outcome.left).toBe(0);
 }
 

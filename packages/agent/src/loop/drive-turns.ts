@@ -268,7 +268,7 @@ function handlerFailure(error: unknown, turn: number): Ending {
 
 /** A function, so that checks after an await are not narrowed away by the one before it. */
 function isAborted(run: Run): boolean {
-  return run.signal?.aborted === true;
+  return run.abort.aborted;
 }
 
 function guardState(state: LoopState) {
@@ -327,7 +327,7 @@ function endTurn(run: Run, state: LoopState, turn: EndedTurn): void {
 }
 
 export function abortEnding(run: Run): Ending {
-  return failure("aborted", `The run was aborted${abortDetail(run.signal?.reason)}`);
+  return failure("aborted", `The run was aborted${abortDetail(run.abort.reason)}`);
 }
 
 /** The host chose the reason: an Error (its message) or a string says why; it is read defensively. */

@@ -37,8 +37,15 @@ export interface Run {
   readonly depth: number;
   /** Absolute time (ms since epoch) the mission must end by, if any. */
   readonly deadline: number | undefined;
+  /**
+   * The run's own signal, following the caller's (`abort.signal`): what the model and programs are
+   * handed (a tool gets a signal per call), so their listeners never sit on a signal runs share.
+   */
   readonly signal: AbortSignal | undefined;
-  /** The run's one listener on `signal`: calls wait on it here, never on the signal itself. */
+  /**
+   * The run's one subscription to the caller's signal: calls wait on it here, never on a signal
+   * itself; `aborted` and `reason` are the caller's signal's own.
+   */
   readonly abort: AbortWatch;
   readonly events: EventSink;
   readonly spanId: string;

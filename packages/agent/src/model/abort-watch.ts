@@ -3,12 +3,23 @@
  * pmap over a tool, nested pmaps, child agents); a listener of each call's own on the run's signal
  * would pile dozens onto the caller's signal, and Node warns past ten (MaxListenersExceededWarning).
  * So the run attaches once and its calls subscribe here; a call drops its subscription when it
- * ends, and the run drops the one listener when it ends. Nothing here may keep a listener on the
+ * ends, and the run drops its subscription when it ends. Nothing here may keep a listener on the
  * watched signal after `dispose`.
+ *
+ * Many runs may share one caller's signal too, so the watch does not listen on it directly: it
+ * subscribes through abort-fanout.ts (one listener for all the runs on that signal), and hands
+ * the model and programs a signal of the run's own, which aborts with the caller's reason right
+ * after the watch's subscribers have heard it. Their listeners (a program's, a model call's, the
+ * `fetch` of an adapter) then sit on the run's signal and are gone with the run.
  */
 
+import { subscribeAbort } from "./abort-fanout.js";
+
 export interface AbortWatch {
-  /** The watched signal, if any (handed on as it is to the model and to programs). */
+  /**
+   * The run's own signal, following the watched one (undefined when there is none): what the
+   * model, programs and child runs are handed.
+   */
   readonly signal: AbortSignal | undefined;
   readonly aborted: boolean;
   readonly reason: unknown;
@@ -17,37 +28,50 @@ export interface AbortWatch {
    * subscription. A signal that has already aborted calls nobody: check `aborted` first.
    */
   onAbort(listener: (reason: unknown) => void): () => void;
-  /** Removes the listener from the signal; subscribers are never called after it. */
+  /** Drops the subscription to the signal; subscribers are never called after it. */
   dispose(): void;
 }
 
 const noop = () => {};
 
+const UNWATCHED: AbortWatch = {
+  signal: undefined,
+  aborted: false,
+  reason: undefined,
+  onAbort: () => noop,
+  dispose: noop,
+};
+
 export function watchAbort(signal: AbortSignal | undefined): AbortWatch {
+  if (signal === undefined) return UNWATCHED;
   const listeners = new Set<(reason: unknown) => void>();
-  const fire = () => {
-    const waiting = [...listeners];
-    listeners.clear();
-    for (const listener of waiting) listener(signal?.reason);
-  };
-  const attached = signal !== undefined && !signal.aborted;
-  if (attached) signal.addEventListener("abort", fire, { once: true });
+  const own = new AbortController();
+  let unsubscribe = noop;
+  if (signal.aborted) own.abort(signal.reason);
+  else {
+    unsubscribe = subscribeAbort(signal, (reason) => {
+      const waiting = [...listeners];
+      listeners.clear();
+      for (const listener of waiting) listener(reason);
+      own.abort(reason);
+    });
+  }
   return {
-    signal,
+    signal: own.signal,
     get aborted() {
-      return signal?.aborted === true;
+      return signal.aborted;
     },
     get reason() {
-      return signal?.reason;
+      return signal.reason;
     },
     onAbort(listener) {
-      if (signal === undefined || signal.aborted) return noop;
+      if (signal.aborted) return noop;
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
     dispose() {
       listeners.clear();
-      if (attached) signal.removeEventListener("abort", fire);
+      unsubscribe();
     },
   };
 }

@@ -136,7 +136,7 @@ export function buildRun(
     tools,
     depth: inherited?.depth ?? 0,
     deadline,
-    signal: options.signal,
+    signal: abort.signal,
     abort,
     events,
     spanId: newSpanId(),

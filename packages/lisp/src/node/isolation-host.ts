@@ -22,6 +22,7 @@ import { Worker } from "node:worker_threads";
 import type { RunOptions, RunResult } from "@ptc/lisp";
 import { LispError } from "../errors.js";
 import { withJson } from "../result-json.js";
+import { subscribeAbort } from "../runtime/abort-fanout.js";
 import { now } from "../runtime/clock.js";
 import type { ToolCallOptions, ToolCallRecord, ToolObject } from "../runtime/context.js";
 import { abortedError } from "../runtime/context.js";
@@ -290,11 +291,8 @@ export class IsolationHost {
       };
       this.active = run;
       this.arm(run, this.transferTimeoutMs);
-      if (signal !== undefined) {
-        const onAbort = () => this.cancel(run);
-        signal.addEventListener("abort", onAbort, { once: true });
-        run.detach = () => signal.removeEventListener("abort", onAbort);
-      }
+      // Through the fan-out: many isolated runs may share one signal (runtime/abort-fanout.ts).
+      if (signal !== undefined) run.detach = subscribeAbort(signal, () => this.cancel(run));
       worker.ref();
       const sent = this.post({
         type: "run",

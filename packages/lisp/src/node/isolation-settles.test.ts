@@ -176,4 +176,24 @@ describe("the signal's listener", () => {
     }
     expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
   });
+
+  it("is one for many runs at once on the same signal, and a cancel still reaches each", async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on("warning", onWarning);
+    try {
+      const controller = new AbortController();
+      // Workers that never start their program: each run waits until the signal fires.
+      const run = isolatedRunner(fakeWorkerUrl);
+      const pending = Array.from({ length: 12 }, () => run("silent", { signal: controller.signal }));
+      expect(getEventListeners(controller.signal, "abort")).toHaveLength(1);
+      controller.abort();
+      for (const result of await Promise.all(pending)) expect(failure(result).reason).toBe("aborted");
+      expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.filter((warning) => warning.name === "MaxListenersExceededWarning")).toEqual([]);
+    } finally {
+      process.off("warning", onWarning);
+    }
+  });
 });

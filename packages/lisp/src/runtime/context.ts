@@ -11,6 +11,7 @@ import { LispError } from "../errors.js";
 import type { Position } from "../reader/form.js";
 import type { PlainObject } from "../values/plain-object.js";
 import { setWalkTarget, type WalkTarget } from "../values/walk-meter.js";
+import { subscribeAbort } from "./abort-fanout.js";
 import { now } from "./clock.js";
 import type { Replay } from "./ledger.js";
 import type { Limits } from "./limits.js";
@@ -162,10 +163,10 @@ export class RunContext implements WalkTarget {
   private deadlineTimer: LongTimer | undefined;
   private interruptPromise: Promise<never> | undefined;
   private rejectInterrupt: ((error: LispError) => void) | undefined;
-  /** The run's own context: branches share its abort flag, interrupt promise and listener. */
+  /** The run's own context: branches share its abort flag, interrupt promise and subscription. */
   private readonly root: RunContext;
-  private readonly signal: AbortSignal | undefined;
-  private readonly onAbort: (() => void) | undefined;
+  /** Leaves the signal's fan-out (abort-fanout.ts): many runs may share one signal. */
+  private readonly unsubscribeAbort: (() => void) | undefined;
 
   constructor(init: ContextInit) {
     this.limits = init.limits;
@@ -182,13 +183,9 @@ export class RunContext implements WalkTarget {
     this.startedAt = now();
     this.deadline = this.startedAt + init.limits.timeoutMs;
     this.root = this;
-    this.signal = init.signal;
     if (init.signal !== undefined) {
       if (init.signal.aborted) this.stop(abortedError());
-      else {
-        this.onAbort = () => this.stop(abortedError());
-        init.signal.addEventListener("abort", this.onAbort, { once: true });
-      }
+      else this.unsubscribeAbort = subscribeAbort(init.signal, () => this.stop(abortedError()));
     }
   }
 
@@ -364,7 +361,7 @@ export class RunContext implements WalkTarget {
   dispose(): void {
     this.root.finished = true;
     this.deadlineTimer?.clear();
-    if (this.onAbort !== undefined) this.signal?.removeEventListener("abort", this.onAbort);
+    this.unsubscribeAbort?.();
   }
 }
 

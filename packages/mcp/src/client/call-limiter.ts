@@ -4,6 +4,8 @@
  * once. A call whose signal fires while it waits leaves the queue without ever being sent.
  */
 
+import { subscribeAbort } from "./abort-fanout.js";
+
 export interface CallLimiter {
   run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T>;
   /** Calls running now and calls waiting, for tests and diagnostics. */
@@ -27,18 +29,21 @@ export function createCallLimiter(maxConcurrency: number): CallLimiter {
       return Promise.resolve();
     }
     return new Promise<void>((resolve, reject) => {
+      let unsubscribe = () => {};
       const start = () => {
-        signal?.removeEventListener("abort", onAbort);
+        unsubscribe();
         running++;
         resolve();
       };
-      const onAbort = () => {
-        const index = queue.indexOf(start);
-        if (index >= 0) queue.splice(index, 1);
-        reject(signal?.reason);
-      };
       queue.push(start);
-      signal?.addEventListener("abort", onAbort, { once: true });
+      // Through the fan-out: dozens of waiting calls often share one caller's signal.
+      if (signal !== undefined) {
+        unsubscribe = subscribeAbort(signal, (reason) => {
+          const index = queue.indexOf(start);
+          if (index >= 0) queue.splice(index, 1);
+          reject(reason);
+        });
+      }
     });
   };
 

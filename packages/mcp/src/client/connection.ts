@@ -23,6 +23,7 @@ import type { ToolExecutionOptions } from "@ptc/tool";
 import { type McpErrorCode, PtcMcpError } from "../errors.js";
 import { prepareForPatterns } from "../linear-regexp.js";
 import { PACKAGE_VERSION } from "../version.js";
+import { subscribeAbort } from "./abort-fanout.js";
 import { type CallLimiter, createCallLimiter } from "./call-limiter.js";
 import { AnswerTooLargeError, cappedFetch } from "./capped-fetch.js";
 import { createMcpTool, type ListedTool, type McpTool, type McpToolOrigin } from "./mcp-tool.js";
@@ -429,8 +430,10 @@ class Connection implements McpConnection {
               },
             ),
           );
+        // Through the fan-out: a host may send many calls at once on one signal.
+        let unsubscribe = () => {};
         if (signal?.aborted) onAbort();
-        else signal?.addEventListener("abort", onAbort, { once: true });
+        else if (signal !== undefined) unsubscribe = subscribeAbort(signal, onAbort);
         const entry: InFlight = { controller, tool: origin.tool };
         this.inFlight.add(entry);
         const timeoutMs = options.timeoutMs ?? this.settings.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
@@ -463,7 +466,7 @@ class Connection implements McpConnection {
           }
           throw this.explain(error, origin.tool, session, timeoutMs);
         } finally {
-          signal?.removeEventListener("abort", onAbort);
+          unsubscribe();
           this.inFlight.delete(entry);
         }
       }, signal)

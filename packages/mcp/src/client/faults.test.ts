@@ -4,6 +4,7 @@
  * server process outlives its connection or its host.
  */
 import { spawn } from "node:child_process";
+import { getEventListeners } from "node:events";
 import { run } from "@ptc/lisp";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { type BuiltCli, buildLibrary, fixture } from "../__tests__/built-cli.js";
@@ -277,6 +278,47 @@ describe("limits", () => {
     const error = await failure(call);
     expect(error.code).toBe("PTC_MCP_ABORTED");
     await until(() => stderr.some((line) => line.startsWith("cancelled ")));
+  });
+
+  it("puts one listener on a signal that 50 calls at once share, and a cancel still reaches each", async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on("warning", onWarning);
+    try {
+      const { connection, stderr } = await open("well");
+      const controller = new AbortController();
+      const { signal } = controller;
+      const listeners = () => getEventListeners(signal, "abort").length;
+      const echo = (i: number) => connection.tools.well__echo?.execute({ text: `t${i}` }, { signal });
+      // 4 in flight and 46 waiting their turn (maxConcurrency is 4).
+      const echoes = Array.from({ length: 50 }, (_, i) => echo(i));
+      expect(listeners()).toBeLessThanOrEqual(1);
+      expect(await Promise.all(echoes)).toHaveLength(50);
+      expect(listeners()).toBe(0);
+      const slow = () => connection.tools.well__slow?.execute({ ms: 60_000 }, { signal });
+      const calls = Array.from({ length: 50 }, () =>
+        Promise.resolve(slow()).catch((error: unknown) => error),
+      );
+      await until(() => stderr.some((line) => line.startsWith("in flight: 4")));
+      expect(listeners()).toBeLessThanOrEqual(1);
+      const reason = new Error("host shutting down");
+      controller.abort(reason);
+      const errors = (await Promise.all(calls)) as PtcMcpError[];
+      // The calls in flight are cancelled on the server; the ones still waiting their turn were
+      // never sent. All fail as aborted, as one call does.
+      expect(errors.map((error) => error.code)).toEqual(Array(50).fill("PTC_MCP_ABORTED"));
+      const messages = errors.map((error) => error.message.replace(/^well: the call of tool "slow" /, ""));
+      expect(messages.filter((m) => m === "was aborted (and cancelled on the server)")).toHaveLength(4);
+      expect(messages.filter((m) => m === "was aborted before it was sent")).toHaveLength(46);
+      expect(errors.filter((error) => error.cause === reason)).toHaveLength(46);
+      expect(listeners()).toBe(0);
+      // A signal that has already fired sends nothing.
+      expect((await failure(slow())).cause).toBe(reason);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.filter((warning) => warning.name === "MaxListenersExceededWarning")).toEqual([]);
+    } finally {
+      process.off("warning", onWarning);
+    }
   });
 
   it("cancels the call on the server when the run is aborted", async () => {
