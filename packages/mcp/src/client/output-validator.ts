@@ -33,6 +33,7 @@ import { Ajv } from "ajv";
 import ajvFormats from "ajv-formats";
 import { BoundedSchemaCompiler, type SchemaCompilerStats } from "../bounded-compiler.js";
 import { linearRegExp, linearRegExpLoaded, UnsupportedPatternError, usesPatterns } from "../linear-regexp.js";
+import { withoutEvalCache } from "../uncached-validator-code.js";
 
 export interface OutputValidator extends jsonSchemaValidator {
   /** What its compiler holds (for tests: it must stay bounded however often a server re-lists). */
@@ -46,7 +47,7 @@ export function createOutputValidator(): OutputValidator {
       validateFormats: true,
       validateSchema: false,
       allErrors: true,
-      code: { regExp: linearRegExp },
+      code: { regExp: linearRegExp, process: withoutEvalCache },
     });
     ajvFormats.default(ajv);
     return ajv;

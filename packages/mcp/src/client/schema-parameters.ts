@@ -16,6 +16,7 @@ import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { BoundedSchemaCompiler, type SchemaCompilerStats } from "../bounded-compiler.js";
 import { linearRegExp } from "../linear-regexp.js";
+import { withoutEvalCache } from "../uncached-validator-code.js";
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -35,7 +36,7 @@ const compiler = new BoundedSchemaCompiler(
       validateFormats: false,
       validateSchema: false,
       // A server's pattern is matched against arguments on the host's thread.
-      code: { regExp: linearRegExp },
+      code: { regExp: linearRegExp, process: withoutEvalCache },
     }),
 );
 

@@ -6,6 +6,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { BoundedSchemaCompiler, type SchemaCompilerStats } from "../bounded-compiler.js";
 import { linearRegExp } from "../linear-regexp.js";
+import { withoutEvalCache } from "../uncached-validator-code.js";
 
 /** One compiler for every client: the same schema sent by many calls is compiled once. */
 const compiler = new BoundedSchemaCompiler(
@@ -16,7 +17,7 @@ const compiler = new BoundedSchemaCompiler(
       verbose: true,
       validateFormats: false,
       // A client's pattern is matched against a program's value on the server's one thread.
-      code: { regExp: linearRegExp },
+      code: { regExp: linearRegExp, process: withoutEvalCache },
     }),
 );
 
