@@ -16,11 +16,11 @@
  * V8 does not cache a source that contains a tagged template (each tagged template site must
  * get its own template object, so such code may not be shared between compilations). So a
  * tagged template is appended after Ajv's `return`: it is parsed, which turns the cache off for
- * this source, and never runs. The leading `;` matters: without it, the template on the next line
- * would tag the function expression Ajv returns, and call it.
+ * this source, and never runs. It starts with `;` so that it can never continue the expression
+ * Ajv returns (a template, or `(`, on the next line would call Ajv's validate function).
  *
- * What it costs: the same schema compiled again by a fresh Ajv is parsed again. BoundedSchemaCompiler
- * already compiles a schema seen before only once per Ajv.
+ * What it costs: a schema compiled again by a fresh Ajv is parsed again, which the cache would
+ * have saved; BoundedSchemaCompiler compiles a schema seen before only once per Ajv anyway.
  */
 
 /** Appended to every generated source: dead code whose only effect is on V8's parser. */
