@@ -33,7 +33,6 @@ import { Ajv } from "ajv";
 import ajvFormats from "ajv-formats";
 import { BoundedSchemaCompiler, type SchemaCompilerStats } from "../bounded-compiler.js";
 import { linearRegExp, linearRegExpLoaded, UnsupportedPatternError, usesPatterns } from "../linear-regexp.js";
-import { withoutEvalCache } from "../uncached-validator-code.js";
 
 export interface OutputValidator extends jsonSchemaValidator {
   /** What its compiler holds (for tests: it must stay bounded however often a server re-lists). */
@@ -41,13 +40,13 @@ export interface OutputValidator extends jsonSchemaValidator {
 }
 
 export function createOutputValidator(): OutputValidator {
-  const compiler = new BoundedSchemaCompiler(() => {
+  const compiler = new BoundedSchemaCompiler((processCode) => {
     const ajv = new Ajv({
       strict: false,
       validateFormats: true,
       validateSchema: false,
       allErrors: true,
-      code: { regExp: linearRegExp, process: withoutEvalCache },
+      code: { regExp: linearRegExp, process: processCode },
     });
     ajvFormats.default(ajv);
     return ajv;

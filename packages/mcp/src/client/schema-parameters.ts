@@ -16,7 +16,6 @@ import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { BoundedSchemaCompiler, type SchemaCompilerStats } from "../bounded-compiler.js";
 import { linearRegExp } from "../linear-regexp.js";
-import { withoutEvalCache } from "../uncached-validator-code.js";
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -27,7 +26,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * once per listing, and a schema listed again unchanged is not compiled again.
  */
 const compiler = new BoundedSchemaCompiler(
-  () =>
+  (processCode) =>
     new Ajv({
       allErrors: true,
       strict: false,
@@ -36,7 +35,7 @@ const compiler = new BoundedSchemaCompiler(
       validateFormats: false,
       validateSchema: false,
       // A server's pattern is matched against arguments on the host's thread.
-      code: { regExp: linearRegExp, process: withoutEvalCache },
+      code: { regExp: linearRegExp, process: processCode },
     }),
 );
 

@@ -6,18 +6,17 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { BoundedSchemaCompiler, type SchemaCompilerStats } from "../bounded-compiler.js";
 import { linearRegExp } from "../linear-regexp.js";
-import { withoutEvalCache } from "../uncached-validator-code.js";
 
 /** One compiler for every client: the same schema sent by many calls is compiled once. */
 const compiler = new BoundedSchemaCompiler(
-  () =>
+  (processCode) =>
     new Ajv({
       allErrors: true,
       strict: false,
       verbose: true,
       validateFormats: false,
       // A client's pattern is matched against a program's value on the server's one thread.
-      code: { regExp: linearRegExp, process: withoutEvalCache },
+      code: { regExp: linearRegExp, process: processCode },
     }),
 );
 
