@@ -40,13 +40,13 @@ export interface OutputValidator extends jsonSchemaValidator {
 }
 
 export function createOutputValidator(): OutputValidator {
-  const compiler = new BoundedSchemaCompiler(() => {
+  const compiler = new BoundedSchemaCompiler((processCode) => {
     const ajv = new Ajv({
       strict: false,
       validateFormats: true,
       validateSchema: false,
       allErrors: true,
-      code: { regExp: linearRegExp },
+      code: { regExp: linearRegExp, process: processCode },
     });
     ajvFormats.default(ajv);
     return ajv;

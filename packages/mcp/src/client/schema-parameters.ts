@@ -26,7 +26,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * once per listing, and a schema listed again unchanged is not compiled again.
  */
 const compiler = new BoundedSchemaCompiler(
-  () =>
+  (processCode) =>
     new Ajv({
       allErrors: true,
       strict: false,
@@ -35,7 +35,7 @@ const compiler = new BoundedSchemaCompiler(
       validateFormats: false,
       validateSchema: false,
       // A server's pattern is matched against arguments on the host's thread.
-      code: { regExp: linearRegExp },
+      code: { regExp: linearRegExp, process: processCode },
     }),
 );
 

@@ -9,14 +9,14 @@ import { linearRegExp } from "../linear-regexp.js";
 
 /** One compiler for every client: the same schema sent by many calls is compiled once. */
 const compiler = new BoundedSchemaCompiler(
-  () =>
+  (processCode) =>
     new Ajv({
       allErrors: true,
       strict: false,
       verbose: true,
       validateFormats: false,
       // A client's pattern is matched against a program's value on the server's one thread.
-      code: { regExp: linearRegExp },
+      code: { regExp: linearRegExp, process: processCode },
     }),
 );
 
