@@ -77,6 +77,31 @@ describe("results a client reads are well-formed", () => {
     expect(tools.find((tool) => tool.name === "label")?.description).toContain("Reads a label \ufffd");
   });
 
+  it("the reference card, as a prompt and as a resource (it lists the tools' descriptions)", async () => {
+    // Tools a program calls (the default `expose`) are described in the card, not in the listing.
+    const programServer = createPtcMcpServer({
+      tools: {
+        label: { description: `Reads a label ${LONE_HIGH}`, signature: "() -> :string", execute: () => "x" },
+      },
+    });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await programServer.connect(serverSide);
+    const reader = new Client({ name: "well-formed-card", version: "1.0.0" });
+    await reader.connect(clientSide);
+    try {
+      const prompt = await reader.getPrompt({ name: "ptc_lisp_reference" });
+      expect(JSON.stringify(prompt)).toContain("Reads a label \ufffd");
+      expect(illFormed(prompt)).toEqual([]);
+      const { resources } = await reader.listResources();
+      const resource = await reader.readResource({ uri: resources[0]?.uri ?? "" });
+      expect(JSON.stringify(resource)).toContain("Reads a label \ufffd");
+      expect(illFormed(resource)).toEqual([]);
+    } finally {
+      await reader.close();
+      await programServer.close();
+    }
+  });
+
   it("whole characters pass as they are", async () => {
     const result = await client.callTool({ name: "lisp_eval", arguments: { program: '(str "😀" "é")' } });
     expect(JSON.stringify(result.structuredContent)).toContain("😀é");
