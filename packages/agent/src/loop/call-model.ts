@@ -5,7 +5,6 @@
  * ignores them), streaming deltas to `onChunk`, and token accounting.
  */
 
-import { wellFormedText, wellFormedValue } from "@ptc/protocol";
 import { type LongTimer, startTimer } from "../clock/long-timer.js";
 import { errorMessage } from "../error-message.js";
 import { newSpanId } from "../events/event-sink.js";
@@ -14,6 +13,7 @@ import { classifyModelError, retryDelay } from "../model/model-retry.js";
 import type { ModelRequest } from "../model/model-types.js";
 import { type NormalizedResponse, normalizeResponse } from "../model/normalize-response.js";
 import type { LoopState, Run } from "./run-types.js";
+import { wellFormedRequest } from "./well-formed-request.js";
 
 export type ModelCallResult =
   | { readonly ok: true; readonly response: NormalizedResponse; readonly streamed: boolean }
@@ -229,18 +229,6 @@ export async function callModel(
       throw error;
     }
   }
-}
-
-/**
- * The request with every text in it well-formed (`wellFormedValue` of @ptc/protocol): a lone surrogate anywhere
- * in the conversation would make a strict provider refuse every later request of the run.
- */
-function wellFormedRequest<R extends Omit<ModelRequest, "signal" | "stream" | "cache">>(request: R): R {
-  const system = wellFormedText(request.system);
-  const messages = wellFormedValue(request.messages);
-  const tools = request.tools === undefined ? undefined : wellFormedValue(request.tools);
-  if (system === request.system && messages === request.messages && tools === request.tools) return request;
-  return { ...request, system, messages, ...(tools === undefined ? {} : { tools }) };
 }
 
 /** Why a provider's error was not retried although `llmRetry` would have: it asked to wait too long. */
