@@ -102,6 +102,34 @@ describe("results a client reads are well-formed", () => {
     }
   });
 
+  it("a summarized description is cut between characters, never inside an emoji", async () => {
+    const summaryServer = createPtcMcpServer({
+      catalog: "summary",
+      tools: {
+        label: {
+          // The summary's cut (97 UTF-16 units) would fall between the emoji's two halves.
+          description: `${"x".repeat(96)}😀 and more words past the summary's bound`,
+          signature: "() -> :string",
+          execute: () => "x",
+        },
+      },
+    });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await summaryServer.connect(serverSide);
+    const reader = new Client({ name: "well-formed-summary", version: "1.0.0" });
+    await reader.connect(clientSide);
+    try {
+      // The summarized catalog is in lisp_eval's description.
+      const { tools } = await reader.listTools();
+      const description = tools.find((tool) => tool.name === "lisp_eval")?.description ?? "";
+      expect(description).toContain(`${"x".repeat(96)}...`);
+      expect(description).not.toContain("\ufffd");
+    } finally {
+      await reader.close();
+      await summaryServer.close();
+    }
+  });
+
   it("whole characters pass as they are", async () => {
     const result = await client.callTool({ name: "lisp_eval", arguments: { program: '(str "😀" "é")' } });
     expect(JSON.stringify(result.structuredContent)).toContain("😀é");
