@@ -112,6 +112,35 @@ describe("every request a model receives is well-formed Unicode", () => {
     expect(strings(preview).filter((text) => !isWellFormed(text))).toEqual([]);
   });
 
+  test("text cut to a bound keeps whole characters: a tool's long error, a long context value", async () => {
+    // Each cut would fall between an emoji's two halves; the model must not read U+FFFD for it.
+    const model = createScriptedModel([
+      { content: "", toolCalls: [{ id: "c1", name: "lookup", args: { query: "q" } }] },
+      "done",
+    ]);
+    const agent = createAgent({
+      prompt: "p",
+      output: "text",
+      ptcTransport: "tool_call",
+      tools: {
+        lookup: {
+          description: "Looks things up",
+          signature: "(query :string) -> :string",
+          execute: () => {
+            throw new Error(`${"e".repeat(1999)}😀 and the rest`);
+          },
+        },
+      },
+    });
+    const result = await run(agent, { llm: model.llm, context: { label: `${"v".repeat(198)}😀 and more` } });
+    expect(result).toMatchObject({ ok: true, step: { return: "done" } });
+    const first = JSON.stringify(model.calls[0]?.messages);
+    expect(first).toContain(`${"v".repeat(198)}...`);
+    const second = JSON.stringify(model.calls[1]?.messages);
+    expect(second).toContain(`${"e".repeat(1999)}...`);
+    expect(`${first}${second}`).not.toContain("\ufffd");
+  });
+
   test("text that is already well-formed (emoji included) is sent exactly as it was", async () => {
     const model = createScriptedModel([fence(`(str "😀" "é")`), fence("(return 1)")]);
     await run(createAgent({ prompt: "p 😀" }), { llm: model.llm });
