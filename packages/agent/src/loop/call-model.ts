@@ -217,6 +217,15 @@ export async function callModel(
     if (delay > run.retry.maxDelayMs) {
       return { ok: false, kind: "error", message: `${message}${tooLongToWait(delay, run.retry.maxDelayMs)}` };
     }
+    // Even `maxDelayMs: Infinity` cannot wait for ever: no retry would follow, and an endless wait
+    // holds no timer, so a script awaiting the run would exit with the run never settled.
+    if (delay === Number.POSITIVE_INFINITY) {
+      return {
+        ok: false,
+        kind: "error",
+        message: `${message} (not retried: the provider asked to wait without end)`,
+      };
+    }
     // A wait that ends past the mission deadline would only end in a mission timeout: the
     // provider's own error says more, and says it now.
     if (run.deadline !== undefined && Date.now() + delay >= run.deadline)
