@@ -6,6 +6,8 @@
  * characters (the bound @ptc/lisp puts on what a tool throws, so both layers say the same).
  */
 
+import { headOf } from "./cut-text.js";
+
 /** The longest text kept of what a thrown value says (the rest becomes "..."). */
 export const MAX_ERROR_CHARS = 2000;
 
@@ -13,7 +15,7 @@ export const MAX_ERROR_CHARS = 2000;
 const UNREADABLE = "(a thrown value that could not be read)";
 
 function bounded(text: string): string {
-  return text.length > MAX_ERROR_CHARS ? `${text.slice(0, MAX_ERROR_CHARS)}...` : text;
+  return text.length > MAX_ERROR_CHARS ? `${headOf(text, MAX_ERROR_CHARS)}...` : text;
 }
 
 /** A text field of an Error, or undefined when it is empty, not text, or its getter throws. */

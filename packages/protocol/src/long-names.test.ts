@@ -5,7 +5,7 @@
  * start and length. Names of ordinary length are quoted as written.
  */
 import { describe, expect, it } from "vitest";
-import { buildExecutionFeedback, renderSuccess, unknownNativeToolMessage } from "./index.js";
+import { buildExecutionFeedback, renderSuccess, unknownNativeToolMessage, validateProgram } from "./index.js";
 
 const LONG = "v".repeat(500_000);
 const QUOTED = `${"v".repeat(200)}... (500000 characters)`;
@@ -82,5 +82,29 @@ describe("memory feedback over thousands of vars", () => {
     const execution = buildExecutionFeedback({ value: null, memory: fifty }, { previousMemory: fifty });
     expect(execution.feedback).toContain(`Stored: ${Object.keys(fifty).sort().join(", ")}\n`);
     expect(execution.memory.truncated).toBe(false);
+  });
+});
+
+describe("names and values of astral characters (emoji: two UTF-16 units each)", () => {
+  // 150 emoji are 300 units but 150 characters: within the 200-character bound, so nothing is cut,
+  // and nothing may say it was.
+  const EMOJI = "😀".repeat(150);
+
+  it("a name within the bound is quoted as written, with no mark of a cut", () => {
+    expect(unknownNativeToolMessage(EMOJI, { combined: true })).toBe(`Unknown native tool \`${EMOJI}\`.`);
+  });
+
+  it("a value within the bound is quoted whole by validateProgram", () => {
+    expect(validateProgram([EMOJI])).toEqual({
+      ok: false,
+      reason: "args_error",
+      message: `lisp_eval \`program\` must be a string, got ["${EMOJI}"].`,
+    });
+  });
+
+  it("a longer one is cut at 200 characters, never inside a pair", () => {
+    const long = "😀".repeat(300);
+    const message = unknownNativeToolMessage(long, { combined: true });
+    expect(message).toBe(`Unknown native tool \`${"😀".repeat(200)}... (600 characters)\`.`);
   });
 });

@@ -10,9 +10,9 @@ import { truncateChars } from "./truncate.js";
 export const MAX_QUOTED_NAME_CHARS = 200;
 
 export function quotedName(name: string): string {
-  return name.length > MAX_QUOTED_NAME_CHARS
-    ? `${truncateChars(name, MAX_QUOTED_NAME_CHARS).text}... (${name.length} characters)`
-    : name;
+  // The bound counts code points: a name of 150 emoji (300 UTF-16 units) is within it, whole.
+  const cut = truncateChars(name, MAX_QUOTED_NAME_CHARS);
+  return cut.truncated ? `${cut.text}... (${name.length} characters)` : name;
 }
 
 /**

@@ -44,7 +44,7 @@ function describe(value: unknown): string {
       text = "a value with no text form";
     }
   }
-  return text.length > MAX_QUOTED
-    ? `${truncateChars(text, MAX_QUOTED).text}... (${text.length} characters)`
-    : text;
+  // The bound counts code points: "..." only when something was cut.
+  const cut = truncateChars(text, MAX_QUOTED);
+  return cut.truncated ? `${cut.text}... (${text.length} characters)` : text;
 }

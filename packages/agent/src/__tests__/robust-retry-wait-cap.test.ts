@@ -76,6 +76,22 @@ describe("llmRetry.maxDelayMs", () => {
     expect(model.calls).toHaveLength(1);
   });
 
+  test("a provider asking to wait forever is not retried, even with maxDelayMs: Infinity", async () => {
+    // An endless wait sets no timer, so nothing would keep the process alive: a script awaiting
+    // the run would exit with the run never settled (and a Retry-After of 308 digits reads as
+    // Infinity in the adapters). No retry can follow such a wait: the run ends with the error.
+    const model = createScriptedModel([rateLimited(Number.POSITIVE_INFINITY), fence("(return 1)")]);
+    const result = await run(createAgent({ prompt: "p" }), {
+      llm: model.llm,
+      llmRetry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: Number.POSITIVE_INFINITY },
+    });
+    expect(result.ok).toBe(false);
+    expect(result.step.fail?.reason).toBe("llm_error");
+    expect(result.step.fail?.message).toContain("rate limited: slow down");
+    expect(result.step.fail?.message).toContain("(not retried: the provider asked to wait without end)");
+    expect(model.calls).toHaveLength(1);
+  }, 2000);
+
   test.each([
     ["NaN", Number.NaN],
     ["a negative number", -1],

@@ -3,7 +3,7 @@
 // the conversation keeps it. Programs can make one (`"\ud83d"`), tools and host data can hold one.
 // Every request a model function receives is well-formed; the lone halves become U+FFFD.
 import { describe, expect, test } from "vitest";
-import { createAgent, type ModelRequest, run } from "../index.js";
+import { createAgent, type ModelRequest, previewPrompt, run } from "../index.js";
 import { createScriptedModel } from "../testing/index.js";
 
 const fence = (code: string) => `\`\`\`clojure\n${code}\n\`\`\``;
@@ -86,6 +86,59 @@ describe("every request a model receives is well-formed Unicode", () => {
     });
     expect(result).toMatchObject({ ok: true, step: { return: 1 } });
     expectWellFormed(model.calls[0]);
+  });
+
+  test("previewPrompt shows the first request as it is sent, lone surrogates replaced", async () => {
+    const agent = createAgent({
+      prompt: `Count {{label}} rows`,
+      output: "text",
+      ptcTransport: "tool_call",
+      tools: {
+        lookup: {
+          description: `Looks things up ${LONE_LOW}`,
+          signature: "(query :string) -> :string",
+          execute: () => "x",
+        },
+      },
+    });
+    const context = { label: `x${LONE_HIGH}`, rows: [{ [`k${LONE_LOW}`]: `v${LONE_HIGH}` }] };
+    const model = createScriptedModel(["done"]);
+    await run(agent, { llm: model.llm, context });
+    const sent = model.calls[0];
+    const preview = previewPrompt(agent, { context });
+    expect(preview.system).toBe(sent?.system);
+    expect(preview.user).toBe(sent?.messages.at(-1)?.content);
+    expect(preview.toolSchemas).toEqual(sent?.tools);
+    expect(strings(preview).filter((text) => !isWellFormed(text))).toEqual([]);
+  });
+
+  test("text cut to a bound keeps whole characters: a tool's long error, a long context value", async () => {
+    // Each cut would fall between an emoji's two halves; the model must not read U+FFFD for it.
+    const model = createScriptedModel([
+      { content: "", toolCalls: [{ id: "c1", name: "lookup", args: { query: "q" } }] },
+      "done",
+    ]);
+    const agent = createAgent({
+      prompt: "p",
+      output: "text",
+      ptcTransport: "tool_call",
+      tools: {
+        lookup: {
+          description: "Looks things up",
+          signature: "(query :string) -> :string",
+          execute: () => {
+            throw new Error(`${"e".repeat(1999)}😀 and the rest`);
+          },
+        },
+      },
+    });
+    const result = await run(agent, { llm: model.llm, context: { label: `${"v".repeat(198)}😀 and more` } });
+    expect(result).toMatchObject({ ok: true, step: { return: "done" } });
+    const first = JSON.stringify(model.calls[0]?.messages);
+    expect(first).toContain(`${"v".repeat(198)}...`);
+    const second = JSON.stringify(model.calls[1]?.messages);
+    expect(second).toContain(`${"e".repeat(1999)}...`);
+    expect(`${first}${second}`).not.toContain("\ufffd");
   });
 
   test("text that is already well-formed (emoji included) is sent exactly as it was", async () => {

@@ -5,7 +5,6 @@
  * ignores them), streaming deltas to `onChunk`, and token accounting.
  */
 
-import { wellFormedText, wellFormedValue } from "@ptc/protocol";
 import { type LongTimer, startTimer } from "../clock/long-timer.js";
 import { errorMessage } from "../error-message.js";
 import { newSpanId } from "../events/event-sink.js";
@@ -14,6 +13,7 @@ import { classifyModelError, retryDelay } from "../model/model-retry.js";
 import type { ModelRequest } from "../model/model-types.js";
 import { type NormalizedResponse, normalizeResponse } from "../model/normalize-response.js";
 import type { LoopState, Run } from "./run-types.js";
+import { wellFormedRequest } from "./well-formed-request.js";
 
 export type ModelCallResult =
   | { readonly ok: true; readonly response: NormalizedResponse; readonly streamed: boolean }
@@ -217,6 +217,15 @@ export async function callModel(
     if (delay > run.retry.maxDelayMs) {
       return { ok: false, kind: "error", message: `${message}${tooLongToWait(delay, run.retry.maxDelayMs)}` };
     }
+    // Even `maxDelayMs: Infinity` cannot wait for ever: no retry would follow, and an endless wait
+    // holds no timer, so a script awaiting the run would exit with the run never settled.
+    if (delay === Number.POSITIVE_INFINITY) {
+      return {
+        ok: false,
+        kind: "error",
+        message: `${message} (not retried: the provider asked to wait without end)`,
+      };
+    }
     // A wait that ends past the mission deadline would only end in a mission timeout: the
     // provider's own error says more, and says it now.
     if (run.deadline !== undefined && Date.now() + delay >= run.deadline)
@@ -229,18 +238,6 @@ export async function callModel(
       throw error;
     }
   }
-}
-
-/**
- * The request with every text in it well-formed (`wellFormedValue` of @ptc/protocol): a lone surrogate anywhere
- * in the conversation would make a strict provider refuse every later request of the run.
- */
-function wellFormedRequest<R extends Omit<ModelRequest, "signal" | "stream" | "cache">>(request: R): R {
-  const system = wellFormedText(request.system);
-  const messages = wellFormedValue(request.messages);
-  const tools = request.tools === undefined ? undefined : wellFormedValue(request.tools);
-  if (system === request.system && messages === request.messages && tools === request.tools) return request;
-  return { ...request, system, messages, ...(tools === undefined ? {} : { tools }) };
 }
 
 /** Why a provider's error was not retried although `llmRetry` would have: it asked to wait too long. */

@@ -12,6 +12,7 @@ import {
   wrapUntrusted,
 } from "@ptc/protocol";
 import { renderType, type Signature, toLispKey, type ValidationIssue } from "@ptc/tool";
+import { headOf } from "../cut-text.js";
 import { renderProgress } from "../prompt/progress.js";
 import { turnInfo } from "../prompt/turn-info.js";
 import type { ProgramOutcome } from "./execute-program.js";
@@ -47,7 +48,7 @@ const MAX_ISSUE_CHARS = 300;
 
 function shortLine(line: string): string {
   return line.length > MAX_ISSUE_CHARS
-    ? `${line.slice(0, MAX_ISSUE_CHARS)}... (${line.length} characters)`
+    ? `${headOf(line, MAX_ISSUE_CHARS)}... (${line.length} characters)`
     : line;
 }
 
@@ -69,7 +70,7 @@ export function returnValidationMessage(
   return [
     "Return type validation failed.",
     `Expected: ${renderType(signature.returns, { keyStyle: "lisp_prompt" })}`,
-    `Received: ${received.length > 200 ? received.slice(0, 200) : received}`,
+    `Received: ${received.length > 200 ? headOf(received, 200) : received}`,
     "Errors:",
     ...lines,
     "Please fix and call (return ...) with a correctly typed value.",

@@ -3,6 +3,7 @@
  * object arguments (text arguments parsed; unparsable ones flagged with `argsError`, never thrown),
  * and token counts. A return value that is neither a string nor an object is a model error.
  */
+import { headOf } from "../cut-text.js";
 import { toJsonSafe } from "../json/to-json-safe.js";
 import type { ModelToolCall, TokenCounts } from "./model-types.js";
 
@@ -14,7 +15,7 @@ const MAX_QUOTED_ARGS = 200;
 
 function quoted(text: string): string {
   return text.length > MAX_QUOTED_ARGS
-    ? `${text.slice(0, MAX_QUOTED_ARGS)}... (${text.length} characters)`
+    ? `${headOf(text, MAX_QUOTED_ARGS)}... (${text.length} characters)`
     : text;
 }
 
@@ -27,7 +28,7 @@ const MAX_GIVEN_ARGS_ERROR = 1000;
 
 function boundedArgsError(text: string): string {
   return text.length > MAX_GIVEN_ARGS_ERROR
-    ? `${text.slice(0, MAX_GIVEN_ARGS_ERROR)}... (${text.length} characters)`
+    ? `${headOf(text, MAX_GIVEN_ARGS_ERROR)}... (${text.length} characters)`
     : text;
 }
 

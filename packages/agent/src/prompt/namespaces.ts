@@ -7,6 +7,7 @@
 import { Keyword, LispMap, LispSet, preview } from "@ptc/lisp";
 import { renderToolNamespace, wrapUntrusted } from "@ptc/protocol";
 import { renderType, type Signature, type SignatureType, type Tool } from "@ptc/tool";
+import { headOf } from "../cut-text.js";
 
 const DATA_NAME_WIDTH = 30;
 const SAMPLE_CHARS = 80;
@@ -71,7 +72,7 @@ function isEmpty(value: unknown): boolean {
 
 function sample(value: unknown): string {
   const text = preview(value, { maxChars: 40, maxItems: 3 }).text;
-  return text.length > SAMPLE_CHARS ? `${text.slice(0, SAMPLE_CHARS)}...` : text;
+  return text.length > SAMPLE_CHARS ? `${headOf(text, SAMPLE_CHARS)}...` : text;
 }
 
 function promptType(type: SignatureType): string {

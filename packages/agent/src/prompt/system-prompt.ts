@@ -6,6 +6,7 @@
 import { format } from "@ptc/lisp";
 import type { LanguageSpecContext } from "../agent/agent-options.js";
 import type { Agent } from "../agent/agent-types.js";
+import { headOf } from "../cut-text.js";
 import {
   EXPLICIT_RETURN_BEHAVIOUR,
   JOURNAL_CAPABILITY,
@@ -64,7 +65,7 @@ export function customize(agent: Agent, base: string): string {
 export function applyPromptLimit(agent: Agent, prompt: string): string {
   const maxChars = agent.promptLimit?.maxChars;
   if (maxChars === undefined || prompt.length <= maxChars) return prompt;
-  return prompt.slice(0, maxChars) + TRUNCATION_NOTE;
+  return headOf(prompt, maxChars) + TRUNCATION_NOTE;
 }
 
 function missionLog(journal: Readonly<Record<string, unknown>> | null): string | undefined {
@@ -73,7 +74,7 @@ function missionLog(journal: Readonly<Record<string, unknown>> | null): string |
   if (entries.length === 0) return undefined;
   const lines = entries.map(([id, value]) => {
     const text = format(value);
-    return `- [done] ${id}: ${text.length > 200 ? `${text.slice(0, 200)}...` : text}`;
+    return `- [done] ${id}: ${text.length > 200 ? `${headOf(text, 200)}...` : text}`;
   });
   return `<mission_log>\n${lines.join("\n")}\n</mission_log>`;
 }

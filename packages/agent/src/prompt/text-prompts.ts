@@ -7,6 +7,7 @@
 import { combinedModeReferenceCard, wrapUntrustedWithPreamble } from "@ptc/protocol";
 import { type Signature, type SignatureType, signatureToJsonSchema, type Tool } from "@ptc/tool";
 import type { Agent } from "../agent/agent-types.js";
+import { headOf } from "../cut-text.js";
 import { expandTemplate } from "../parsing/template.js";
 import { JSON_SYSTEM, JSON_USER_TEMPLATE, TEXT_SYSTEM, TOOL_CALLING_SYSTEM } from "./prompt-cards.js";
 import { applyPromptLimit, customize } from "./system-prompt.js";
@@ -55,7 +56,7 @@ function contextValue(value: unknown): string {
   } catch {
     text = String(value);
   }
-  return text.length > CONTEXT_VALUE_CHARS ? `${text.slice(0, CONTEXT_VALUE_CHARS)}...` : text;
+  return text.length > CONTEXT_VALUE_CHARS ? `${headOf(text, CONTEXT_VALUE_CHARS)}...` : text;
 }
 
 function contextData(
@@ -197,7 +198,7 @@ export function jsonUserMessage(agent: Agent, context: Readonly<Record<string, u
 
 /** The JSON variant's feedback after an answer that did not parse or validate. */
 export function jsonRetryMessage(agent: Agent, error: string, response: string): string {
-  const shown = response.length > 500 ? `${response.slice(0, 500)}...` : response;
+  const shown = response.length > 500 ? `${headOf(response, 500)}...` : response;
   return `<error_feedback>
 Error: ${error}
 

@@ -4,11 +4,13 @@
  * run's own first request (run/first-request.ts), so it cannot differ from what a run sends, in any
  * mode (docs/differences.md, "previewPrompt shows what a run sends").
  */
+import { wellFormedValue } from "@ptc/protocol";
 import type { Tool } from "@ptc/tool";
 import type { Agent } from "../agent/agent-types.js";
 import { describe, isPlainObject } from "../agent/describe.js";
 import { isAgent } from "../agent/is-agent.js";
 import { AgentError } from "../errors.js";
+import { wellFormedRequest } from "../loop/well-formed-request.js";
 import type { RequestToolSchema } from "../model/model-types.js";
 import { firstRequest } from "./first-request.js";
 
@@ -59,13 +61,17 @@ export function previewPrompt(
     );
   }
   const first = firstRequest(agent, { context });
+  // As it is sent: a lone surrogate (from the context, a tool's description) becomes U+FFFD.
+  const request = wellFormedRequest(first.request);
   return {
-    system: first.request.system,
+    system: request.system,
     // The first user message is the last one sent: a run's history options come before it.
-    user: first.request.messages.at(-1)?.content ?? "",
+    user: request.messages.at(-1)?.content ?? "",
     toolSchemas:
-      first.mode.ptc && !first.mode.lispEval ? first.tools.map(summary) : [...(first.request.tools ?? [])],
-    schema: first.request.schema ?? null,
+      first.mode.ptc && !first.mode.lispEval
+        ? wellFormedValue(first.tools.map(summary))
+        : [...(request.tools ?? [])],
+    schema: request.schema ?? null,
   };
 }
 

@@ -27,7 +27,7 @@ import {
   ReadResourceRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Limits, Session } from "@ptc/lisp";
-import { LISP_EVAL_TOOL_NAME, wellFormedValue } from "@ptc/protocol";
+import { LISP_EVAL_TOOL_NAME, wellFormedText, wellFormedValue } from "@ptc/protocol";
 import type { AnyToolDefinition, Tool } from "@ptc/tool";
 import type { McpServerGroup } from "../client/server-group.js";
 import { PtcMcpError } from "../errors.js";
@@ -312,7 +312,8 @@ export function createPtcMcpServer(options: PtcMcpServerOptions = {}): PtcMcpSer
       }
       return {
         description: "The PTC-Lisp reference card.",
-        messages: [{ role: "user", content: { type: "text", text: referenceCard(toolSet) } }],
+        // The card lists the tools' descriptions: a client's model reads it like a tool result.
+        messages: [{ role: "user", content: { type: "text", text: wellFormedText(referenceCard(toolSet)) } }],
       };
     });
     server.setRequestHandler(ListResourcesRequestSchema, () => ({
@@ -333,7 +334,13 @@ export function createPtcMcpServer(options: PtcMcpServerOptions = {}): PtcMcpSer
         );
       }
       return {
-        contents: [{ uri: REFERENCE_RESOURCE_URI, mimeType: "text/markdown", text: referenceCard(toolSet) }],
+        contents: [
+          {
+            uri: REFERENCE_RESOURCE_URI,
+            mimeType: "text/markdown",
+            text: wellFormedText(referenceCard(toolSet)),
+          },
+        ],
       };
     });
 

@@ -48,7 +48,16 @@ export function summarize(description: string | undefined): string | undefined {
   const text = description.trim();
   const sentenceEnd = text.search(/[.!?](\s|$)|\n/);
   const first = sentenceEnd === -1 ? text : text.slice(0, sentenceEnd + (text[sentenceEnd] === "\n" ? 0 : 1));
-  return first.length > SUMMARY_MAX_CHARS ? `${first.slice(0, SUMMARY_MAX_CHARS - 3).trimEnd()}...` : first;
+  if (first.length <= SUMMARY_MAX_CHARS) return first;
+  // A cut between an emoji's two UTF-16 halves would leave half of it, which a client's model
+  // reads as U+FFFD at best (a lone surrogate is not Unicode): the cut falls before the pair.
+  let end = SUMMARY_MAX_CHARS - 3;
+  if (isHighSurrogate(first.charCodeAt(end - 1))) end--;
+  return `${first.slice(0, end).trimEnd()}...`;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
 }
 
 /** `describe_tool`: a program reads any program-callable tool's full description and schemas. */

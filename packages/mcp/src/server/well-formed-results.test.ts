@@ -77,6 +77,59 @@ describe("results a client reads are well-formed", () => {
     expect(tools.find((tool) => tool.name === "label")?.description).toContain("Reads a label \ufffd");
   });
 
+  it("the reference card, as a prompt and as a resource (it lists the tools' descriptions)", async () => {
+    // Tools a program calls (the default `expose`) are described in the card, not in the listing.
+    const programServer = createPtcMcpServer({
+      tools: {
+        label: { description: `Reads a label ${LONE_HIGH}`, signature: "() -> :string", execute: () => "x" },
+      },
+    });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await programServer.connect(serverSide);
+    const reader = new Client({ name: "well-formed-card", version: "1.0.0" });
+    await reader.connect(clientSide);
+    try {
+      const prompt = await reader.getPrompt({ name: "ptc_lisp_reference" });
+      expect(JSON.stringify(prompt)).toContain("Reads a label \ufffd");
+      expect(illFormed(prompt)).toEqual([]);
+      const { resources } = await reader.listResources();
+      const resource = await reader.readResource({ uri: resources[0]?.uri ?? "" });
+      expect(JSON.stringify(resource)).toContain("Reads a label \ufffd");
+      expect(illFormed(resource)).toEqual([]);
+    } finally {
+      await reader.close();
+      await programServer.close();
+    }
+  });
+
+  it("a summarized description is cut between characters, never inside an emoji", async () => {
+    const summaryServer = createPtcMcpServer({
+      catalog: "summary",
+      tools: {
+        label: {
+          // The summary's cut (97 UTF-16 units) would fall between the emoji's two halves.
+          description: `${"x".repeat(96)}😀 and more words past the summary's bound`,
+          signature: "() -> :string",
+          execute: () => "x",
+        },
+      },
+    });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await summaryServer.connect(serverSide);
+    const reader = new Client({ name: "well-formed-summary", version: "1.0.0" });
+    await reader.connect(clientSide);
+    try {
+      // The summarized catalog is in lisp_eval's description.
+      const { tools } = await reader.listTools();
+      const description = tools.find((tool) => tool.name === "lisp_eval")?.description ?? "";
+      expect(description).toContain(`${"x".repeat(96)}...`);
+      expect(description).not.toContain("\ufffd");
+    } finally {
+      await reader.close();
+      await summaryServer.close();
+    }
+  });
+
   it("whole characters pass as they are", async () => {
     const result = await client.callTool({ name: "lisp_eval", arguments: { program: '(str "😀" "é")' } });
     expect(JSON.stringify(result.structuredContent)).toContain("😀é");
