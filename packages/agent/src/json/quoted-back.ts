@@ -6,6 +6,7 @@
  * meant); larger ones as the start of their JSON text, with a marker saying they were cut and how
  * long they were.
  */
+import { headOf } from "../cut-text.js";
 
 /** JSON characters of arguments quoted back whole; past this they are cut to a preview. */
 export const MAX_ARGS_RECEIVED_CHARS = 1000;
@@ -27,19 +28,12 @@ export function argsReceived(args: unknown): unknown {
     return "(arguments that could not be written as JSON)";
   }
   if (text === undefined || text.length <= MAX_ARGS_RECEIVED_CHARS) return args;
-  return `${cutAt(text, MAX_ARGS_RECEIVED_CHARS)}... (cut: ${text.length} characters of JSON)`;
+  return `${headOf(text, MAX_ARGS_RECEIVED_CHARS)}... (cut: ${text.length} characters of JSON)`;
 }
 
 /** A name as sent when short, else its start and its length. */
 export function quotedName(name: string): string {
   return name.length > MAX_QUOTED_NAME_CHARS
-    ? `${cutAt(name, MAX_QUOTED_NAME_CHARS)}... (${name.length} characters)`
+    ? `${headOf(name, MAX_QUOTED_NAME_CHARS)}... (${name.length} characters)`
     : name;
-}
-
-/** The first `limit` UTF-16 units of `text`, one fewer when the cut would split a surrogate pair. */
-function cutAt(text: string, limit: number): string {
-  const code = text.charCodeAt(limit - 1);
-  const end = code >= 0xd800 && code <= 0xdbff ? limit - 1 : limit;
-  return text.slice(0, end);
 }
