@@ -204,3 +204,19 @@ describe("createTools", () => {
     expect(isTool(noop)).toBe(false);
   });
 });
+
+describe("createTool: names in whole characters", () => {
+  it.each([
+    ["a high half at the end", "lookup\ud83d", 6],
+    ["a low half at the start", "\ude00lookup", 0],
+  ])("refuses a name with %s, saying where", (_label, name, index) => {
+    expect(() => createTool(name, () => 1)).toThrow(ToolError);
+    expect(() => createTool(name, { execute: () => 1 })).toThrow(
+      `holds half of a character (a lone UTF-16 surrogate at index ${index})`,
+    );
+  });
+
+  it("accepts names with whole characters outside ASCII", () => {
+    expect(createTool("recherche_😀_é", () => 1).name).toBe("recherche_😀_é");
+  });
+});

@@ -7,6 +7,7 @@ import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { describeValue, isPlainObject } from "./describe-value.js";
 import { type JsonValue, ToolError } from "./errors.js";
 import { describeUnknownKeys, findUnknownKeys } from "./known-keys.js";
+import { loneSurrogateIndex } from "./lone-surrogate.js";
 import { fromJsonSchema, type JsonSchema, parametersJsonSchema } from "./signature/json-schema.js";
 import { parseSignature } from "./signature/parse.js";
 import { renderSignature } from "./signature/render.js";
@@ -78,6 +79,14 @@ export function createTool<Args extends ToolArgs, Result>(
       {
         details: { option: "name" },
       },
+    );
+  }
+  const half = loneSurrogateIndex(name);
+  if (half !== -1) {
+    throw new ToolError(
+      "PTC_TOOL_INVALID_DEFINITION",
+      `tool name ${JSON.stringify(name)} holds half of a character (a lone UTF-16 surrogate at index ${half}): no model could call it by that name, since a request holding one is refused or altered; write the name in whole characters`,
+      { details: { option: "name" } },
     );
   }
   if (typeof definition === "function") {

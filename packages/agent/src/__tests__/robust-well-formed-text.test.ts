@@ -150,3 +150,11 @@ describe("every request a model receives is well-formed Unicode", () => {
     expect(sent).not.toContain("\ufffd");
   });
 });
+
+describe("tool names in whole characters", () => {
+  test("createAgent refuses a tool whose name holds half of a character", () => {
+    expect(() => createAgent({ prompt: "p", tools: { [`lookup${LONE_HIGH}`]: () => 1 } })).toThrow(
+      "holds half of a character (a lone UTF-16 surrogate at index 6)",
+    );
+  });
+});

@@ -136,3 +136,11 @@ describe("results a client reads are well-formed", () => {
     expect(JSON.stringify(result)).not.toContain("\ufffd");
   });
 });
+
+describe("tool names in whole characters", () => {
+  it("createPtcMcpServer refuses a tool whose name holds half of a character", () => {
+    expect(() => createPtcMcpServer({ tools: { [`t${LONE_HIGH}`]: () => 1 } })).toThrow(
+      "holds half of a character (a lone UTF-16 surrogate at index 1)",
+    );
+  });
+});
