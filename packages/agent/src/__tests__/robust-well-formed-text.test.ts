@@ -33,6 +33,16 @@ function expectWellFormed(request: ModelRequest | undefined): void {
   expect(bad).toEqual([]);
 }
 
+/** A combined-mode agent whose one native tool, `lookup`, has the given description and body. */
+function lookupAgent(prompt: string, description: string, execute: (args: { query: string }) => string) {
+  return createAgent({
+    prompt,
+    output: "text",
+    ptcTransport: "tool_call",
+    tools: { lookup: { description, signature: "(query :string) -> :string", execute } },
+  });
+}
+
 describe("every request a model receives is well-formed Unicode", () => {
   test("a program's lone surrogate, content transport", async () => {
     const model = createScriptedModel([fence(`(str "a\\ud83d" "b")`), fence("(return 1)")]);
@@ -57,18 +67,11 @@ describe("every request a model receives is well-formed Unicode", () => {
       { content: "", toolCalls: [{ id: "c1", name: "lookup", args: { query: `q${LONE_HIGH}` } }] },
       "done",
     ]);
-    const agent = createAgent({
-      prompt: "p",
-      output: "text",
-      ptcTransport: "tool_call",
-      tools: {
-        lookup: {
-          description: `Looks things up ${LONE_LOW}`,
-          signature: "(query :string) -> :string",
-          execute: ({ query }: { query: string }) => `found ${query} and ${LONE_LOW}`,
-        },
-      },
-    });
+    const agent = lookupAgent(
+      "p",
+      `Looks things up ${LONE_LOW}`,
+      ({ query }) => `found ${query} and ${LONE_LOW}`,
+    );
     const result = await run(agent, { llm: model.llm });
     expect(result).toMatchObject({ ok: true, step: { return: "done" } });
     expectWellFormed(model.calls[0]);
@@ -89,18 +92,7 @@ describe("every request a model receives is well-formed Unicode", () => {
   });
 
   test("previewPrompt shows the first request as it is sent, lone surrogates replaced", async () => {
-    const agent = createAgent({
-      prompt: `Count {{label}} rows`,
-      output: "text",
-      ptcTransport: "tool_call",
-      tools: {
-        lookup: {
-          description: `Looks things up ${LONE_LOW}`,
-          signature: "(query :string) -> :string",
-          execute: () => "x",
-        },
-      },
-    });
+    const agent = lookupAgent(`Count {{label}} rows`, `Looks things up ${LONE_LOW}`, () => "x");
     const context = { label: `x${LONE_HIGH}`, rows: [{ [`k${LONE_LOW}`]: `v${LONE_HIGH}` }] };
     const model = createScriptedModel(["done"]);
     await run(agent, { llm: model.llm, context });
@@ -118,19 +110,8 @@ describe("every request a model receives is well-formed Unicode", () => {
       { content: "", toolCalls: [{ id: "c1", name: "lookup", args: { query: "q" } }] },
       "done",
     ]);
-    const agent = createAgent({
-      prompt: "p",
-      output: "text",
-      ptcTransport: "tool_call",
-      tools: {
-        lookup: {
-          description: "Looks things up",
-          signature: "(query :string) -> :string",
-          execute: () => {
-            throw new Error(`${"e".repeat(1999)}😀 and the rest`);
-          },
-        },
-      },
+    const agent = lookupAgent("p", "Looks things up", () => {
+      throw new Error(`${"e".repeat(1999)}😀 and the rest`);
     });
     const result = await run(agent, { llm: model.llm, context: { label: `${"v".repeat(198)}😀 and more` } });
     expect(result).toMatchObject({ ok: true, step: { return: "done" } });
