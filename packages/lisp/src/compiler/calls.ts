@@ -261,7 +261,7 @@ function compileBinaryIntrinsic(
  * its own function literal, so the argument calls and the builtin call of each see only the
  * calls of that size, and a fold into one loop over an array (the default case) allocates the array
  * per call and shares one call site among every size. Last round's per-shape literals paid and
- * the generic helpers lost (docs/benchmarks.md, "Issue 22's third round"), so they stay written out.
+ * the generic helpers lost (docs/benchmarks-history.md, "Issue 22's third round"), so they stay written out.
  */
 export function compileBuiltinCall(fn: LispFunction, args: readonly Code[], position: Position): Code {
   const count = args.length;
