@@ -182,8 +182,14 @@ describe("one builtin call is cut off at the timeout, however large its input", 
     ["re-seq over short lines without a match", '(count (re-seq #"z\\d" data/shortLines))'],
     ["re-split over short lines without a match", '(count (re-split #"z\\d" data/shortLines))'],
     ["replace over short lines without a match", '(count (replace data/shortLines #"z\\d" "-"))'],
-    ["replace with a regex over many texts without a match", '(count (map #(replace % #"a*b" "-") data/aTexts))'],
-    ["streamed re-seq over short lines without a match", '(first (map first (re-seq #"z\\d" data/shortLines)))'],
+    [
+      "replace with a regex over many texts without a match",
+      '(count (map #(replace % #"a*b" "-") data/aTexts))',
+    ],
+    [
+      "streamed re-seq over short lines without a match",
+      '(first (map first (re-seq #"z\\d" data/shortLines)))',
+    ],
     // JSON.
     ["json/parse-string of a long array", "(count (json/parse-string data/json))"],
     ["json/parse-string of a long string", "(count (json/parse-string data/escaped))"],

@@ -202,7 +202,10 @@ function eachStretch(
     // The line at lineStart is longer than the native engine may search.
     let lineEnd = text.indexOf("\n", lineStart);
     if (lineEnd === -1) lineEnd = text.length;
-    if (chunkStart < lineStart && !searchNative(searchingPiece(text.slice(chunkStart, lineStart)), chunkStart))
+    if (
+      chunkStart < lineStart &&
+      !searchNative(searchingPiece(text.slice(chunkStart, lineStart)), chunkStart)
+    )
       return;
     if (!re2Matches(regex, searchingPiece(text.slice(lineStart, lineEnd)), lineStart, visit)) return;
     chunkStart = lineEnd;
