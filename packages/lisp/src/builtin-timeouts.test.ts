@@ -57,6 +57,11 @@ const context = {
   longTexts: Array.from({ length: 600 }, (_, i) => `${"x".repeat(20_000)}${String(i).padStart(4, "0")}`),
   row: { id: 1 },
   lines: "a line\r\n".repeat(2_000_000),
+  // Short lines, none of which matches #"z\d": V8's own engine searches them (values/regex-native.ts)
+  // a stretch of lines at a time, and nothing is found that would charge the clock per match.
+  shortLines: `${"a".repeat(99)}\n`.repeat(50_000),
+  // Texts short enough for V8's own engine, searched one call each: nothing matches #"a*b".
+  aTexts: Array.from({ length: 3000 }, () => "a".repeat(1000)),
   obj: Object.fromEntries(xs.slice(0, 500_000).map((i) => [`k${i}`, i])),
   json: `[${xs.join(",")}]`,
   escaped: JSON.stringify("\n\t".repeat(5_000_000)),
@@ -172,6 +177,19 @@ describe("one builtin call is cut off at the timeout, however large its input", 
     ["re-split", '(count (re-split #"," data/text))'],
     ["re-find over many long strings", '(count (keep #(re-find #"z" %) data/texts))'],
     ["replace with a regex", '(count (replace data/text #"," ";"))'],
+    // A long text of short lines with no match: V8's engine searches it a stretch of lines at a time.
+    ["re-find over short lines without a match", '(re-find #"z\\d" data/shortLines)'],
+    ["re-seq over short lines without a match", '(count (re-seq #"z\\d" data/shortLines))'],
+    ["re-split over short lines without a match", '(count (re-split #"z\\d" data/shortLines))'],
+    ["replace over short lines without a match", '(count (replace data/shortLines #"z\\d" "-"))'],
+    [
+      "replace with a regex over many texts without a match",
+      '(count (map #(replace % #"a*b" "-") data/aTexts))',
+    ],
+    [
+      "streamed re-seq over short lines without a match",
+      '(first (map first (re-seq #"z\\d" data/shortLines)))',
+    ],
     // JSON.
     ["json/parse-string of a long array", "(count (json/parse-string data/json))"],
     ["json/parse-string of a long string", "(count (json/parse-string data/escaped))"],

@@ -391,6 +391,53 @@ describe("host data that cannot be read", () => {
       /^the value at rows\[1\]\.a could not be read: reading it threw "the getter broke"/,
     );
   });
+
+  test.each(ENGINES)(
+    "so do they on a program's map or set that holds host data, or reads through to a host row (%s)",
+    async (engine) => {
+      const context = { rows: [throwingGetter()] };
+      for (const [source, place] of [
+        ["{:row (first data/rows)}", /^the value at row\.a could not be read/],
+        ["(group-by :ok data/rows)", /^the value at \[1\]\[0\]\.a could not be read/],
+        // A map derived from the row reads its other fields through to the row itself.
+        ["(assoc (first data/rows) :x 1)", /^the value could not be read/],
+        ["(mapv #(dissoc % :ok) data/rows)", /^the value at \[0\] could not be read/],
+      ] as const) {
+        const result = await run(source, { context, engine });
+        expect(result.ok, source).toBe(true);
+        if (!result.ok) continue;
+        for (const call of [
+          () => format(result.value),
+          () => preview(result.value),
+          () => toJson(result.value),
+        ]) {
+          expect(call, source).toThrow(expect.objectContaining({ code: "PTC_LISP_HOST_DATA_ERROR" }));
+          expect(call, source).toThrow(place);
+        }
+      }
+    },
+  );
+
+  test("so do they on a program's set whose host member broke after the run", async () => {
+    // A set hashes its members when it is made: a getter that throws then fails the run. One that
+    // breaks later (the host changed its object) is met when the host prints the run's value.
+    let broken = false;
+    const row = Object.defineProperty({ ok: 1 }, "a", {
+      enumerable: true,
+      get() {
+        if (broken) throw new Error("the getter broke");
+        return 2;
+      },
+    });
+    const result = await run("#{(first data/rows)}", { context: { rows: [row] } });
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    broken = true;
+    expect(() => format(result.value)).toThrow(
+      /^the value at #\{\}\.a could not be read: reading it threw "the getter broke"/,
+    );
+    expect(() => toJson(result.value)).toThrow(expect.objectContaining({ code: "PTC_LISP_HOST_DATA_ERROR" }));
+  });
 });
 
 describe("what a tool throws", () => {

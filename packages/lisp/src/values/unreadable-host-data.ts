@@ -13,8 +13,10 @@
  */
 import { LispError } from "../errors.js";
 import { errorText } from "../runtime/error-text.js";
+import { Keyword } from "./keyword.js";
 import { isLispFunction } from "./lisp-function.js";
 import { isPlainObject } from "./plain-object.js";
+import { isLispMap, isLispSet } from "./table-kind.js";
 
 /**
  * A host value the program could reach: how to name it, and how to read it (reading a `data/`
@@ -95,9 +97,31 @@ function children(value: object, path: string): Pending[] | Unreadable {
     }
     return out;
   }
+  // A program's own map or set, handed to the host as a run's value, may hold host values; and a
+  // map derived from a host row (assoc, dissoc, merge on a tool result's row) reads the row's other
+  // fields through to it, so listing its entries reads the row (a throw there names the map).
+  if (isLispMap(value)) {
+    const out: Pending[] = [];
+    for (const [key, item] of attempt(path, () => value.entries())) {
+      if (typeof key === "object" && key !== null) out.push({ value: key, path: `${path} (a key)` });
+      out.push({ value: item, path: entryPath(path, key) });
+    }
+    return out;
+  }
+  if (isLispSet(value)) {
+    const at = `${path}#{}`;
+    return attempt(path, () => value.members()).map((member) => ({ value: member, path: at }));
+  }
   // Anything else is opaque to programs, but printing it reads its constructor's name.
   attempt(path, () => (value as { constructor?: { name?: unknown } }).constructor?.name);
   return [];
+}
+
+/** The path of a map entry: `.name` for a text or keyword key, `[key]` for any other. */
+function entryPath(path: string, key: unknown): string {
+  if (typeof key === "string") return step(path, key);
+  if (key instanceof Keyword) return step(path, key.name);
+  return `${path}[${typeof key === "number" ? key : "…"}]`;
 }
 
 const NAME = /^(data\/|\*)\S*$/;

@@ -175,7 +175,9 @@ function eachMatch(regex: Regex, text: string, visit: Visit): void {
  * newline (regex-native.ts, `lineLocal`): stretches of whole lines, each line short, go to
  * `searchNative` (about NATIVE_CHUNK characters at a time, so that each native call stays within
  * its bound: a line's length times the stretch's), and a line too long for the native engine goes
- * to RE2, its matches to `visit`. Stops once either returns false.
+ * to RE2, its matches to `visit`. Stops once either returns false. Each piece reads the clock
+ * before it is searched (searchingPiece): a text of lines with no match charges nothing per match,
+ * and its stretches are all its work.
  */
 function eachStretch(
   regex: Regex,
@@ -192,7 +194,7 @@ function eachStretch(
     if (newline >= lineStart) {
       lineStart = newline + 1;
       if (lineStart - chunkStart >= NATIVE_CHUNK) {
-        if (!searchNative(text.slice(chunkStart, lineStart), chunkStart)) return;
+        if (!searchNative(searchingPiece(text.slice(chunkStart, lineStart)), chunkStart)) return;
         chunkStart = lineStart;
       }
       continue;
@@ -200,12 +202,29 @@ function eachStretch(
     // The line at lineStart is longer than the native engine may search.
     let lineEnd = text.indexOf("\n", lineStart);
     if (lineEnd === -1) lineEnd = text.length;
-    if (chunkStart < lineStart && !searchNative(text.slice(chunkStart, lineStart), chunkStart)) return;
-    if (!re2Matches(regex, text.slice(lineStart, lineEnd), lineStart, visit)) return;
+    if (
+      chunkStart < lineStart &&
+      !searchNative(searchingPiece(text.slice(chunkStart, lineStart)), chunkStart)
+    )
+      return;
+    if (!re2Matches(regex, searchingPiece(text.slice(lineStart, lineEnd)), lineStart, visit)) return;
     chunkStart = lineEnd;
     lineStart = lineEnd + 1;
   }
-  if (chunkStart < text.length) searchNative(text.slice(chunkStart), chunkStart);
+  if (chunkStart < text.length) searchNative(searchingPiece(text.slice(chunkStart)), chunkStart);
+}
+
+/**
+ * A piece of a long text about to be searched, its length charged to the clock first. The callers
+ * charge the whole text once, before the search, which reads the clock once: without a charge per
+ * piece, a text of many lines with no match (nothing charged per match) ran to its end however long
+ * it took. A stretch of lines is NATIVE_CHUNK characters or more, far more than the fuel between two
+ * reads of the clock (runtime/context.ts), so the clock is read before every piece but the last, and
+ * one piece is the largest search that runs without a check (docs/sandbox.md).
+ */
+function searchingPiece(piece: string): string {
+  active.work(piece.length);
+  return piece;
 }
 
 /** The native engine's matches in `text` (which starts at `offset` of the whole); false once `visit` stops. */
@@ -431,13 +450,13 @@ export class MatchCursor {
   }
 
   private onRe2(piece: string, offset: number): void {
-    this.matcher = this.regex.compiled.matcher(piece);
+    this.matcher = this.regex.compiled.matcher(searchingPiece(piece));
     this.groups = this.matcher.groupCount();
     this.offset = offset;
   }
 
   private onNative(piece: string, offset: number): void {
-    this.piece = piece;
+    this.piece = searchingPiece(piece);
     this.offset = offset;
     this.position = 0;
   }
@@ -558,9 +577,11 @@ export function replaceAll(regex: Regex, text: string, replacement: string): str
     from = end;
     return true;
   });
+  // Charged before the text without a match goes back unchanged: a search that found nothing has
+  // still searched all of it (for V8's engine, up to the text's length squared).
+  active.work(text.length - from);
   if (from === 0 && out === "") return text;
   out += text.slice(from);
-  active.work(text.length - from);
   active.allocate(text.length - from);
   return out;
 }
