@@ -44,6 +44,29 @@ describe("createIsolatedRunner", () => {
     }
   });
 
+  it("keeps the journal as run does when a program resets and records tasks again", async () => {
+    const runner = createIsolatedRunner();
+    const local = createSession({ journal: { a: 1, b: 2 } });
+    const isolated = createSession({ journal: { a: 1, b: 2 } });
+    const programs = [
+      '(task-reset "a") :reset',
+      '[(task "a" 5) (task "c" 3)]',
+      '(task-reset "b") (task "b" 9)',
+      '[(task "a" 0) (task "b" 0) (task "c" 0)]',
+    ];
+    try {
+      for (const program of programs) {
+        const expected = await run(program, { session: local });
+        const actual = await runner.run(program, { session: isolated });
+        expect(actual.ok && format(actual.value)).toBe(expected.ok && format(expected.value));
+        // Same entries, same values, same order.
+        expect(Object.entries(isolated.journalEntries())).toEqual(Object.entries(local.journalEntries()));
+      }
+    } finally {
+      await runner.close();
+    }
+  });
+
   it("changes nothing in the session when a program fails", async () => {
     const runner = createIsolatedRunner();
     const session = createSession({ bindings: { kept: 1 } });

@@ -178,13 +178,26 @@ function sessionFrom(state: SessionState): Session {
   });
 }
 
-/** Runner mode: what the run changed (defs it made, *1 *2 *3, tasks it completed). */
-function changes(runSession: Session, result: RunResult, journalBefore: ReadonlySet<string>): unknown {
+/**
+ * Runner mode: what the run changed (defs it made, *1 *2 *3, tasks it completed). The journal goes
+ * back as the ids it now holds, in order, with the values of the tasks this run recorded: a
+ * `task-reset` removes an id and a task recorded again after one moves it to the end, and the
+ * host's session must show both, while the values it already holds need not be copied back.
+ */
+function changes(
+  runSession: Session,
+  result: RunResult,
+  journalBefore: ReadonlyMap<string, unknown>,
+): unknown {
   const bindings: Record<string, unknown> = Object.create(null);
   if (result.ok) for (const name of result.defined) bindings[name] = runSession.get(name);
   const journal: Record<string, unknown> = Object.create(null);
-  for (const [id, value] of runSession.journal.list()) if (!journalBefore.has(id)) journal[id] = value;
-  return { bindings, history: [...runSession.history()], journal };
+  const journalOrder: string[] = [];
+  for (const [id, value] of runSession.journal.list()) {
+    journalOrder.push(id);
+    if (!journalBefore.has(id) || !Object.is(journalBefore.get(id), value)) journal[id] = value;
+  }
+  return { bindings, history: [...runSession.history()], journal, journalOrder };
 }
 
 /** Sends the result (and the session's changes); a failure to encode or send changes nothing. */
@@ -192,7 +205,7 @@ function sendResult(
   request: RunRequest,
   result: RunResult,
   runSession: Session | undefined,
-  journalBefore: ReadonlySet<string>,
+  journalBefore: ReadonlyMap<string, unknown>,
 ): void {
   try {
     // Its own fields as a plain object: a result's class (result-json.ts) does not cross threads.
@@ -226,7 +239,7 @@ async function execute(request: RunRequest): Promise<void> {
   cancellers.set(request.run, canceller);
   let result: RunResult;
   let runSession: Session | undefined;
-  let journalBefore: ReadonlySet<string> = new Set();
+  let journalBefore: ReadonlyMap<string, unknown> = new Map();
   let capped = false;
   try {
     const context = contextOf(request.context);
@@ -234,7 +247,7 @@ async function execute(request: RunRequest): Promise<void> {
     const ledger =
       request.ledger === undefined ? undefined : (decodeValue(request.ledger, incoming) as LedgerEntry[]);
     runSession = request.state === undefined ? session : sessionFrom(request.state);
-    if (runSession !== undefined) journalBefore = new Set(Object.keys(runSession.journalEntries()));
+    if (runSession !== undefined) journalBefore = new Map(runSession.journal.list());
     if (setup.mode === "session" && session !== undefined)
       beforeLastRun = { run: request.run, state: snapshot(session) };
     const limited = workerLimits(request.limits);
