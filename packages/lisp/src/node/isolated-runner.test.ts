@@ -67,6 +67,29 @@ describe("createIsolatedRunner", () => {
     }
   });
 
+  it("blames a definition too deep to copy back, not the program's value, and changes nothing", async () => {
+    const runner = createIsolatedRunner();
+    const session = createSession({ bindings: { kept: 1 } });
+    try {
+      const result = await runner.run(
+        "(def deep (loop [v [] i 0] (if (< i 1000) (recur [v] (inc i)) v))) :small",
+        {
+          session,
+        },
+      );
+      expect(!result.ok && result.error.reason).toBe("recursion_limit_exceeded");
+      const message = result.ok ? "" : result.error.message;
+      expect(message).toMatch(
+        /^the session's state \(its defs, \*1 \*2 \*3 and task results\) could not be copied out of its isolated worker/,
+      );
+      expect(message).not.toMatch(/keep a large one in a def/);
+      expect(session.bindings()).toEqual({ kept: 1 });
+      expect(session.history()).toEqual([]);
+    } finally {
+      await runner.close();
+    }
+  });
+
   it("changes nothing in the session when a program fails", async () => {
     const runner = createIsolatedRunner();
     const session = createSession({ bindings: { kept: 1 } });

@@ -135,14 +135,32 @@ function explainCap(result: RunResult, capped: boolean): RunResult {
   };
 }
 
-/** The failure a result becomes when it cannot leave the worker. */
-function unsendable(result: RunResult, error: unknown): RunResult {
+/**
+ * What a program tells a model when something cannot leave the worker: which part failed to
+ * cross, and what to do instead. In runner mode the host holds the session, so what a program
+ * defines is copied back after it: the usual advice (keep a large value in a def) is then wrong.
+ */
+const UNSENDABLE = {
+  value: {
+    what: "the program's value",
+    advice: "Return a smaller or flatter value (keep a large one in a def and return parts of it)",
+  },
+  state: {
+    what: "the session's state (its defs, *1 *2 *3 and task results)",
+    advice:
+      "Keep smaller or flatter values in defs: the host holds this session, so what a program defines is copied back after it",
+  },
+} as const;
+
+/** The failure a result becomes when it (or, in runner mode, the session's changes) cannot leave the worker. */
+function unsendable(result: RunResult, error: unknown, part: keyof typeof UNSENDABLE = "value"): RunResult {
   const reason = error instanceof LispError ? error.reason : "runtime_error";
+  const { what, advice } = UNSENDABLE[part];
   return {
     ok: false,
     error: {
       reason,
-      message: `the program's value could not be copied out of its isolated worker: ${errorMessage(error)}. Return a smaller or flatter value (keep a large one in a def and return parts of it)`,
+      message: `${what} could not be copied out of its isolated worker: ${errorMessage(error)}. ${advice}`,
     },
     prints: result.prints,
     toolCalls: [],
@@ -207,10 +225,13 @@ function sendResult(
   runSession: Session | undefined,
   journalBefore: ReadonlyMap<string, unknown>,
 ): void {
+  // What failed to cross, for the message (see UNSENDABLE).
+  let copying: keyof typeof UNSENDABLE = "value";
   try {
     // Its own fields as a plain object: a result's class (result-json.ts) does not cross threads.
     const encoded = encodeValue({ ...result }, outgoing);
     if (request.state !== undefined && runSession !== undefined && result.ok) {
+      copying = "state";
       const state = encodeValue(changes(runSession, result, journalBefore), outgoing) as SessionState;
       send({ type: "result", run: request.run, result: encoded, state });
     } else {
@@ -219,7 +240,11 @@ function sendResult(
   } catch (error) {
     // The run's changes go with its result: a session is put back as it was.
     if (setup.mode === "session") restore(request.run);
-    send({ type: "result", run: request.run, result: encodeValue({ ...unsendable(result, error) }) });
+    send({
+      type: "result",
+      run: request.run,
+      result: encodeValue({ ...unsendable(result, error, copying) }),
+    });
   }
 }
 
