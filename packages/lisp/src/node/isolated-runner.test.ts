@@ -155,6 +155,23 @@ describe("createIsolatedRunner", () => {
     await expect(runner.run("1")).rejects.toThrow(/closed/);
   });
 
+  it("a function a program defined on the host says so when an isolated program calls it", async () => {
+    const runner = createIsolatedRunner();
+    const session = createSession();
+    try {
+      expect((await run("(defn f [x] (* 2 x)) (def m {:g f})", { session })).ok).toBe(true);
+      for (const program of ["(f 3)", "((:g m) 3)"]) {
+        const result = await runner.run(program, { session });
+        expect(!result.ok && result.error.reason).toBe("not_callable");
+        expect(!result.ok && result.error.message).toBe(
+          "the function f comes from a program run on the host, outside this isolated worker, and cannot be called in it; define it again in an isolated program",
+        );
+      }
+    } finally {
+      await runner.close();
+    }
+  });
+
   it("a function of the session cannot be called on the host", async () => {
     const runner = createIsolatedRunner();
     const session = createSession();
