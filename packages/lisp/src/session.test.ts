@@ -157,3 +157,24 @@ describe("what a session remembers", () => {
     expect(session.history()[0]).toBe(exact);
   });
 });
+
+describe("what a session remembers of a large map or set", () => {
+  test.each([
+    ["a map", '(into {} (map (fn [i] [i (str "v" i)]) (range 100000)))', "map?"],
+    ["a set", "(set (range 100000))", "set?"],
+  ])(
+    "*1 keeps %s cut to entries that fit in about 1,024 characters, as for a vector",
+    async (_what, source, kind) => {
+      const session = createSession();
+      expect((await run(source, { session })).ok).toBe(true);
+      expect(format(session.history()[0]).length).toBeLessThanOrEqual(1024);
+      expect(await evaluate(`[(${kind} *1) (< 50 (count *1) 1000)]`, { session })).toBe("[true true]");
+    },
+  );
+
+  test("a map that fits is kept whole, as it is", async () => {
+    const session = createSession();
+    await run("{:a 1 :b [1 2 3]}", { session });
+    expect(format(session.history()[0])).toBe("{:a 1 :b [1 2 3]}");
+  });
+});

@@ -12,6 +12,8 @@ import { read } from "./reader/reader.js";
 import { errorText } from "./runtime/error-text.js";
 import { Namespace } from "./runtime/namespace.js";
 import { TaskJournal } from "./runtime/task-journal.js";
+import { LispMap, type MapEntry } from "./values/lisp-map.js";
+import { LispSet } from "./values/lisp-set.js";
 import { pin } from "./values/pin.js";
 import { isPlainObject } from "./values/plain-object.js";
 
@@ -114,24 +116,39 @@ export class Session {
   }
 }
 
-/** Keeps a remembered value small: long strings are cut, large collections are cut to a prefix. */
+/**
+ * Keeps a remembered value small: long strings are cut, large vectors, maps and sets are cut to
+ * the first items (a map's entries in printed order) that fit in HISTORY_CHARS of text, as the
+ * reference does. Without this, a program could keep three whole maps of any size alive across
+ * programs through *1 *2 *3.
+ */
 function bounded(value: unknown): unknown {
   if (typeof value === "string")
     return value.length > HISTORY_CHARS
       ? `${headOf(value, HISTORY_CHARS - ELLIPSIS.length)}${ELLIPSIS}`
       : value;
-  if (Array.isArray(value) && print(value, { maxChars: HISTORY_CHARS + 1 }).length > HISTORY_CHARS) {
-    const kept: unknown[] = [];
-    let size = 2;
-    for (const item of value) {
-      size += print(item, { maxChars: HISTORY_CHARS }).length + 1;
-      if (size > HISTORY_CHARS) break;
-      kept.push(item);
-    }
-    return kept;
-  }
-  return value;
+  const isMap = value instanceof LispMap;
+  if (!Array.isArray(value) && !isMap && !(value instanceof LispSet)) return value;
+  if (print(value, { maxChars: HISTORY_CHARS + 1 }).length <= HISTORY_CHARS) return value;
+  if (Array.isArray(value)) return itemsThatFit(value, "[]".length, textLength);
+  if (isMap) return LispMap.from(itemsThatFit(value.entries(), "{}".length, entryLength));
+  return LispSet.from(itemsThatFit((value as LispSet).members(), "#{}".length, textLength));
 }
+
+/** The first items whose text (each with one separator) fits with `opening` in HISTORY_CHARS. */
+function itemsThatFit<T>(items: Iterable<T>, opening: number, length: (item: T) => number): T[] {
+  const kept: T[] = [];
+  let size = opening;
+  for (const item of items) {
+    size += length(item) + 1;
+    if (size > HISTORY_CHARS) break;
+    kept.push(item);
+  }
+  return kept;
+}
+
+const textLength = (item: unknown): number => print(item, { maxChars: HISTORY_CHARS }).length;
+const entryLength = ([key, value]: MapEntry): number => textLength(key) + 1 + textLength(value);
 
 /** A host value as a program value: `undefined` is nil, as for tool results. */
 const nilIfUndefined = (value: unknown): unknown => (value === undefined ? null : value);

@@ -53,6 +53,13 @@ function lostWithItsWorker(what: string): never {
   );
 }
 
+function definedOnTheHost(what: string): never {
+  throw new LispError(
+    "not_callable",
+    `${what} comes from a program run on the host, outside this isolated worker, and cannot be called in it; define it again in an isolated program`,
+  );
+}
+
 /**
  * Host side, talking to the worker `owner`: decoding turns handles into look-alikes; encoding
  * sends a look-alike issued by `owner` back as its handle, and one issued by an earlier worker as
@@ -100,7 +107,9 @@ export class FunctionTable {
       const known = handle === undefined ? undefined : this.byHandle.get(handle);
       if (known !== undefined) return known;
       const lost = handle !== undefined || (data as { lost?: unknown } | null)?.lost === true;
-      return lost ? lookAlikeFunction(infoOf(data), lostWithItsWorker) : lookAlikeFunction(infoOf(data));
+      // Neither a handle nor marked lost: the function never came from a worker, so a program
+      // the host ran itself defined it (say, with run and the same session).
+      return lookAlikeFunction(infoOf(data), lost ? lostWithItsWorker : definedOnTheHost);
     },
   };
 }

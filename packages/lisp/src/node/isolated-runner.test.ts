@@ -44,6 +44,52 @@ describe("createIsolatedRunner", () => {
     }
   });
 
+  it("keeps the journal as run does when a program resets and records tasks again", async () => {
+    const runner = createIsolatedRunner();
+    const local = createSession({ journal: { a: 1, b: 2 } });
+    const isolated = createSession({ journal: { a: 1, b: 2 } });
+    const programs = [
+      '(task-reset "a") :reset',
+      '[(task "a" 5) (task "c" 3)]',
+      '(task-reset "b") (task "b" 9)',
+      '[(task "a" 0) (task "b" 0) (task "c" 0)]',
+    ];
+    try {
+      for (const program of programs) {
+        const expected = await run(program, { session: local });
+        const actual = await runner.run(program, { session: isolated });
+        expect(actual.ok && format(actual.value)).toBe(expected.ok && format(expected.value));
+        // Same entries, same values, same order.
+        expect(Object.entries(isolated.journalEntries())).toEqual(Object.entries(local.journalEntries()));
+      }
+    } finally {
+      await runner.close();
+    }
+  });
+
+  it("blames a definition too deep to copy back, not the program's value, and changes nothing", async () => {
+    const runner = createIsolatedRunner();
+    const session = createSession({ bindings: { kept: 1 } });
+    try {
+      const result = await runner.run(
+        "(def deep (loop [v [] i 0] (if (< i 1000) (recur [v] (inc i)) v))) :small",
+        {
+          session,
+        },
+      );
+      expect(!result.ok && result.error.reason).toBe("recursion_limit_exceeded");
+      const message = result.ok ? "" : result.error.message;
+      expect(message).toMatch(
+        /^the session's state \(its defs, \*1 \*2 \*3 and task results\) could not be copied out of its isolated worker/,
+      );
+      expect(message).not.toMatch(/keep a large one in a def/);
+      expect(session.bindings()).toEqual({ kept: 1 });
+      expect(session.history()).toEqual([]);
+    } finally {
+      await runner.close();
+    }
+  });
+
   it("changes nothing in the session when a program fails", async () => {
     const runner = createIsolatedRunner();
     const session = createSession({ bindings: { kept: 1 } });
@@ -107,6 +153,23 @@ describe("createIsolatedRunner", () => {
       await runner.close();
     }
     await expect(runner.run("1")).rejects.toThrow(/closed/);
+  });
+
+  it("a function a program defined on the host says so when an isolated program calls it", async () => {
+    const runner = createIsolatedRunner();
+    const session = createSession();
+    try {
+      expect((await run("(defn f [x] (* 2 x)) (def m {:g f})", { session })).ok).toBe(true);
+      for (const program of ["(f 3)", "((:g m) 3)"]) {
+        const result = await runner.run(program, { session });
+        expect(!result.ok && result.error.reason).toBe("not_callable");
+        expect(!result.ok && result.error.message).toBe(
+          "the function f comes from a program run on the host, outside this isolated worker, and cannot be called in it; define it again in an isolated program",
+        );
+      }
+    } finally {
+      await runner.close();
+    }
   });
 
   it("a function of the session cannot be called on the host", async () => {

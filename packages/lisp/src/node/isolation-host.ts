@@ -666,12 +666,23 @@ function adopt(session: Session, state: SessionState, transfer: TransferOptions)
   const bindings = decodeValue(state.bindings, transfer);
   const history = decodeValue(state.history, transfer);
   const journal = decodeValue(state.journal, transfer);
-  if (!isPlainObject(bindings) || !Array.isArray(history) || !isPlainObject(journal)) {
+  const journalOrder = decodeValue(state.journalOrder, transfer);
+  if (
+    !isPlainObject(bindings) ||
+    !Array.isArray(history) ||
+    !isPlainObject(journal) ||
+    !Array.isArray(journalOrder) ||
+    !journalOrder.every((id) => typeof id === "string")
+  ) {
     throw new Error("the session's state is not in the expected shape");
   }
-  session.seed({
-    bindings: Object.entries(bindings),
-    history,
-    journal: Object.entries(journal),
-  });
+  // The journal as the worker left it: ids the run reset are gone, ids it recorded again are at
+  // the end. Values the run did not record are the ones this session already holds.
+  const recorded = journal as Record<string, unknown>;
+  const entries: [string, unknown][] = (journalOrder as string[]).map((id) => [
+    id,
+    Object.hasOwn(recorded, id) ? recorded[id] : session.journal.get(id),
+  ]);
+  for (const [id] of [...session.journal.list()]) session.journal.delete(id);
+  session.seed({ bindings: Object.entries(bindings), history, journal: entries });
 }

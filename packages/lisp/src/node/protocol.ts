@@ -39,6 +39,11 @@ export interface SessionState {
   readonly bindings: EncodedValue;
   readonly history: EncodedValue;
   readonly journal: EncodedValue;
+  /**
+   * Worker to host only: every task id the journal holds after the run, in order (`journal` then
+   * holds just the tasks the run recorded; the host keeps the values it has for the others).
+   */
+  readonly journalOrder?: EncodedValue;
 }
 
 /**

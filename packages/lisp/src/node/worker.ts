@@ -135,14 +135,32 @@ function explainCap(result: RunResult, capped: boolean): RunResult {
   };
 }
 
-/** The failure a result becomes when it cannot leave the worker. */
-function unsendable(result: RunResult, error: unknown): RunResult {
+/**
+ * What a program tells a model when something cannot leave the worker: which part failed to
+ * cross, and what to do instead. In runner mode the host holds the session, so what a program
+ * defines is copied back after it: the usual advice (keep a large value in a def) is then wrong.
+ */
+const UNSENDABLE = {
+  value: {
+    what: "the program's value",
+    advice: "Return a smaller or flatter value (keep a large one in a def and return parts of it)",
+  },
+  state: {
+    what: "the session's state (its defs, *1 *2 *3 and task results)",
+    advice:
+      "Keep smaller or flatter values in defs: the host holds this session, so what a program defines is copied back after it",
+  },
+} as const;
+
+/** The failure a result becomes when it (or, in runner mode, the session's changes) cannot leave the worker. */
+function unsendable(result: RunResult, error: unknown, part: keyof typeof UNSENDABLE = "value"): RunResult {
   const reason = error instanceof LispError ? error.reason : "runtime_error";
+  const { what, advice } = UNSENDABLE[part];
   return {
     ok: false,
     error: {
       reason,
-      message: `the program's value could not be copied out of its isolated worker: ${errorMessage(error)}. Return a smaller or flatter value (keep a large one in a def and return parts of it)`,
+      message: `${what} could not be copied out of its isolated worker: ${errorMessage(error)}. ${advice}`,
     },
     prints: result.prints,
     toolCalls: [],
@@ -178,13 +196,26 @@ function sessionFrom(state: SessionState): Session {
   });
 }
 
-/** Runner mode: what the run changed (defs it made, *1 *2 *3, tasks it completed). */
-function changes(runSession: Session, result: RunResult, journalBefore: ReadonlySet<string>): unknown {
+/**
+ * Runner mode: what the run changed (defs it made, *1 *2 *3, tasks it completed). The journal goes
+ * back as the ids it now holds, in order, with the values of the tasks this run recorded: a
+ * `task-reset` removes an id and a task recorded again after one moves it to the end, and the
+ * host's session must show both, while the values it already holds need not be copied back.
+ */
+function changes(
+  runSession: Session,
+  result: RunResult,
+  journalBefore: ReadonlyMap<string, unknown>,
+): unknown {
   const bindings: Record<string, unknown> = Object.create(null);
   if (result.ok) for (const name of result.defined) bindings[name] = runSession.get(name);
   const journal: Record<string, unknown> = Object.create(null);
-  for (const [id, value] of runSession.journal.list()) if (!journalBefore.has(id)) journal[id] = value;
-  return { bindings, history: [...runSession.history()], journal };
+  const journalOrder: string[] = [];
+  for (const [id, value] of runSession.journal.list()) {
+    journalOrder.push(id);
+    if (!journalBefore.has(id) || !Object.is(journalBefore.get(id), value)) journal[id] = value;
+  }
+  return { bindings, history: [...runSession.history()], journal, journalOrder };
 }
 
 /** Sends the result (and the session's changes); a failure to encode or send changes nothing. */
@@ -192,12 +223,15 @@ function sendResult(
   request: RunRequest,
   result: RunResult,
   runSession: Session | undefined,
-  journalBefore: ReadonlySet<string>,
+  journalBefore: ReadonlyMap<string, unknown>,
 ): void {
+  // What failed to cross, for the message (see UNSENDABLE).
+  let copying: keyof typeof UNSENDABLE = "value";
   try {
     // Its own fields as a plain object: a result's class (result-json.ts) does not cross threads.
     const encoded = encodeValue({ ...result }, outgoing);
     if (request.state !== undefined && runSession !== undefined && result.ok) {
+      copying = "state";
       const state = encodeValue(changes(runSession, result, journalBefore), outgoing) as SessionState;
       send({ type: "result", run: request.run, result: encoded, state });
     } else {
@@ -206,7 +240,11 @@ function sendResult(
   } catch (error) {
     // The run's changes go with its result: a session is put back as it was.
     if (setup.mode === "session") restore(request.run);
-    send({ type: "result", run: request.run, result: encodeValue({ ...unsendable(result, error) }) });
+    send({
+      type: "result",
+      run: request.run,
+      result: encodeValue({ ...unsendable(result, error, copying) }),
+    });
   }
 }
 
@@ -226,7 +264,7 @@ async function execute(request: RunRequest): Promise<void> {
   cancellers.set(request.run, canceller);
   let result: RunResult;
   let runSession: Session | undefined;
-  let journalBefore: ReadonlySet<string> = new Set();
+  let journalBefore: ReadonlyMap<string, unknown> = new Map();
   let capped = false;
   try {
     const context = contextOf(request.context);
@@ -234,7 +272,7 @@ async function execute(request: RunRequest): Promise<void> {
     const ledger =
       request.ledger === undefined ? undefined : (decodeValue(request.ledger, incoming) as LedgerEntry[]);
     runSession = request.state === undefined ? session : sessionFrom(request.state);
-    if (runSession !== undefined) journalBefore = new Set(Object.keys(runSession.journalEntries()));
+    if (runSession !== undefined) journalBefore = new Map(runSession.journal.list());
     if (setup.mode === "session" && session !== undefined)
       beforeLastRun = { run: request.run, state: snapshot(session) };
     const limited = workerLimits(request.limits);
