@@ -31,6 +31,7 @@ export type { Limits } from "./runtime/limits.js";
 export { DEFAULT_LIMITS, REFERENCE_LIMITS } from "./runtime/limits.js";
 export type { SessionInit } from "./session.js";
 export { createSession, Session } from "./session.js";
+export { capturedValues } from "./values/captured-values.js";
 export { hostEquals as equals } from "./values/equality.js";
 export { Keyword } from "./values/keyword.js";
 export { LispMap } from "./values/lisp-map.js";

@@ -3,7 +3,7 @@
  * objects with underscore keys), floats rounded to the agent's `floatPrecision`. Memory keeps its
  * functions as they are, so a chat can hand them back to the next run.
  */
-import { toJson } from "@ptc/lisp";
+import { capturedValues, toJson } from "@ptc/lisp";
 import { normalizeKeys } from "@ptc/tool";
 
 function round(value: unknown, factor: number): unknown {
@@ -47,13 +47,21 @@ export function externalizeMemory(memory: Readonly<Record<string, unknown>>): Re
 
 const encoder = new TextEncoder();
 
-/** Bytes of memory as JSON: what the memory limit measures. */
+/**
+ * Bytes of memory as JSON: what the memory limit measures. A function counts as what its closure
+ * captured (`(def f (let [big ...] (fn [] big)))` keeps `big` alive as surely as `(def big ...)`),
+ * and so does a function inside a def'd map or vector; a captured value that is also a def is
+ * counted twice, which errs on the side of the limit.
+ */
 export function memoryBytes(memory: Readonly<Record<string, unknown>>): number {
   const data: Record<string, unknown> = {};
+  const captured: unknown[] = [];
   for (const [name, value] of Object.entries(memory)) {
     if (typeof value !== "function") data[name] = toJson(value);
+    for (const one of capturedValues(value)) captured.push(one);
   }
-  return encoder.encode(JSON.stringify(data)).length;
+  const bytes = encoder.encode(JSON.stringify(data)).length;
+  return captured.length === 0 ? bytes : bytes + encoder.encode(JSON.stringify(toJson(captured))).length;
 }
 
 /** True for "no answer": nil, or the var a trailing `(def x ...)` evaluates to. */

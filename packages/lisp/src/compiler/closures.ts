@@ -18,6 +18,7 @@ import {
   type LightCarrier,
   type LispFunction,
   lightEntryStats,
+  rememberCaptures,
 } from "../values/lisp-function.js";
 import { MapBuilder } from "../values/lisp-map.js";
 import { isMap } from "../values/map-access.js";
@@ -325,7 +326,7 @@ export function compileClosure(
         return result;
       }, info);
     }
-    return closure;
+    return rememberCaptures(closure, env);
   };
 }
 

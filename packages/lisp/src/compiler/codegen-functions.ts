@@ -129,7 +129,8 @@ export function functionEntrySource(parts: FunctionParts): string {
     "}",
     "P.on = wasPure;",
     `return ${result};`,
-    `}, ${parts.info})`,
+    // What it captured, for hosts that measure what a program left behind (values/captured-values.ts).
+    parts.captured.length > 0 ? `}, ${parts.info}, [${parts.captured.join(", ")}])` : `}, ${parts.info})`,
   ];
   return lines.join("\n");
 }

@@ -47,6 +47,7 @@ import {
   type FunctionInfo,
   GENERATED_TWIN,
   type LispFunction,
+  rememberCaptures,
 } from "../values/lisp-function.js";
 import { LispMap, MapBuilder } from "../values/lisp-map.js";
 import { LispSet } from "../values/lisp-set.js";
@@ -60,6 +61,9 @@ import { sequentialItems } from "./destructure.js";
 import { fastTierStats } from "./fast-tier.js";
 import { order } from "./intrinsics.js";
 import { RESUME_AGAIN } from "./resume-nodes.js";
+
+/** What a generated function that captured nothing records (lisp-function.ts, rememberCaptures). */
+const NO_CAPTURES: readonly unknown[] = [];
 
 /** How to rebuild a generated function on the general evaluator, for a deoptimization. */
 export interface SlowFunctionSpec {
@@ -318,8 +322,11 @@ export const codegenRuntime = {
   gate(context: RunContext, position: Position): void {
     context.entryCheck(position);
   },
-  fn: <F extends (...args: never[]) => unknown>(impl: F, info: FunctionInfo): F =>
-    brandFunction(impl as never, info) as F,
+  fn: <F extends (...args: never[]) => unknown>(
+    impl: F,
+    info: FunctionInfo,
+    captured?: readonly unknown[],
+  ): F => rememberCaptures(brandFunction(impl as never, info) as F, captured ?? NO_CAPTURES),
 
   /**
    * Whether an exception from fast code means "run this again on the general evaluator": an

@@ -20,6 +20,20 @@ export const GENERATED_TWIN: unique symbol = Symbol("ptc-lisp.generated-twin");
  */
 export const LIGHT_ENTRY: unique symbol = Symbol("ptc-lisp.light-entry");
 
+/**
+ * On a closure that captured values from where it was made (a `let`, an outer fn's parameters):
+ * those values, in an array. A closure is a JS function, whose scope no one can look into, so
+ * what it keeps alive would otherwise be invisible to a host that measures what a program left
+ * behind (an agent's `memoryLimit` over its defs: values/captured-values.ts).
+ */
+export const CAPTURED_VALUES: unique symbol = Symbol("ptc-lisp.captured-values");
+
+/** Records on `fn` the values it captured (nothing when it captured none). */
+export function rememberCaptures<F>(fn: F, captured: readonly unknown[]): F {
+  if (captured.length > 0) (fn as unknown as Record<symbol, readonly unknown[]>)[CAPTURED_VALUES] = captured;
+  return fn;
+}
+
 /** A closure that may carry a light entry. */
 // biome-ignore lint/suspicious/noExplicitAny: see LispFunction
 export type LightCarrier = { [LIGHT_ENTRY]?: (...args: any[]) => unknown };
