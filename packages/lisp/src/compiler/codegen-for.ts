@@ -5,7 +5,6 @@
  * shapes that collect nothing. Each element visited costs a step of fuel (see comprehension.ts).
  */
 import type { ForClause, Node, Pattern } from "../analyzer/ast.js";
-import { VECTOR_SLOT_BYTES } from "../runtime/allocation.js";
 import { bindAll, bindPattern, type PatternEmitter } from "./codegen-patterns.js";
 
 /** What a comprehension needs of the generator (codegen.ts, Generator). */
@@ -23,8 +22,9 @@ export function forComprehension(gen: ForEmitter, node: Extract<Node, { kind: "f
       const value = gen.value(node.body);
       // Each value is charged as it is pushed, the header at the end ($.grownVec): the total of
       // one charge at the end, but a product of large collections stops at the memory budget
-      // instead of growing past it (and past V8's largest array, which aborts the process).
-      if (node.collect) gen.emit(`${gen.contextName}.allocate(${VECTOR_SLOT_BYTES}); ${out}.push(${value});`);
+      // instead of growing past it (and past V8's largest array, which aborts the process), and
+      // stops at the vector cap (values/vector-limit.ts) whatever the budget.
+      if (node.collect) gen.emit(`$.chargeSlots(${out}.length + 1, 1); ${out}.push(${value});`);
       return;
     }
     const clause = node.clauses[index] as ForClause;

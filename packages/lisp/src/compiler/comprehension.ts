@@ -8,7 +8,7 @@
 import type { ForClause, Node, Pattern } from "../analyzer/ast.js";
 import { LispError } from "../errors.js";
 import { print } from "../format/print.js";
-import { VECTOR_BYTES, VECTOR_SLOT_BYTES, vectorBytes } from "../runtime/allocation.js";
+import { chargeSlots, VECTOR_BYTES, vectorBytes } from "../runtime/allocation.js";
 import { after } from "../runtime/async.js";
 import { active } from "../runtime/context.js";
 import { typeName } from "../runtime/describe.js";
@@ -101,20 +101,21 @@ export function compileComprehension(
   // Each value is charged as it is pushed, and the vector's header in `finish`: the same total as
   // one charge at the end, but a product of collections (`[a v b v]` over 100,000 items, whose
   // body costs nothing) otherwise grew past the memory budget, and past V8's largest array, which
-  // aborts the process, before its only charge.
+  // aborts the process, before its only charge. The budget alone does not keep it short of that
+  // largest array once a host raises the budget, so the push is refused past the vector cap too.
   let next: Rest = (frame, out) => {
     const value = body(frame);
     if (value instanceof Promise) {
       return after(value, (resolved) => {
         if (collect) {
-          active.allocate(VECTOR_SLOT_BYTES);
+          chargeSlots(out.length + 1, 1);
           out.push(resolved);
         }
         return undefined;
       });
     }
     if (collect) {
-      active.allocate(VECTOR_SLOT_BYTES);
+      chargeSlots(out.length + 1, 1);
       out.push(value);
     }
     return undefined;
