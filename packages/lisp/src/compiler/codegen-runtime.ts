@@ -27,14 +27,7 @@ import { isLimitError, isLispError, LispError } from "../errors.js";
 import { print } from "../format/print.js";
 import { quotedName } from "../quoted-text.js";
 import type { Position } from "../reader/form.js";
-import {
-  chargeSlots,
-  chargeVector,
-  mapBytes,
-  setBytes,
-  VECTOR_BYTES,
-  vectorBytes,
-} from "../runtime/allocation.js";
+import { chargeVector, mapBytes, setBytes, VECTOR_BYTES, vectorBytes } from "../runtime/allocation.js";
 import { callValue, toCallable } from "../runtime/call.js";
 import { callSite } from "../runtime/call-site.js";
 import { active, loopLimitError, type RunContext } from "../runtime/context.js";
@@ -294,8 +287,6 @@ export const codegenRuntime = {
     return new MatchCursor(requireRegex(regex, "re-seq"), requireString(text, "re-seq"));
   },
   chargeVector,
-  /** A slot pushed onto a growing vector, refused past the vector cap (runtime/allocation.ts). */
-  chargeSlots,
   /** The vector cap, and its error (values/vector-limit.ts), for the fused pipelines' loops. */
   vectorPolicy,
   vectorTooLong: vectorTooLongError,

@@ -8,11 +8,12 @@
 import type { ForClause, Node, Pattern } from "../analyzer/ast.js";
 import { LispError } from "../errors.js";
 import { print } from "../format/print.js";
-import { chargeSlots, VECTOR_BYTES, vectorBytes } from "../runtime/allocation.js";
+import { VECTOR_BYTES, VECTOR_SLOT_BYTES, vectorBytes } from "../runtime/allocation.js";
 import { after } from "../runtime/async.js";
 import { active } from "../runtime/context.js";
 import { typeName } from "../runtime/describe.js";
 import { itemsOf } from "../runtime/sequences.js";
+import { vectorPolicy, vectorTooLongError } from "../values/vector-limit.js";
 import { type Code, isTruthy } from "./code.js";
 import type { Binder } from "./destructure.js";
 import { resume } from "./evaluation.js";
@@ -108,14 +109,16 @@ export function compileComprehension(
     if (value instanceof Promise) {
       return after(value, (resolved) => {
         if (collect) {
-          chargeSlots(out.length + 1, 1);
+          active.allocate(VECTOR_SLOT_BYTES);
+          if (out.length >= vectorPolicy.maxLength) throw vectorTooLongError(out.length + 1);
           out.push(resolved);
         }
         return undefined;
       });
     }
     if (collect) {
-      chargeSlots(out.length + 1, 1);
+      active.allocate(VECTOR_SLOT_BYTES);
+      if (out.length >= vectorPolicy.maxLength) throw vectorTooLongError(out.length + 1);
       out.push(value);
     }
     return undefined;
