@@ -44,6 +44,7 @@ import { type Limits, resolveLimits } from "./runtime/limits.js";
 import { Namespace } from "./runtime/namespace.js";
 import { checkSignal } from "./runtime/signal-option.js";
 import { FailSignal, RECUR, ReturnSignal } from "./runtime/signals.js";
+import { isTooLargeError } from "./runtime/too-large-errors.js";
 import { normalizeTools } from "./runtime/tool-options.js";
 import { parameterNames } from "./runtime/tool-parameters.js";
 import { Session } from "./session.js";
@@ -336,9 +337,8 @@ function toRunError(thrown: unknown, unreadable: () => RunError | undefined): Ru
         "recursion too deep for the host stack: a function that recurses too deep, or a value nested too deep to walk (host data that contains itself). Use loop/recur or reduce instead of deep recursion",
     };
   }
-  // Every builder of text, vectors and integers refuses sizes past its limit before V8 does
-  // (values/text-limit.ts, runtime/big-integers.ts); this is the net under them.
-  if (isInstance(thrown, RangeError) && /string length|array length|BigInt/i.test(thrown.message)) {
+  // The net under the builders' own caps (runtime/too-large-errors.ts says which refusals).
+  if (isTooLargeError(thrown)) {
     return {
       reason: "memory_exceeded",
       message: "the program built a value too large to represent. Build less data",

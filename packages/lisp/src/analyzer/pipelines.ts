@@ -61,6 +61,18 @@ const CONSUMERS: ReadonlyMap<string, { readonly arities: readonly number[] }> = 
   ["some", { arities: [2] }],
 ]);
 
+/**
+ * Whether `plan`'s stream may be longer than any vector it reads: the matches of a re-seq (up to
+ * one per character of a text, and a text may be 2^28 long) or an interleave (twice its shorter
+ * input). Every other stage's stream is no longer than its input. Only a stream that may be
+ * longer is checked against the vector cap as it is collected (values/vector-limit.ts), by both
+ * engines alike (builtins/lazy-pipeline.ts, compiler/fused-pipelines.ts).
+ */
+export function unboundedStream(plan: PipelinePlan): boolean {
+  if (plan.op === "re-seq" || plan.op === "interleave") return true;
+  return plan.args.some((arg) => typeof arg !== "number" && unboundedStream(arg));
+}
+
 /** Whether a consumer takes only the first items of its stream (else all of them). */
 export function pullsPrefix(op: string): boolean {
   return op === "take" || op === "first";

@@ -12,7 +12,7 @@
 
 import { isLispError, LispError } from "../errors.js";
 import { print } from "../format/print.js";
-import { VECTOR_BYTES, VECTOR_SLOT_BYTES } from "../runtime/allocation.js";
+import { chargeSlots, VECTOR_BYTES } from "../runtime/allocation.js";
 import { after, eachResult, eachResultFrom, type MaybePromise, settle } from "../runtime/async.js";
 import { type Callable, callNow } from "../runtime/call.js";
 import { active } from "../runtime/context.js";
@@ -193,10 +193,10 @@ function mapcat(fnArg: unknown, coll: unknown): MaybePromise<unknown[]> {
       if (Array.isArray(value)) {
         // Charged per field: each may hold any number of values.
         active.work(value.length);
-        active.allocate(VECTOR_SLOT_BYTES * value.length);
+        chargeSlots(out.length + value.length, value.length);
         for (const element of value) out.push(element);
       } else {
-        active.allocate(VECTOR_SLOT_BYTES);
+        chargeSlots(out.length + 1, 1);
         out.push(value);
       }
     }
@@ -221,8 +221,9 @@ function mapcat(fnArg: unknown, coll: unknown): MaybePromise<unknown[]> {
       // Charged as the vector grows, not once at the end: the parts may be one vector returned
       // for every item, which costs nothing to return, so a hundred thousand items each giving
       // the same hundred-thousand-item vector grew the output past the memory budget (and past
-      // V8's largest array, which aborts the process) before any charge.
-      active.allocate(VECTOR_SLOT_BYTES * parts.length);
+      // V8's largest array, which aborts the process) before any charge. The vector cap stops it
+      // short of that largest array when the budget is raised.
+      chargeSlots(out.length + parts.length, parts.length);
       for (const part of parts) out.push(part);
       return true;
     },

@@ -16,7 +16,7 @@
  * as written, outside pure mode, with the collected vector.
  * Limits (time, memory) are not retried: they stop the run.
  */
-import { isPipelinePlan, type PipelinePlan, pullsPrefix } from "../analyzer/pipelines.js";
+import { isPipelinePlan, type PipelinePlan, pullsPrefix, unboundedStream } from "../analyzer/pipelines.js";
 import { isLimitError, LispError } from "../errors.js";
 import { vectorBytes } from "../runtime/allocation.js";
 import { after, type MaybePromise } from "../runtime/async.js";
@@ -32,6 +32,7 @@ import { LispSet } from "../values/lisp-set.js";
 import { getField } from "../values/map-access.js";
 import type { Regex } from "../values/regex.js";
 import { SeenItems } from "../values/seen-items.js";
+import { checkVectorLength, vectorPolicy, vectorTooLongError } from "../values/vector-limit.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
 import { callbackOf, truthy } from "./support/hof-common.js";
 import { windowSlots } from "./support/partition-window.js";
@@ -429,10 +430,12 @@ function consumePrefix(plan: PipelinePlan, values: readonly unknown[]): unknown 
       }
       const pull = stream(source, values);
       const out: unknown[] = [];
+      // A stream longer than its inputs stops at the vector cap (values/vector-limit.ts).
+      const cap = unboundedStream(source) ? vectorPolicy.maxLength : Number.POSITIVE_INFINITY;
       while (out.length < count) {
         const item = pull();
         if (item === DONE) break;
-        out.push(item);
+        if (out.push(item) > cap) throw vectorTooLongError(out.length);
       }
       active.allocate(vectorBytes(out.length));
       return out;
@@ -608,6 +611,10 @@ function pushStages(stages: readonly PushedStage[], items: readonly unknown[], l
 function pushMatches(stages: readonly PushedStage[], regex: Regex, text: string, limit: number): unknown[] {
   const out: unknown[] = [];
   if (limit <= 0) return out;
+  // The matches of a long text can outnumber what a vector may hold (values/vector-limit.ts):
+  // the loop stops one item past the cap, and the check after it refuses that length. The test
+  // against `limit` the loop makes anyway is the only one per item.
+  const stop = Math.min(limit, vectorPolicy.maxLength + 1);
   const matches = new MatchCursor(regex, text);
   next: for (let match = matches.next(); match !== undefined; match = matches.next()) {
     if (--active.fuel <= 0) active.refuel();
@@ -621,8 +628,9 @@ function pushMatches(stages: readonly PushedStage[], regex: Regex, text: string,
         item = result;
       }
     }
-    if (out.push(item) >= limit) break;
+    if (out.push(item) >= stop) break;
   }
+  checkVectorLength(out.length);
   return out;
 }
 
@@ -635,7 +643,12 @@ function collectAll(plan: PipelinePlan, values: readonly unknown[]): unknown[] {
   }
   const pull = stream(plan.args[plan.args.length - 1] as PipelinePlan, values);
   const out: unknown[] = [];
-  for (let item = pull(); item !== DONE; item = pull()) out.push(item);
+  // A stream longer than its inputs stops at the vector cap (values/vector-limit.ts).
+  const source = plan.args[plan.args.length - 1] as PipelinePlan;
+  const cap = unboundedStream(source) ? vectorPolicy.maxLength : Number.POSITIVE_INFINITY;
+  for (let item = pull(); item !== DONE; item = pull()) {
+    if (out.push(item) > cap) throw vectorTooLongError(out.length);
+  }
   active.allocate(vectorBytes(out.length));
   return out;
 }

@@ -4,7 +4,12 @@
  * and maps, taking [key value] entries; see sequences.ts for the rules all sequence builtins share.
  */
 import { typeError } from "../errors.js";
-import { MAP_ENTRY_BYTES, SET_MEMBER_BYTES, VECTOR_SLOT_BYTES } from "../runtime/allocation.js";
+import {
+  chargeUnboundedVector,
+  MAP_ENTRY_BYTES,
+  SET_MEMBER_BYTES,
+  VECTOR_SLOT_BYTES,
+} from "../runtime/allocation.js";
 import { active } from "../runtime/context.js";
 import { graphemes } from "../runtime/graphemes.js";
 import { CHECK_EVERY, CHECK_MASK } from "../runtime/interruptible.js";
@@ -13,6 +18,7 @@ import { itemsOf, seqOf } from "../runtime/sequences.js";
 import { type LispMap, MapBuilder } from "../values/lisp-map.js";
 import { LispSet } from "../values/lisp-set.js";
 import { builderPut, isMap, mapEntries, mapPut, mapSize, toLispMap } from "../values/map-access.js";
+import { checkVectorLength, vectorPolicy, vectorTooLongError } from "../values/vector-limit.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
 import { flatTextKeyMap } from "./support/into-map.js";
 import {
@@ -44,7 +50,7 @@ function concat(...colls: unknown[]): unknown[] {
   if (colls.length === 2) {
     const a = concatItems(colls[0]);
     const b = concatItems(colls[1]);
-    chargeVector(a.length + b.length);
+    chargeUnboundedVector(a.length + b.length);
     active.work(a.length + b.length);
     const out = new Array<unknown>(a.length + b.length);
     // The charge above reads the clock once; copies of ten million items read it as they go.
@@ -61,7 +67,7 @@ function concat(...colls: unknown[]): unknown[] {
   const parts = colls.map(concatItems);
   let total = 0;
   for (const part of parts) total += part.length;
-  chargeVector(total);
+  chargeUnboundedVector(total);
   active.work(total);
   const out = new Array<unknown>(total);
   let at = 0;
@@ -114,6 +120,9 @@ export function conj(coll: unknown, ...items: unknown[]): unknown {
     // The accumulator of the running reduce, which nobody else can see: append in place.
     const owned = coll as unknown[];
     active.allocate(vectorBytes(items.length));
+    // Grown in place, by as many items a step as the fn conjs: past the vector cap, V8's largest
+    // array is near (values/vector-limit.ts).
+    checkVectorLength(owned.length + items.length);
     active.work(items.length);
     for (let i = 0; i < items.length; i++) owned.push(nil(items[i]));
     return owned;
@@ -249,6 +258,8 @@ function flatten(coll: unknown): unknown[] {
   const stack: Array<{ items: readonly unknown[]; at: number }> = [{ items: coll, at: 0 }];
   active.work(coll.length);
   let charged = 0;
+  // The cap on a vector's length (values/vector-limit.ts), checked as each item is pushed.
+  const cap = vectorPolicy.maxLength;
   while (stack.length > 0) {
     const top = stack[stack.length - 1] as { items: readonly unknown[]; at: number };
     if (top.at >= top.items.length) {
@@ -260,6 +271,7 @@ function flatten(coll: unknown): unknown[] {
       active.work(item.length + 1);
       stack.push({ items: item, at: 0 });
     } else {
+      if (out.length >= cap) throw vectorTooLongError(out.length + 1);
       out.push(nil(item));
       if (out.length - charged >= CHECK_EVERY) {
         // Time too: a flat vector of millions of items is one charge above.
@@ -277,7 +289,7 @@ function interleave(a: unknown, b: unknown): unknown[] {
   const left = seqOf(a, "interleave");
   const right = seqOf(b, "interleave");
   const n = Math.min(left.length, right.length);
-  chargeVector(2 * n);
+  chargeUnboundedVector(2 * n);
   active.work(2 * n);
   const out = new Array<unknown>(2 * n);
   for (let i = 0; i < n; i++) {
@@ -292,7 +304,7 @@ function interpose(separator: unknown, coll: unknown): unknown[] {
   const items = seqOf(coll, "interpose");
   if (items.length === 0) return [];
   const length = 2 * items.length - 1;
-  chargeVector(length);
+  chargeUnboundedVector(length);
   active.work(length);
   const out = new Array<unknown>(length);
   const sep = nil(separator);

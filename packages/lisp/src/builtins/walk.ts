@@ -15,6 +15,7 @@ import { itemsOf } from "../runtime/sequences.js";
 import { MapBuilder } from "../values/lisp-map.js";
 import { LispSet } from "../values/lisp-set.js";
 import { isMap, mapEntries } from "../values/map-access.js";
+import { checkVectorLength } from "../values/vector-limit.js";
 import { type BuiltinDefinition, builtin } from "./definition.js";
 import { callbackOf, describeValue, truthy, vectorBytes } from "./support/hof-common.js";
 
@@ -112,11 +113,13 @@ function treeSeq(branchArg: unknown, childrenArg: unknown, root: unknown): Maybe
   const childrenOf = callbackOf(childrenArg, 1, "tree-seq", "children function");
   const out: unknown[] = [];
   const visit = (node: unknown): MaybePromise<void> => {
+    checkVectorLength(out.length + 1);
     out.push(node);
     active.work(1);
     // Each node is charged as it is added: a tree that shares its branches (a vector of the same
     // vector, nested) has 2^depth nodes, and a charge at the end came only after the whole walk,
-    // which ran out of time (or past V8's largest array, aborting the process) long before.
+    // which ran out of time (or past V8's largest array, aborting the process) long before. The
+    // vector cap, checked before the push, keeps it short of that array whatever the budget.
     active.allocate(VECTOR_SLOT_BYTES);
     return after(isBranch(node), (branch) => {
       if (!truthy(branch)) return undefined;

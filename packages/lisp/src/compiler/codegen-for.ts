@@ -4,6 +4,7 @@
  * body's values are pushed onto one array (the comprehension's vector), or dropped for `doseq`
  * shapes that collect nothing. Each element visited costs a step of fuel (see comprehension.ts).
  */
+
 import type { ForClause, Node, Pattern } from "../analyzer/ast.js";
 import { VECTOR_SLOT_BYTES } from "../runtime/allocation.js";
 import { bindAll, bindPattern, type PatternEmitter } from "./codegen-patterns.js";
@@ -18,13 +19,22 @@ export interface ForEmitter extends PatternEmitter {
 export function forComprehension(gen: ForEmitter, node: Extract<Node, { kind: "for" }>): string {
   const out = gen.temp("out");
   gen.emit(`const ${out} = [];`);
+  // The vector cap (values/vector-limit.ts), read once per evaluation: the per-item check is then
+  // one comparison written in place (a call of $.chargeSlots cost the product loops about 8%).
+  const cap = node.collect ? gen.temp("cap") : "";
+  if (node.collect) gen.emit(`const ${cap} = $.vectorPolicy.maxLength;`);
   const run = (index: number, breakLabel: string | undefined): void => {
     if (index === node.clauses.length) {
       const value = gen.value(node.body);
       // Each value is charged as it is pushed, the header at the end ($.grownVec): the total of
       // one charge at the end, but a product of large collections stops at the memory budget
-      // instead of growing past it (and past V8's largest array, which aborts the process).
-      if (node.collect) gen.emit(`${gen.contextName}.allocate(${VECTOR_SLOT_BYTES}); ${out}.push(${value});`);
+      // instead of growing past it (and past V8's largest array, which aborts the process), and
+      // stops at the vector cap (values/vector-limit.ts) whatever the budget.
+      if (node.collect) {
+        gen.emit(`${gen.contextName}.allocate(${VECTOR_SLOT_BYTES});`);
+        gen.emit(`if (${out}.length >= ${cap}) throw $.vectorTooLong(${out}.length + 1);`);
+        gen.emit(`${out}.push(${value});`);
+      }
       return;
     }
     const clause = node.clauses[index] as ForClause;

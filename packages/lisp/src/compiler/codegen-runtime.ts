@@ -27,7 +27,7 @@ import { isLimitError, isLispError, LispError } from "../errors.js";
 import { print } from "../format/print.js";
 import { quotedName } from "../quoted-text.js";
 import type { Position } from "../reader/form.js";
-import { mapBytes, setBytes, VECTOR_BYTES, vectorBytes } from "../runtime/allocation.js";
+import { chargeVector, mapBytes, setBytes, VECTOR_BYTES, vectorBytes } from "../runtime/allocation.js";
 import { callValue, toCallable } from "../runtime/call.js";
 import { callSite } from "../runtime/call-site.js";
 import { active, loopLimitError, type RunContext } from "../runtime/context.js";
@@ -56,6 +56,7 @@ import { makeFloat, WholeFloat } from "../values/numbers.js";
 import { ownedTable } from "../values/owned-table.js";
 import { detachAccumulator } from "../values/pin.js";
 import { SeenItems } from "../values/seen-items.js";
+import { vectorPolicy, vectorTooLongError } from "../values/vector-limit.js";
 import { restToMap } from "./closures.js";
 import { sequentialItems } from "./destructure.js";
 import { fastTierStats } from "./fast-tier.js";
@@ -289,9 +290,10 @@ export const codegenRuntime = {
   matchCursor(regex: unknown, text: unknown): MatchCursor {
     return new MatchCursor(requireRegex(regex, "re-seq"), requireString(text, "re-seq"));
   },
-  chargeVector(slots: number): void {
-    active.allocate(vectorBytes(slots));
-  },
+  chargeVector,
+  /** The vector cap, and its error (values/vector-limit.ts), for the fused pipelines' loops. */
+  vectorPolicy,
+  vectorTooLong: vectorTooLongError,
   mapOfFlatPairs,
 
   items(collection: unknown, position: Position, name: string): readonly unknown[] {

@@ -13,6 +13,7 @@ import { after } from "../runtime/async.js";
 import { active } from "../runtime/context.js";
 import { typeName } from "../runtime/describe.js";
 import { itemsOf } from "../runtime/sequences.js";
+import { vectorPolicy, vectorTooLongError } from "../values/vector-limit.js";
 import { type Code, isTruthy } from "./code.js";
 import type { Binder } from "./destructure.js";
 import { resume } from "./evaluation.js";
@@ -101,13 +102,15 @@ export function compileComprehension(
   // Each value is charged as it is pushed, and the vector's header in `finish`: the same total as
   // one charge at the end, but a product of collections (`[a v b v]` over 100,000 items, whose
   // body costs nothing) otherwise grew past the memory budget, and past V8's largest array, which
-  // aborts the process, before its only charge.
+  // aborts the process, before its only charge. The budget alone does not keep it short of that
+  // largest array once a host raises the budget, so the push is refused past the vector cap too.
   let next: Rest = (frame, out) => {
     const value = body(frame);
     if (value instanceof Promise) {
       return after(value, (resolved) => {
         if (collect) {
           active.allocate(VECTOR_SLOT_BYTES);
+          if (out.length >= vectorPolicy.maxLength) throw vectorTooLongError(out.length + 1);
           out.push(resolved);
         }
         return undefined;
@@ -115,6 +118,7 @@ export function compileComprehension(
     }
     if (collect) {
       active.allocate(VECTOR_SLOT_BYTES);
+      if (out.length >= vectorPolicy.maxLength) throw vectorTooLongError(out.length + 1);
       out.push(value);
     }
     return undefined;

@@ -9,7 +9,13 @@
  * where the builtin does exactly what the program says.
  */
 import type { Node } from "../analyzer/ast.js";
-import { isPipelinePlan, LAZY_PIPELINE, type PipelinePlan, pullsPrefix } from "../analyzer/pipelines.js";
+import {
+  isPipelinePlan,
+  LAZY_PIPELINE,
+  type PipelinePlan,
+  pullsPrefix,
+  unboundedStream,
+} from "../analyzer/pipelines.js";
 import { fieldCallback, inlinable, inlineFold, keywordJuxt, type LoopEmitter } from "./codegen-loops.js";
 import { GenerationGap } from "./fast-tier.js";
 import { updatesOnlyItsInput, wholeBodyUpdate } from "./fresh-stages.js";
@@ -84,6 +90,14 @@ export function fusedPipeline(g: LoopEmitter, args: readonly Node[]): string | u
   return readingWhole(false, () => prefix(g, plan, source, valueNodes, names));
 }
 
+/**
+ * The vector cap (values/vector-limit.ts), read once before the loop, for a stream that may be
+ * longer than its inputs (analyzer/pipelines.ts's unboundedStream); else undefined, and no check.
+ */
+function capOf(g: LoopEmitter, source: PipelinePlan): string | undefined {
+  return unboundedStream(source) ? g.bind("$.vectorPolicy.maxLength") : undefined;
+}
+
 /** `take` or `first` over the stream: a loop left as soon as it has its items. */
 function prefix(
   g: LoopEmitter,
@@ -97,12 +111,15 @@ function prefix(
     const out = g.temp("out");
     g.emit(`if (typeof ${count} !== "number" || !Number.isInteger(${count})) throw $.notFused();`);
     g.emit(`const ${out} = [];`);
+    const cap = capOf(g, source);
     labeledStream(
       g,
       source,
       valueNodes,
       names,
       (item, label) => {
+        if (cap !== undefined)
+          g.emit(`if (${out}.length >= ${cap}) throw $.vectorTooLong(${out}.length + 1);`);
         g.emit(`${out}.push(${item});`);
         g.emit(`if (${out}.length >= ${count}) break ${label};`);
       },
@@ -185,8 +202,12 @@ function consumeStream(
   // items instead (the input of a map whose callback the fold writes in place).
   // A fold that writes the map stage's fn in place streams that stage's input (see noteItemsOnly).
   if (source.op === "map") noteItemsOnly(source, valueNodes);
+  // A stream longer than its inputs is counted against the vector cap as the lazy-pipeline
+  // builtin collects it, though a fold builds no vector: the engines stop alike.
+  const cap = capOf(g, source);
   const fold = (step: (item: string) => void, from: number | PipelinePlan = source): void =>
     labeledStream(g, from, valueNodes, names, (item) => {
+      if (cap !== undefined) g.emit(`if (${count} >= ${cap}) throw $.vectorTooLong(${count} + 1);`);
       step(item);
       g.emit(`${count}++;`);
     });

@@ -7,6 +7,7 @@
  * Nothing here may change how a program behaves except by ending it at its memory limit.
  */
 import { checkTextLength } from "../values/text-limit.js";
+import { checkVectorLength } from "../values/vector-limit.js";
 import { active } from "./context.js";
 
 /** A vector (JS array): its header, and each slot. */
@@ -45,6 +46,29 @@ export function setBytes(members: number): number {
 /** Charges a new vector of `slots` items to the running program. */
 export function chargeVector(slots: number): void {
   active.allocate(vectorBytes(slots));
+}
+
+/**
+ * As chargeVector, for a vector whose length no input bounds (a range, a concatenation), refusing
+ * one longer than any vector may be (values/vector-limit.ts) whatever the budget. The budget is
+ * charged first, so a run within the default budget (far below the cap's 8 bytes a slot) stops
+ * as it always did.
+ */
+export function chargeUnboundedVector(slots: number): void {
+  active.allocate(vectorBytes(slots));
+  checkVectorLength(slots);
+}
+
+/**
+ * Charges `slots` items about to be pushed onto a vector that will then hold `length`, refusing
+ * a length past the vector cap before the push: a vector grown one item at a time is bounded by
+ * nothing else but the budget, and V8 aborts the process when an array outgrows its largest
+ * backing store (values/vector-limit.ts). One comparison beside the charge.
+ */
+export function chargeSlots(length: number, slots: number): void {
+  // Charged first, as chargeUnboundedVector.
+  active.allocate(VECTOR_SLOT_BYTES * slots);
+  checkVectorLength(length);
 }
 
 /**

@@ -7,12 +7,12 @@
  * accumulate rounding as they would there.
  */
 
-import { VECTOR_SLOT_BYTES } from "../../runtime/allocation.js";
+import { chargeUnboundedVector, VECTOR_SLOT_BYTES } from "../../runtime/allocation.js";
 import { active } from "../../runtime/context.js";
 import { CHECK_EVERY, CHECK_MASK, fillInSlices } from "../../runtime/interruptible.js";
 import { add, compareNumbers } from "../../runtime/numeric.js";
 import { isNumber, type LispNumber, toDouble } from "../../values/numbers.js";
-import { vectorBytes } from "./seq-common.js";
+import { checkVectorLength } from "../../values/vector-limit.js";
 
 function isPlainInteger(value: unknown): value is number {
   return typeof value === "number" && Number.isSafeInteger(value);
@@ -33,7 +33,7 @@ function integerRange(start: number, end: number, step: number): number[] {
   if (step === 0) return [];
   const count =
     step > 0 ? Math.max(0, Math.ceil((end - start) / step)) : Math.max(0, Math.ceil((start - end) / -step));
-  active.allocate(vectorBytes(count));
+  chargeUnboundedVector(count);
   const out = new Array<number>(count);
   fillInSlices(count, (i) => {
     out[i] = start + i * step;
@@ -51,7 +51,7 @@ function numericRange(start: LispNumber, end: LispNumber, step: LispNumber): unk
     if (!(typeof start === "bigint" || typeof end === "bigint" || typeof step === "bigint")) return [];
   }
   const charged = Math.max(0, Number.isNaN(estimate) ? 0 : estimate);
-  active.allocate(vectorBytes(charged));
+  chargeUnboundedVector(charged);
   active.work(charged);
   const ascending = stepValue > 0;
   const out: unknown[] = [];
@@ -59,6 +59,7 @@ function numericRange(start: LispNumber, end: LispNumber, step: LispNumber): unk
   while (true) {
     const c = compareNumbers(current, end);
     if (!(ascending ? c < 0 : c > 0)) break;
+    if (out.length >= charged) checkVectorLength(out.length + 1);
     out.push(current);
     if (out.length > charged) {
       active.allocate(VECTOR_SLOT_BYTES);

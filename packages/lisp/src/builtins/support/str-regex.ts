@@ -16,6 +16,7 @@ import { active } from "../../runtime/context.js";
 import { Regex } from "../../values/regex.js";
 import { NATIVE_TEXT_LIMIT } from "../../values/regex-native.js";
 import { checkTextLength } from "../../values/text-limit.js";
+import { checkVectorLength } from "../../values/vector-limit.js";
 import { regexPathStats } from "./regex-paths.js";
 import { describe } from "./str-text.js";
 
@@ -271,6 +272,8 @@ function nativeFindInto(
     const end = offset + global.lastIndex;
     chargeMatch(covered, end);
     covered = end;
+    // A long text has more matches than a vector may hold (values/vector-limit.ts).
+    checkVectorLength(out.length + 1);
     out.push(nativeValue(match));
   }
   return covered;
@@ -297,6 +300,7 @@ function shortTextMatches(global: RegExp, text: string): Array<string | string[]
     const last = end;
     end = global.lastIndex;
     chargeMatch(last, end);
+    checkVectorLength(n + 1);
     collected[n++] = nativeValue(match);
   }
   const out = new Array<string | string[]>(n);
@@ -318,6 +322,7 @@ export function findAll(regex: Regex, text: string): Array<string | string[]> {
     const end = offset + match.index + (match[0] as string).length;
     chargeMatch(from, end);
     from = end;
+    checkVectorLength(out.length + 1);
     out.push(foundValue(match));
     return true;
   };
@@ -535,11 +540,14 @@ export function splitAll(regex: Regex, text: string): string[] {
     while (last > 0 && match[last] === undefined) last--;
     if (start === end && start === from && last === 0) return true;
     chargeMatch(from, end);
+    // `(split text #"")` of a long text has a piece a character: more than a vector may hold.
+    checkVectorLength(out.length + 1 + last);
     out.push(text.slice(from, start));
     for (let i = 1; i <= last; i++) out.push(match[i] ?? "");
     from = end;
     return true;
   });
+  checkVectorLength(out.length + 1);
   out.push(text.slice(from));
   active.work(text.length - from);
   active.allocate(VECTOR_BYTES + text.length);
@@ -559,6 +567,8 @@ function nativeSplit(first: RegExp, groups: number, text: string): string[] {
   const matches = (out.length - 1) / (groups + 1);
   active.work(matches + text.length);
   active.allocate(matches * VECTOR_SLOT_BYTES + VECTOR_BYTES + text.length);
+  // A short text never reaches the cap; checked so that a cap lowered by a test holds here too.
+  checkVectorLength(out.length);
   return out;
 }
 
