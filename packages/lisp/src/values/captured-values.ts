@@ -32,10 +32,21 @@ export function capturedValues(value: unknown): unknown[] {
     } else if (Array.isArray(item)) {
       for (const one of item) pending.push(one);
     } else if (isLispMap(item)) {
-      for (const [key, one] of item.entries()) pending.push(key, one);
+      // A map derived from a host row reads the row's fields through to it, and a host getter
+      // may throw: such a map is left out (the host's own data, not something the program made).
+      const entries = readable(() => item.entries());
+      for (const [key, one] of entries) pending.push(key, one);
     } else if (isLispSet(item)) {
-      for (const one of item.members()) pending.push(one);
+      for (const one of readable(() => item.members())) pending.push(one);
     }
   }
   return found;
+}
+
+function readable<T>(read: () => readonly T[]): readonly T[] {
+  try {
+    return read();
+  } catch {
+    return [];
+  }
 }
