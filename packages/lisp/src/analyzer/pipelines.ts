@@ -8,7 +8,8 @@
  * take inside another consumer),
  * itself fed by stages, `(re-seq re text)` (whose matches are then found as the stages take them)
  * or any other expression, becomes one call of the internal `lazy-pipeline`
- * builtin, which pulls items through the stages one at a time (builtins/lazy-pipeline.ts).
+ * builtin, which pulls items through the stages one at a time (builtins/lazy-pipeline.ts). So
+ * does take or first straight over `(re-seq re text)`: no match is looked for past the last taken.
  *
  * Every argument is still evaluated, once, in the order the program wrote it: the call carries
  * them all, in that order, with a plan of which stage consumes which. Only the stages' work is
