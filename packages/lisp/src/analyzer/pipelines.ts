@@ -8,7 +8,8 @@
  * take inside another consumer),
  * itself fed by stages, `(re-seq re text)` (whose matches are then found as the stages take them)
  * or any other expression, becomes one call of the internal `lazy-pipeline`
- * builtin, which pulls items through the stages one at a time (builtins/lazy-pipeline.ts).
+ * builtin, which pulls items through the stages one at a time (builtins/lazy-pipeline.ts). So
+ * does take or first straight over `(re-seq re text)`: no match is looked for past the last taken.
  *
  * Every argument is still evaluated, once, in the order the program wrote it: the call carries
  * them all, in that order, with a plan of which stage consumes which. Only the stages' work is
@@ -94,8 +95,9 @@ const STAGES: ReadonlyMap<
   ["distinct", { arities: [1], inputs: () => 1 }],
   // Inside another consumer: (reduce + 0 (take 100 (map f xs))) stops the stream after 100 items.
   ["take", { arities: [2], inputs: () => 1 }],
-  // A source, under another stage only: (map f (re-seq re text)) takes each match as it is found,
-  // so a long text's matches are not all kept at once (fusePipeline leaves (count (re-seq ...))).
+  // A source, under another stage or a prefix consumer: (map f (re-seq re text)) and (take 3
+  // (re-seq re text)) take each match as it is found, so a long text's matches are not all kept at
+  // once, nor looked for past the last one taken (fusePipeline leaves (count (re-seq ...))).
   ["re-seq", { arities: [2], inputs: () => 0 }],
 ]);
 
@@ -125,7 +127,11 @@ export function fusePipeline(call: CallNode): Node | undefined {
   const consumer: CallNode =
     taken === undefined ? call : { ...call, args: [...call.args.slice(0, last), taken] };
   const input = consumer.args[last] as Node;
-  if (!builtinCall(input, STAGES) || isSource(input as CallNode)) return undefined;
+  if (!builtinCall(input, STAGES)) return undefined;
+  // A source straight under a consumer of the whole stream gains nothing: the stream is re-seq's
+  // vector. Under take or first it saves finding the matches past the ones taken.
+  if (isSource(input as CallNode) && !pullsPrefix((consumer.callee as { name: string }).name))
+    return undefined;
   const values: Node[] = [];
   const plan = flatten(consumer, values, true);
   const lazy: Node = {

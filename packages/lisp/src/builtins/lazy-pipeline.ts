@@ -36,7 +36,7 @@ import { checkVectorLength, vectorPolicy, vectorTooLongError } from "../values/v
 import { type BuiltinDefinition, builtin } from "./definition.js";
 import { callbackOf, truthy } from "./support/hof-common.js";
 import { windowSlots } from "./support/partition-window.js";
-import { findAll, MatchCursor, requireRegex } from "./support/str-regex.js";
+import { MatchCursor, requireRegex } from "./support/str-regex.js";
 import { requireString } from "./support/str-text.js";
 
 /** What the lazy runs did, for tests that prove the lazy path ran (or fell back). */
@@ -79,6 +79,17 @@ function sourceInput(value: unknown, op: string): Pull {
     if (--active.fuel <= 0) active.refuel();
     const item = items[index++];
     return item === undefined ? null : item;
+  };
+}
+
+/** The matches of a re-seq, pulled one at a time (MatchCursor charges each as re-seq does). */
+function matchInput(matches: MatchCursor): Pull {
+  return () => {
+    const match = matches.next();
+    if (match === undefined) return DONE;
+    // One unit of work per match, as sourceInput counts an item of re-seq's vector.
+    if (--active.fuel <= 0) active.refuel();
+    return match;
   };
 }
 
@@ -404,8 +415,9 @@ function stream(plan: PipelinePlan, values: readonly unknown[]): Pull {
     case "distinct":
       return distinctStage(input(0));
     case "re-seq":
-      // Pulled through a stage that is not pushed (partition...): its matches as re-seq's vector.
-      return sourceInput(findAll(requireRegex(arg(0), "re-seq"), requireString(arg(1), "re-seq")), plan.op);
+      // Pulled through a stage that is not pushed (partition, take...): each match found as it is
+      // pulled, as the pushed chains find them, so that none is looked for past the last one taken.
+      return matchInput(new MatchCursor(requireRegex(arg(0), "re-seq"), requireString(arg(1), "re-seq")));
     case "take": {
       const count = arg(0);
       if (typeof count !== "number" || !Number.isInteger(count)) throw GIVE_UP;
@@ -506,6 +518,8 @@ function pushedChain(
 ): { stages: PushedStage[]; source: PushedSource } | undefined {
   if (!pushable(plan)) return undefined;
   const stages: PushedStage[] = [];
+  // `(take 3 (re-seq re text))`: the source alone, no stage between it and the consumer.
+  if (plan.op === "re-seq") return { stages, source: reSeqSource(plan, values) };
   let stage = plan;
   for (;;) {
     const n = stage.args.length;
@@ -530,14 +544,18 @@ function pushedChain(
       return { stages, source: { items } };
     }
     if (source.op === "re-seq") {
-      // Checked as re-seq checks them, before any match is looked for.
-      const regex = requireRegex(values[source.args[0] as number], "re-seq");
-      const text = requireString(values[source.args[1] as number], "re-seq");
       stages.reverse();
-      return { stages, source: { items: undefined, regex, text } };
+      return { stages, source: reSeqSource(source, values) };
     }
     stage = source;
   }
+}
+
+/** The regex and text of a re-seq source, checked as re-seq checks them, before any match is looked for. */
+function reSeqSource(plan: PipelinePlan, values: readonly unknown[]): PushedSource {
+  const regex = requireRegex(values[plan.args[0] as number], "re-seq");
+  const text = requireString(values[plan.args[1] as number], "re-seq");
+  return { items: undefined, regex, text };
 }
 
 /**
@@ -546,6 +564,7 @@ function pushedChain(
  * for having looked.
  */
 function pushable(plan: PipelinePlan): boolean {
+  if (plan.op === "re-seq") return true;
   for (let stage = plan; ; ) {
     if (stage.args.length !== 2) return false;
     const op = stage.op;
