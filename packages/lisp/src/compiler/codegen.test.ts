@@ -262,14 +262,16 @@ describe("generated source", () => {
 });
 
 describe("partition with literal counts in a fused pipeline", () => {
-  test("keeps its window in variables and makes each chunk as an array literal", async () => {
+  test("keeps its window in variables and makes each chunk as a literal of nulls, then filled", async () => {
     for (const source of [
       "(let [xs (range 20)] (take 4 (partition 3 1 xs)))",
       "(let [xs (range 20)] (take 4 (partition 2 5 xs)))",
       "(let [xs (range 20)] (vec (partition 4 xs)))",
     ]) {
       const generated = generatedSource(source);
-      expect(generated, source).toMatch(/const chunk\d+ = \[s\d+, s\d+/);
+      // Not [s0, s1]: a literal of numbers would be an array of unboxed doubles, one more kind of
+      // array for the code that reads chunks.
+      expect(generated, source).toMatch(/const (chunk\d+) = \[null, null[^\]]*\];\s*\1\[0\] = s\d+;/);
       expect(generated, source).not.toContain("new Array(");
       await bothEngines(source);
     }

@@ -582,8 +582,8 @@ function literalCount(node: Node): number | undefined {
 
 /**
  * `(partition 3 1 xs)` with literal counts: the window is a shift register of `size` variables
- * holding the last items, and each chunk is an array literal of them (V8 allocates it at its size
- * with the right element kind; no buffer filled by index and copied for the next window). A chunk
+ * holding the last items, and each chunk is a new array of them (allocated at its size as a literal
+ * of nulls and filled; no buffer filled by index and copied for the next window). A chunk
  * is due when `size` items have come in since the start or `step` since the last chunk; with a
  * step larger than the size, the items between chunks are skipped.
  */
@@ -604,7 +604,12 @@ function literalWindows(
     const chunk = g.temp("chunk");
     const body = g.block(() => {
       g.emit(`$.chargeVector(${size});`);
-      g.emit(`const ${chunk} = [${slots.join(", ")}];`);
+      // Made as [null, ...] then filled, not as [s0, s1, ...]: a literal of numbers would be an
+      // array of unboxed doubles (or small integers), and the code that reads chunks (apply,
+      // destructuring, the builtins) would meet one more kind of array and turn megamorphic; the
+      // general engine's chunks (lazy-pipeline.ts, chunkOf) are made the same way.
+      g.emit(`const ${chunk} = [${slots.map(() => "null").join(", ")}];`);
+      slots.forEach((slot, k) => g.emit(`${chunk}[${k}] = ${slot};`));
       // Overlapping windows: the next is due `step` items later; else the next starts afresh.
       g.emit(`${count} = ${step < size ? size - step : 0};`);
       if (step > size) g.emit(`${skip} = ${step - size};`);
