@@ -42,6 +42,7 @@ import {
 } from "./runtime/ledger.js";
 import { type Limits, resolveLimits } from "./runtime/limits.js";
 import { Namespace } from "./runtime/namespace.js";
+import { refuseUnknownRunOptions } from "./runtime/option-keys.js";
 import { checkSignal } from "./runtime/signal-option.js";
 import { FailSignal, RECUR, ReturnSignal } from "./runtime/signals.js";
 import { isTooLargeError } from "./runtime/too-large-errors.js";
@@ -586,6 +587,7 @@ interface CheckedOptions {
 function checkOptions(source: unknown, options: RunOptions): CheckedOptions {
   if (typeof source !== "string")
     throw new LispError("invalid_options", `source must be a string, got ${typeof source}`);
+  refuseUnknownRunOptions(options);
   const engine = options.engine;
   if (engine !== undefined && !isEngine(engine)) {
     throw new LispError(

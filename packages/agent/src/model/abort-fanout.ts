@@ -49,14 +49,17 @@ function attach(signal: AbortSignal): Fanout {
     for (const subscriber of [...subscribers]) {
       if (!subscribers.delete(subscriber)) continue;
       // Each run's listener used to be a listener of its own, which another run's failure could
-      // not skip; a throw is still reported (as an uncaught error, like a throwing listener's), but
-      // after every other run has heard the abort.
+      // not skip: so a throw skips nobody here either. Every subscriber is this package's own code
+      // and none is meant to throw, so a throw is a bug: it is reported on the console, not lost.
+      // It is not rethrown (from a microtask, say): that would be an uncaught exception, which
+      // ends a Node host that has no handler for it, and with it every other run it serves.
       try {
         subscriber(signal.reason);
       } catch (error) {
-        queueMicrotask(() => {
-          throw error;
-        });
+        console.error(
+          "@ptc/agent: a listener of an AbortSignal threw (the other runs on the signal were still aborted); this is a bug, please report it:",
+          error,
+        );
       }
     }
   };

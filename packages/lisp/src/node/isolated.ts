@@ -11,6 +11,7 @@
 
 import type { RunOptions, RunResult } from "@ptc/lisp";
 import { LispError } from "../errors.js";
+import { limitHint, RUN_OPTION_KEYS, refuseUnknownOptions } from "../runtime/option-keys.js";
 import { checkHeapMb, type IsolatedProgramOptions, IsolationHost } from "./isolation-host.js";
 
 export interface IsolationOptions {
@@ -79,7 +80,41 @@ export interface IsolatedRunner {
   close(): Promise<void>;
 }
 
-function hostSettings(options: LongLivedIsolationOptions, defaultWorkerUrl: URL) {
+/** Options of a long-lived worker; `workerUrl` and `transferTimeoutMs` are internal, unlisted. */
+const LONG_LIVED_KEYS: readonly string[] = Object.freeze(["heapMb", "reuseContext"]);
+const INTERNAL_KEYS: readonly string[] = Object.freeze(["workerUrl", "transferTimeoutMs"]);
+/** Options of `runIsolated`: those of `run` but `session`, and the heap cap. */
+const RUN_ISOLATED_KEYS: readonly string[] = Object.freeze([
+  ...RUN_OPTION_KEYS.filter((key) => key !== "session"),
+  "heapMb",
+]);
+
+/**
+ * Where an option of a program given to a long-lived worker's factory belongs: `limits` given to
+ * `createIsolatedSession` would otherwise be dropped, and every program run under the defaults.
+ */
+function perProgram(call: string): (key: string) => string | undefined {
+  return (key) => {
+    if (RUN_OPTION_KEYS.includes(key))
+      return `${key} is an option of each program, as in ${call}(source, { ${key} })`;
+    return limitHint(key) === undefined
+      ? undefined
+      : `${key} is a limit of each program, as in ${call}(source, { limits: { ${key} } })`;
+  };
+}
+
+function hostSettings(
+  options: LongLivedIsolationOptions,
+  defaultWorkerUrl: URL,
+  who: "createIsolatedSession" | "createIsolatedRunner",
+) {
+  refuseUnknownOptions(
+    options,
+    who,
+    LONG_LIVED_KEYS,
+    INTERNAL_KEYS,
+    perProgram(who === "createIsolatedSession" ? "session.run" : "runner.run"),
+  );
   return {
     heapMb: checkHeapMb(options.heapMb),
     workerUrl: options.workerUrl ?? defaultWorkerUrl,
@@ -94,6 +129,7 @@ function closedError(what: string, again: string): LispError {
 
 export function isolatedRunner(defaultWorkerUrl: URL) {
   return async function runIsolated(source: string, options: IsolatedRunOptions = {}): Promise<RunResult> {
+    refuseUnknownOptions(options, "runIsolated", RUN_ISOLATED_KEYS, INTERNAL_KEYS);
     const { heapMb, workerUrl, transferTimeoutMs, ...runOptions } = options;
     if ((runOptions as RunOptions).session !== undefined) {
       throw new LispError(
@@ -173,7 +209,7 @@ class WorkerSession implements IsolatedSession {
 
 export function isolatedSessionFactory(defaultWorkerUrl: URL) {
   return function createIsolatedSession(options: IsolatedSessionOptions = {}): IsolatedSession {
-    const settings = hostSettings(options, defaultWorkerUrl);
+    const settings = hostSettings(options, defaultWorkerUrl, "createIsolatedSession");
     return new WorkerSession(() => new IsolationHost({ ...settings, mode: "session" }));
   };
 }
@@ -213,7 +249,7 @@ class WorkerRunner implements IsolatedRunner {
 
 export function isolatedRunnerFactory(defaultWorkerUrl: URL) {
   return function createIsolatedRunner(options: IsolatedRunnerOptions = {}): IsolatedRunner {
-    const settings = hostSettings(options, defaultWorkerUrl);
+    const settings = hostSettings(options, defaultWorkerUrl, "createIsolatedRunner");
     return new WorkerRunner(() => new IsolationHost({ ...settings, mode: "runner" }));
   };
 }

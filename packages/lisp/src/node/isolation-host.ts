@@ -29,6 +29,7 @@ import { abortedError } from "../runtime/context.js";
 import { checkLedger, isHeldCall, type PauseBefore } from "../runtime/ledger.js";
 import { type Limits, resolveLimits } from "../runtime/limits.js";
 import { type LongTimer, startTimer } from "../runtime/long-timer.js";
+import { refuseUnknownRunOptions } from "../runtime/option-keys.js";
 import { checkSignal } from "../runtime/signal-option.js";
 import { invokeTool, normalizeTools } from "../runtime/tool-options.js";
 import type { Session } from "../session.js";
@@ -214,6 +215,7 @@ export class IsolationHost {
       );
     }
     if (this.startError !== undefined) throw this.startError;
+    refuseUnknownRunOptions(options);
     const limits = resolveLimits(options.limits);
     const tools = normalizeTools(options.tools);
     if (options.context !== undefined && options.context !== null && !isPlainObject(options.context)) {

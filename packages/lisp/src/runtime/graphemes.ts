@@ -7,6 +7,7 @@
  * piece), and each piece is charged to the running program, so `(count s)` on a long text stays
  * fast and within the run's timeout.
  */
+import { checkVectorLength, vectorPolicy, vectorTooLongError } from "../values/vector-limit.js";
 import { chargeWalk } from "../values/walk-meter.js";
 
 /**
@@ -76,14 +77,18 @@ const MAX_CLUSTER = 4096;
  * Code-unit offsets where each grapheme starts, plus the text's length at the end. Pieces restart
  * at a grapheme boundary found inside the previous piece, so a cluster cut by a piece's end is
  * segmented again whole (every rule of UAX #29 looks back only to the cluster's start).
+ *
+ * Past `maxGraphemes` graphemes it stops with the vector cap's error (values/vector-limit.ts):
+ * the graphemes of a text become a vector, and a text may hold four times as many characters as
+ * a vector may hold items.
  */
-export function graphemeBoundaries(text: string): number[] {
+export function graphemeBoundaries(text: string, maxGraphemes = Number.POSITIVE_INFINITY): number[] {
   const out: number[] = [];
   const segmenter = joiningCharacter().test(text) ? graphemeSegmenter() : undefined;
   if (segmenter === undefined) {
     chargeWalk(text.length);
     for (let i = 0; i < text.length; i++) {
-      out.push(i);
+      if (out.push(i) > maxGraphemes) throw vectorTooLongError(out.length);
       if (isHighSurrogate(text, i)) i++;
     }
     out.push(text.length);
@@ -104,6 +109,7 @@ export function graphemeBoundaries(text: string): number[] {
       if (starts.length > 1) {
         // The last cluster may continue past the piece: segment it again with the next piece.
         for (let i = 0; i < starts.length - 1; i++) out.push(starts[i] as number);
+        if (out.length > maxGraphemes) throw vectorTooLongError(out.length);
         start = starts[starts.length - 1] as number;
         break;
       }
@@ -122,9 +128,14 @@ export function graphemeBoundaries(text: string): number[] {
   return out;
 }
 
+/** The graphemes of `text`, a vector no longer than the vector cap (values/vector-limit.ts). */
 export function graphemes(text: string): string[] {
-  if (asciiSimple(text)) return text.split("");
-  const edges = graphemeBoundaries(text);
+  if (asciiSimple(text)) {
+    checkVectorLength(text.length);
+    return text.split("");
+  }
+  const edges = graphemeBoundaries(text, vectorPolicy.maxLength);
+  checkVectorLength(edges.length - 1);
   const out = new Array<string>(edges.length - 1);
   for (let i = 0; i < out.length; i++) out[i] = text.slice(edges[i], edges[i + 1]);
   return out;

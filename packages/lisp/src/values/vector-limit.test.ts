@@ -20,6 +20,17 @@ const context = {
   // 2,000 characters: past the native regex path's short texts (regex-native.ts).
   text: "a".repeat(2000),
   rows: [{ xs: Array.from({ length: 600 }, (_, i) => i) }, { xs: Array.from({ length: 600 }, (_, i) => i) }],
+  // One grapheme per code point, but not ASCII: graphemes counted code point by code point.
+  accented: "é".repeat(2000),
+  // A combining mark after each e: graphemes found by Intl.Segmenter, 1,500 of them.
+  marked: "e\u0301".repeat(1500),
+  commas: ",".repeat(2000),
+  lines: "x\n".repeat(2000),
+  // Past splitText's short texts (65,536 code units), which a native split handles.
+  long: "x".repeat(70000),
+  jsonPast: `[${new Array(1001).fill(0).join(",")}]`,
+  jsonUnder: `[${new Array(1000).fill(0).join(",")}]`,
+  jsonNested: `[[${new Array(600).fill(0).join(",")}],[${new Array(1200).fill(0).join(",")}]]`,
 };
 
 /** What a run gave, on one engine: the value, or reason and message. */
@@ -161,7 +172,62 @@ describe("a vector may hold no more than the vector cap", () => {
     ],
   ];
 
+  // Builders of a vector from a text (which may hold 2^28 characters, four times the cap), run by
+  // builtins on every engine.
+  const textCases: ReadonlyArray<readonly [string, number, string, unknown]> = [
+    // A text's graphemes: one item per character of a text that may hold 2^28 of them.
+    ["(count (vec data/text))", 2000, "(count (vec (subs data/text 0 1000)))", 1000],
+    ["(count (seq data/accented))", 1001, "(count (seq (subs data/accented 0 1000)))", 1000],
+    ["(count (seq data/marked))", 1016, "(count (seq (subs data/marked 0 1000)))", 1000],
+    ["(count (into [] data/accented))", 1001, "(count (into [] (subs data/accented 0 1000)))", 1000],
+    ["(count (distinct data/text))", 2000, "(count (distinct (subs data/text 0 1000)))", 1],
+    ["(count (frequencies data/text))", 2000, "(count (frequencies (subs data/text 0 1000)))", 1],
+    ['(count (str/split data/text ""))', 2000, '(count (str/split (subs data/text 0 1000) ""))', 1000],
+    ['(count (str/split data/marked ""))', 1016, '(count (str/split (subs data/marked 0 1000) ""))', 1000],
+    [
+      '(str/replace data/accented "" "")',
+      1001,
+      '(count (str/replace (subs data/accented 0 1000) "" ""))',
+      1000,
+    ],
+    ["(count (partition 2 1 data/text))", 2000, "(count (partition 2 1 (subs data/text 0 1000)))", 999],
+    // A literal separator, on the native path and on the long-text loop.
+    ['(count (str/split data/commas ","))', 2001, '(count (str/split (subs data/commas 0 999) ","))', 1000],
+    ['(count (split data/commas ","))', 2001, '(count (split (subs data/commas 0 999) ","))', 1000],
+    [
+      '(count (str/split (str data/long (subs data/commas 0 1000)) ","))',
+      1001,
+      '(count (str/split (str data/long (subs data/commas 0 999)) ","))',
+      1000,
+    ],
+    [
+      "(count (str/split-lines data/lines))",
+      2001,
+      "(count (str/split-lines (subs data/lines 0 1999)))",
+      1000,
+    ],
+    [
+      '(count (str/split-lines (str data/long "\n" data/lines)))',
+      1001,
+      '(count (str/split-lines (str data/long "\n" (subs data/lines 0 1997))))',
+      1000,
+    ],
+    // JSON arrays: one item per few characters of the text.
+    ["(count (json/parse-string data/jsonPast))", 1001, "(count (json/parse-string data/jsonUnder))", 1000],
+    [
+      "(count (json/parse-string data/jsonNested))",
+      1001,
+      '(count (json/parse-string (str "[" data/jsonUnder "," data/jsonUnder "]")))',
+      2,
+    ],
+  ];
+
   test.each(cases)("%s", async (past, length, under, value) => {
+    expect(await agreed(past)).toEqual(tooLong(length));
+    expect(await agreed(under)).toEqual({ value });
+  });
+
+  test.each(textCases)("%s", async (past, length, under, value) => {
     expect(await agreed(past)).toEqual(tooLong(length));
     expect(await agreed(under)).toEqual({ value });
   });

@@ -2,6 +2,8 @@
 // argument picks the behaviour of its tools:
 //   well       answers everything properly (tools: echo, slow)
 //   crash      exits with code 3 in the middle of a tools/call
+//   crash-emoji    as crash, after a stderr line of 499 `e`s, an emoji and more (kept lines are
+//                  cut at 500 code units, which falls between the emoji's two halves)
 //   hang       never answers tools/call (and, with --stubborn, ignores SIGTERM and end of stdin)
 //   garbage    prints text that is not MCP on stdout, and answers tools/call with more of it
 //   big        answers tools/call with a result of 300 KB
@@ -88,6 +90,10 @@ const pending = new Map();
 function callTool(id, name, args) {
   if (mode === "crash") {
     process.stderr.write("panic: index out of range\n");
+    process.exit(3);
+  }
+  if (mode === "crash-emoji") {
+    process.stderr.write(`${"e".repeat(499)}\u{1F600} and more\n`);
     process.exit(3);
   }
   if (mode === "hang") return;

@@ -70,6 +70,15 @@ describe("a server that exits mid-call", () => {
     expect(again.code).toBe("PTC_MCP_CONNECTION_CLOSED");
   });
 
+  it("quotes a long stderr line cut before an emoji, never between its halves", async () => {
+    const { connection } = await open("crash-emoji");
+    const error = await failure(connection.tools.crash_emoji__echo?.execute({ text: "hi" }, {}));
+    expect(error.code).toBe("PTC_MCP_CONNECTION_CLOSED");
+    expect(error.message).toContain(`${"e".repeat(499)}`);
+    // A lone surrogate (half of the emoji) is not Unicode; encodeURIComponent refuses it.
+    expect(() => encodeURIComponent(error.message)).not.toThrow();
+  });
+
   it("fails the program that called it with a tool error, while another server keeps serving", async () => {
     const group = await connectMcpServers({ crash: fake("crash"), well: fake("well") });
     try {

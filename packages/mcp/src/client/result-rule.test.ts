@@ -25,6 +25,18 @@ describe("the result rule", () => {
     expect(!result.ok && result.message).toMatch(/^x{2000}\.\.\. \(cut at 2000 characters\)$/);
   });
 
+  it("cuts a long error text before an emoji that straddles the cut, never between its halves", () => {
+    // The 2,000th code unit is the first half of 😀: a cut there left a lone surrogate, which is
+    // not Unicode, in the message a program and a model read.
+    const result = unwrapToolResult({
+      isError: true,
+      content: [text(`${"a".repeat(1999)}\u{1F600}${"b".repeat(100)}`)],
+    });
+    expect(!result.ok && result.message).toBe(`${"a".repeat(1999)}... (cut at 2000 characters)`);
+    // encodeURIComponent refuses a lone surrogate.
+    expect(() => encodeURIComponent(result.ok ? "" : result.message)).not.toThrow();
+  });
+
   it("2. structuredContent wins over the text beside it", () => {
     expect(
       unwrapToolResult({ structuredContent: { rows: [1, 2] }, content: [text('{"rows": "text"}')] }),

@@ -16,6 +16,8 @@
  * the envelope, minus `_meta`, and an error result is still an error.
  */
 
+import { textHead } from "../text-head.js";
+
 /** The fields of a tool result this rule reads; anything else the server sends is ignored. */
 export interface ToolResultEnvelope {
   readonly content?: readonly unknown[] | undefined;
@@ -58,7 +60,7 @@ function errorMessage(content: readonly unknown[]): string {
   const joined = texts.join("\n").trim();
   if (joined === "") return "the tool reported an error and gave no message";
   return joined.length > ERROR_TEXT_MAX_CHARS
-    ? `${joined.slice(0, ERROR_TEXT_MAX_CHARS)}... (cut at ${ERROR_TEXT_MAX_CHARS} characters)`
+    ? `${textHead(joined, ERROR_TEXT_MAX_CHARS)}... (cut at ${ERROR_TEXT_MAX_CHARS} characters)`
     : joined;
 }
 

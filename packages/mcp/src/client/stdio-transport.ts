@@ -14,6 +14,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
 import { PtcMcpError } from "../errors.js";
+import { textHead } from "../text-head.js";
 import { trackChildProcess, untrackChildProcess } from "./child-processes.js";
 import { ANSWER_TOO_LARGE_CODE, classifyOversizedLine, OVERSIZED_END_BYTES } from "./oversized-answer.js";
 import type { StdioServerConfig } from "./server-config.js";
@@ -211,7 +212,7 @@ export class StdioTransport implements Transport {
       message = JSONRPCMessageSchema.parse(JSON.parse(line));
     } catch {
       this.nonProtocolCount++;
-      if (this.nonProtocolLines.length < NON_PROTOCOL_KEPT) this.nonProtocolLines.push(line.slice(0, 200));
+      if (this.nonProtocolLines.length < NON_PROTOCOL_KEPT) this.nonProtocolLines.push(textHead(line, 200));
       return;
     }
     this.onmessage?.(message);
@@ -223,7 +224,7 @@ export class StdioTransport implements Transport {
     this.stderrPartial = lines.pop() ?? "";
     for (const line of lines) {
       const clean = line.endsWith("\r") ? line.slice(0, -1) : line;
-      this.stderrTail.push(clean.slice(0, 500));
+      this.stderrTail.push(textHead(clean, 500));
       if (this.stderrTail.length > STDERR_TAIL_LINES) this.stderrTail.shift();
       this.options.onStderrLine?.(clean);
     }

@@ -25,6 +25,7 @@ import { mapEntries } from "../../values/map-access.js";
 import { makeFloat, WholeFloat } from "../../values/numbers.js";
 import { defineOwn, isPlainObject, type PlainObject } from "../../values/plain-object.js";
 import { checkTextLength, sliceEnd, TEXT_SLICE } from "../../values/text-limit.js";
+import { vectorPolicy, vectorTooLongError } from "../../values/vector-limit.js";
 
 /** Deeper nesting is refused (nil): no legitimate payload needs it, and it would exhaust the stack. */
 export const MAX_JSON_DEPTH = 512;
@@ -139,7 +140,10 @@ class Parser {
       return out;
     }
     for (;;) {
-      out.push(this.value(depth));
+      // An array is charged only as it closes, and its text may hold four times as many items as
+      // a vector may (values/vector-limit.ts): the cap is checked item by item. Its error is not
+      // Invalid, so it ends the run rather than parsing to nil.
+      if (out.push(this.value(depth)) > vectorPolicy.maxLength) throw vectorTooLongError(out.length);
       this.skipSpace();
       const next = this.text.charCodeAt(this.index++);
       if (next === 93) break; // ]

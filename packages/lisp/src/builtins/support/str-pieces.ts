@@ -10,27 +10,44 @@
  */
 import { active } from "../../runtime/context.js";
 import { CHECK_EVERY, CHECK_MASK } from "../../runtime/interruptible.js";
+import { checkVectorLength, vectorPolicy, vectorTooLongError } from "../../values/vector-limit.js";
 
 /** Texts up to this many code units take the native path: well under a millisecond. */
 const LONG_TEXT = 65536;
 
-/** The pieces of `text` between occurrences of `separator` (not empty), as `text.split` gives them. */
+/**
+ * The pieces of `text` between occurrences of `separator` (not empty), as `text.split` gives them.
+ * They are a vector, so no more than the vector cap (values/vector-limit.ts): a text may hold four
+ * times as many separators as a vector may hold items.
+ */
 export function splitText(text: string, separator: string): string[] {
-  if (text.length <= LONG_TEXT) return text.split(separator);
+  if (text.length <= LONG_TEXT) {
+    const pieces = text.split(separator);
+    checkVectorLength(pieces.length);
+    return pieces;
+  }
   const out: string[] = [];
+  const cap = vectorPolicy.maxLength;
   let from = 0;
   for (let at = text.indexOf(separator); at >= 0; at = text.indexOf(separator, from)) {
+    // The last piece, after the loop, makes one more.
+    if (out.length >= cap) throw vectorTooLongError(out.length + 1);
     out.push(text.slice(from, at));
     from = at + separator.length;
     if ((out.length & CHECK_MASK) === 0) active.work(CHECK_EVERY);
   }
+  checkVectorLength(out.length + 1);
   out.push(text.slice(from));
   return out;
 }
 
-/** Lines of `text`, split at \n or \r\n, as `text.split(/\r?\n/)` gives them. */
+/** Lines of `text`, split at \n or \r\n, as `text.split(/\r?\n/)` gives them (see splitText). */
 export function splitLineText(text: string): string[] {
-  if (text.length <= LONG_TEXT) return text.split(/\r?\n/);
+  if (text.length <= LONG_TEXT) {
+    const lines = text.split(/\r?\n/);
+    checkVectorLength(lines.length);
+    return lines;
+  }
   const lines = splitText(text, "\n");
   // Every piece but the last ended at a \n: a \r just before it was part of the separator.
   for (let i = 0; i < lines.length - 1; i++) {

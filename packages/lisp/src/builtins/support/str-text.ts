@@ -12,6 +12,7 @@ import { chargeNewText } from "../../runtime/allocation.js";
 import { active } from "../../runtime/context.js";
 import { typeName } from "../../runtime/describe.js";
 import { graphemeBoundaries } from "../../runtime/graphemes.js";
+import { checkVectorLength, vectorPolicy } from "../../values/vector-limit.js";
 import { chargeWalk } from "../../values/walk-meter.js";
 import { strOf } from "../output.js";
 
@@ -92,10 +93,14 @@ export function graphemeIndexAt(text: string, offset: number): number {
   return isSimple(prefix) ? prefix.length : boundaries(prefix).length - 1;
 }
 
-/** The graphemes of a string (ASCII fast path). */
+/** The graphemes of a string (ASCII fast path), no more than the vector cap (vector-limit.ts). */
 export function graphemeList(text: string): string[] {
-  if (isSimple(text)) return text.split("");
-  const edges = boundaries(text);
+  if (isSimple(text)) {
+    checkVectorLength(text.length);
+    return text.split("");
+  }
+  const edges = boundaries(text, vectorPolicy.maxLength);
+  checkVectorLength(edges.length - 1);
   const out = new Array<string>(edges.length - 1);
   for (let i = 0; i < out.length; i++) out[i] = text.slice(edges[i], edges[i + 1]);
   return out;
