@@ -245,3 +245,30 @@ describe("long inputs give the same answers on their metered paths", () => {
     expect(found).toEqual([true, 2]);
   });
 });
+
+describe("slicing a text by graphemes walks only as far as the slice", () => {
+  // Every other character a combining mark: each grapheme is found by Intl.Segmenter, piece by
+  // piece, and the walk charges the clock as it goes. Counting must walk the whole text and is cut
+  // off; a slice near the start stops walking once it has its end. (The walk used to collect every
+  // offset first, one number per character: on a text of 2^28 characters, past V8's largest
+  // array, that aborted the host process.)
+  const marked = { text: "e\u0301".repeat(4_000_000) };
+  const started = (source: string) =>
+    `(do (println "started") (let [result ${source}] (println "returned") result))`;
+
+  test("count is cut off", async () => {
+    const result = await withTickingClock(() => run(started("(count data/text)"), { context: marked, limits }));
+    expect(result.ok ? "finished" : result.error.reason).toBe("timeout");
+    expect(result.prints).toEqual(["started"]);
+  });
+
+  test.each([
+    ["subs of the first grapheme", "(subs data/text 0 1)", "e\u0301"],
+    ["subs a few graphemes in", "(subs data/text 3 5)", "e\u0301e\u0301"],
+    ["subs to the end of a short tail", "(subs (subs data/text 0 4) 2)", "e\u0301e\u0301"],
+  ])("%s returns", async (_name, source, expected) => {
+    const result = await withTickingClock(() => run(started(source), { context: marked, limits }));
+    expect(result.ok ? result.value : result.error.message, source).toEqual(expected);
+    expect(result.prints).toEqual(["started", "returned"]);
+  });
+});

@@ -74,25 +74,24 @@ const PIECE = 256;
 const MAX_CLUSTER = 4096;
 
 /**
- * Code-unit offsets where each grapheme starts, plus the text's length at the end. Pieces restart
- * at a grapheme boundary found inside the previous piece, so a cluster cut by a piece's end is
- * segmented again whole (every rule of UAX #29 looks back only to the cluster's start).
+ * Calls `visit` with the code-unit offset where each grapheme of `text` starts, in order, until
+ * it returns true. Pieces restart at a grapheme boundary found inside the previous piece, so a
+ * cluster cut by a piece's end is segmented again whole (every rule of UAX #29 looks back only to
+ * the cluster's start).
  *
- * Past `maxGraphemes` graphemes it stops with the vector cap's error (values/vector-limit.ts):
- * the graphemes of a text become a vector, and a text may hold four times as many characters as
- * a vector may hold items.
+ * Nothing is kept: `(subs s 0 1)` or `(count s)` on a long text walks it without an array of its
+ * offsets. Such an array once held one number per character, and past about 112 million of them
+ * (a text may hold 2^28) V8 aborted the host process when it grew.
  */
-export function graphemeBoundaries(text: string, maxGraphemes = Number.POSITIVE_INFINITY): number[] {
-  const out: number[] = [];
+export function walkGraphemeStarts(text: string, visit: (offset: number) => boolean): void {
   const segmenter = joiningCharacter().test(text) ? graphemeSegmenter() : undefined;
   if (segmenter === undefined) {
     chargeWalk(text.length);
     for (let i = 0; i < text.length; i++) {
-      if (out.push(i) > maxGraphemes) throw vectorTooLongError(out.length);
+      if (visit(i)) return;
       if (isHighSurrogate(text, i)) i++;
     }
-    out.push(text.length);
-    return out;
+    return;
   }
   let start = 0;
   while (start < text.length) {
@@ -102,19 +101,18 @@ export function graphemeBoundaries(text: string, maxGraphemes = Number.POSITIVE_
       for (const { index } of segmenter.segment(text.slice(start, end))) starts.push(start + index);
       chargeWalk(end - start);
       if (end === text.length) {
-        for (const at of starts) out.push(at);
+        for (const at of starts) if (visit(at)) return;
         start = end;
         break;
       }
       if (starts.length > 1) {
         // The last cluster may continue past the piece: segment it again with the next piece.
-        for (let i = 0; i < starts.length - 1; i++) out.push(starts[i] as number);
-        if (out.length > maxGraphemes) throw vectorTooLongError(out.length);
+        for (let i = 0; i < starts.length - 1; i++) if (visit(starts[i] as number)) return;
         start = starts[starts.length - 1] as number;
         break;
       }
       if (end - start >= MAX_CLUSTER) {
-        out.push(start);
+        if (visit(start)) return;
         const high = text.charCodeAt(end - 1);
         // Never between the two halves of a surrogate pair.
         start = high >= 0xd800 && high <= 0xdbff ? end - 1 : end;
@@ -124,8 +122,64 @@ export function graphemeBoundaries(text: string, maxGraphemes = Number.POSITIVE_
       end = Math.min(start + 2 * (end - start), text.length);
     }
   }
+}
+
+/**
+ * Code-unit offsets where each grapheme starts, plus the text's length at the end: the edges the
+ * graphemes of a text are cut at, for a vector of them. Past `maxGraphemes` graphemes it stops
+ * with the vector cap's error (values/vector-limit.ts): a text may hold four times as many
+ * characters as a vector may hold items.
+ */
+export function graphemeBoundaries(text: string, maxGraphemes: number): number[] {
+  const out: number[] = [];
+  walkGraphemeStarts(text, (at) => {
+    if (out.push(at) > maxGraphemes) throw vectorTooLongError(out.length);
+    return false;
+  });
   out.push(text.length);
   return out;
+}
+
+/** How many graphemes `text` has, walked without keeping their offsets. */
+export function countGraphemes(text: string): number {
+  let count = 0;
+  walkGraphemeStarts(text, () => {
+    count++;
+    return false;
+  });
+  return count;
+}
+
+/** The code-unit offset where grapheme `index` (≥ 0) starts; the text's length past its last. */
+export function graphemeStartOffset(text: string, index: number): number {
+  let seen = 0;
+  let offset = text.length;
+  walkGraphemeStarts(text, (at) => {
+    if (seen++ < index) return false;
+    offset = at;
+    return true;
+  });
+  return offset;
+}
+
+/**
+ * The code units of graphemes `from` (inclusive) to `to` (exclusive), `0 <= from <= to`, both
+ * clamped to the text; the walk stops at `to`.
+ */
+export function graphemeRange(text: string, from: number, to: number): string {
+  let seen = 0;
+  let fromAt = text.length;
+  let toAt = text.length;
+  walkGraphemeStarts(text, (at) => {
+    if (seen === from) fromAt = at;
+    if (seen === to) {
+      toAt = at;
+      return true;
+    }
+    seen++;
+    return false;
+  });
+  return text.slice(fromAt, toAt);
 }
 
 /** The graphemes of `text`, a vector no longer than the vector cap (values/vector-limit.ts). */
@@ -143,8 +197,7 @@ export function graphemes(text: string): string[] {
 
 export function graphemeCount(text: string): number {
   if (asciiSimple(text)) return text.length;
-  if (joiningCharacter().test(text) && graphemeSegmenter() !== undefined)
-    return graphemeBoundaries(text).length - 1;
+  if (joiningCharacter().test(text) && graphemeSegmenter() !== undefined) return countGraphemes(text);
   chargeWalk(text.length);
   let count = 0;
   for (let i = 0; i < text.length; i++) {

@@ -11,7 +11,12 @@ import { print } from "../../format/print.js";
 import { chargeNewText } from "../../runtime/allocation.js";
 import { active } from "../../runtime/context.js";
 import { typeName } from "../../runtime/describe.js";
-import { graphemeBoundaries } from "../../runtime/graphemes.js";
+import {
+  countGraphemes,
+  graphemeBoundaries,
+  graphemeRange,
+  graphemeStartOffset,
+} from "../../runtime/graphemes.js";
 import { checkVectorLength, vectorPolicy } from "../../values/vector-limit.js";
 import { chargeWalk } from "../../values/walk-meter.js";
 import { strOf } from "../output.js";
@@ -60,37 +65,30 @@ export function isSimple(text: string): boolean {
   return simple;
 }
 
-/** Code-unit offsets where each grapheme starts, plus the length at the end. */
-const boundaries = graphemeBoundaries;
-
 export function graphemeLength(text: string): number {
   if (isSimple(text)) return text.length;
-  return boundaries(text).length - 1;
+  return countGraphemes(text);
 }
 
 /** Graphemes from `start` (inclusive) to `end` (exclusive), both clamped to the string. */
 export function graphemeSlice(text: string, start: number, end = Number.POSITIVE_INFINITY): string {
   if (isSimple(text)) return text.slice(Math.max(start, 0), Math.max(end, 0));
-  const edges = boundaries(text);
-  const count = edges.length - 1;
-  const from = Math.min(Math.max(start, 0), count);
-  const to = Math.min(Math.max(end, from), count);
-  return text.slice(edges[from], edges[to]);
+  const from = Math.max(start, 0);
+  return graphemeRange(text, from, Math.max(end, from));
 }
 
 /** Code-unit offset of the grapheme at `index` (clamped to the string). */
 export function graphemeOffset(text: string, index: number): number {
   if (index <= 0) return 0;
   if (isSimple(text)) return Math.min(index, text.length);
-  const edges = boundaries(text);
-  return edges[Math.min(index, edges.length - 1)] as number;
+  return graphemeStartOffset(text, index);
 }
 
 /** Number of graphemes before a code-unit offset. */
 export function graphemeIndexAt(text: string, offset: number): number {
   if (offset <= 0) return 0;
   const prefix = text.slice(0, offset);
-  return isSimple(prefix) ? prefix.length : boundaries(prefix).length - 1;
+  return isSimple(prefix) ? prefix.length : countGraphemes(prefix);
 }
 
 /** The graphemes of a string (ASCII fast path), no more than the vector cap (vector-limit.ts). */
@@ -99,7 +97,7 @@ export function graphemeList(text: string): string[] {
     checkVectorLength(text.length);
     return text.split("");
   }
-  const edges = boundaries(text, vectorPolicy.maxLength);
+  const edges = graphemeBoundaries(text, vectorPolicy.maxLength);
   checkVectorLength(edges.length - 1);
   const out = new Array<string>(edges.length - 1);
   for (let i = 0; i < out.length; i++) out[i] = text.slice(edges[i], edges[i + 1]);
