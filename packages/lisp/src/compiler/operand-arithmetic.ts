@@ -2,9 +2,9 @@
  * The arithmetic shortcuts of the general evaluator (number-shortcuts.ts) with their operands read
  * in the node: `(- n 1)`, `(* i i)`, `(* amount quantity)`, `(+ acc (* i i))`,
  * `(* (:amount o) (:quantity o))`, `(+ acc (:amount o))`, `(* (:price o) 2)`. A node that reads
- * its operands through reader closures makes
- * two more calls per evaluation, and as every `+` node of every program shares the one function
- * literal, those calls see every reader there is: megamorphic, never inlined. Here each operator
+ * its operands through reader closures makes two more calls per evaluation, and as every `+` node
+ * of every program shares the one function literal, those calls see every reader there is:
+ * megamorphic, never inlined. Here each operator
  * has a literal per operand shape (local, constant, field, evaluated code), and each literal
  * calls one module-level function per operator (sum, difference, product), a single target that
  * V8 inlines. The answers are numeric.ts's by construction: plain numbers computed here as the
