@@ -146,6 +146,64 @@ describe("number shortcuts on the general evaluator", () => {
     );
   });
 
+  test("arithmetic of a field with a local or a constant reads the field in its own node", async () => {
+    // `(+ acc (:amount o))`, `(* (:price o) 2)`: the field read in the arithmetic node, no reader
+    // closure between. Same answers as the operation called as a value, on a program map and on a
+    // host row, for every kind of value the field holds.
+    const shapes = (op: string, c: string, m: string) =>
+      `[(${op} x (:b ${m})) (${op} (:a ${m}) y) (${op} (:a ${m}) ${c}) (${op} ${c} (:b ${m})) (${op} x (:missing ${m}))]`;
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom("+", "-", "*"), values, values, constants, async (op, x, y, c) => {
+        const plain = await general(
+          `(let [f ${op} x ${x} y ${y} m {:a ${x} :b ${y}}] [(f x (:b m)) (f (:a m) y) (f (:a m) ${c}) (f ${c} (:b m)) (f x (:missing m))])`,
+        );
+        const before = inlineOperandStats.nodes;
+        expect(await general(`(let [x ${x} y ${y} m {:a ${x} :b ${y}}] ${shapes(op, c, "m")})`)).toEqual(
+          plain,
+        );
+        // local-field, field-local, field-const, const-field and local-field again.
+        expect(inlineOperandStats.nodes - before).toBe(5);
+      }),
+      { numRuns: 200 },
+    );
+    const row = { a: 2.5, b: 4, s: "x" };
+    const onRow = async (source: string) =>
+      outcome(await run(source, { engine: "general", context: { row } }));
+    expect(
+      await onRow("(let [r data/row x 3] [(+ x (:b r)) (- (:a r) x) (* (:a r) 2) (- 10 (:b r))])"),
+    ).toEqual({
+      value: "[7 -0.5 5.0 6]",
+    });
+    // A field that is not a number fails as the operation does, at the same form.
+    const failed = await run("(let [r data/row x 3]\n  (+ x (:s r)))", {
+      engine: "general",
+      context: { row },
+    });
+    const called = await run("(let [r data/row x 3 f +]\n  (f x (:s r)))", {
+      engine: "general",
+      context: { row },
+    });
+    expect(failed.ok || called.ok).toBe(false);
+    if (!failed.ok && !called.ok) {
+      expect(JSON.parse(JSON.stringify(failed.error))).toEqual(JSON.parse(JSON.stringify(called.error)));
+      expect([failed.error.line, failed.error.column]).toEqual([2, 3]);
+    }
+    // A host row whose getter throws is reported as unreadable host data, as before.
+    const hostile = {};
+    Object.defineProperty(hostile, "b", {
+      enumerable: true,
+      get() {
+        throw new Error("the getter broke");
+      },
+    });
+    const broken = await run("(let [r data/row x 3] (+ x (:b r)))", {
+      engine: "general",
+      context: { row: hostile },
+    });
+    expect(broken.ok).toBe(false);
+    if (!broken.ok) expect(broken.error.reason).toBe("host_data_error");
+  });
+
   test("a loop whose test is a shortcut is still cut off by the iteration limit", async () => {
     const result = await run("(loop [i 0] (if (>= i 0) (recur (inc i)) i))", {
       engine: "general",

@@ -1,9 +1,10 @@
 /**
  * The arithmetic shortcuts of the general evaluator (number-shortcuts.ts) with their operands read
  * in the node: `(- n 1)`, `(* i i)`, `(* amount quantity)`, `(+ acc (* i i))`,
- * `(* (:amount o) (:quantity o))`. A node that reads its operands through reader closures makes
- * two more calls per evaluation, and as every `+` node of every program shares the one function
- * literal, those calls see every reader there is: megamorphic, never inlined. Here each operator
+ * `(* (:amount o) (:quantity o))`, `(+ acc (:amount o))`, `(* (:price o) 2)`. A node that reads
+ * its operands through reader closures makes two more calls per evaluation, and as every `+` node
+ * of every program shares the one function literal, those calls see every reader there is:
+ * megamorphic, never inlined. Here each operator
  * has a literal per operand shape (local, constant, field, evaluated code), and each literal
  * calls one module-level function per operator (sum, difference, product), a single target that
  * V8 inlines. The answers are numeric.ts's by construction: plain numbers computed here as the
@@ -56,22 +57,33 @@ type Shape =
   | { kind: "local-local"; a: number; b: number }
   | { kind: "local-code"; a: number; code: Code }
   | { kind: "code-local"; code: Code; b: number }
-  | { kind: "field-field"; a: number; ka: Keyword; b: number; kb: Keyword };
+  | { kind: "field-field"; a: number; ka: Keyword; b: number; kb: Keyword }
+  | { kind: "local-field"; a: number; b: number; kb: Keyword }
+  | { kind: "field-local"; a: number; ka: Keyword; b: number }
+  | { kind: "field-const"; a: number; ka: Keyword; value: unknown }
+  | { kind: "const-field"; value: unknown; b: number; kb: Keyword };
 
 function shapeOf(left: Operand, right: Operand): Shape | undefined {
   if (left.kind === "local") {
     if (right.kind === "const") return { kind: "local-const", a: left.slot, value: right.value };
     if (right.kind === "local") return { kind: "local-local", a: left.slot, b: right.slot };
     if (right.kind === "code") return { kind: "local-code", a: left.slot, code: right.code };
-    return undefined;
+    return { kind: "local-field", a: left.slot, b: right.slot, kb: right.keyword };
   }
   if (right.kind === "local") {
     if (left.kind === "const") return { kind: "const-local", value: left.value, b: right.slot };
     if (left.kind === "code") return { kind: "code-local", code: left.code, b: right.slot };
+    return { kind: "field-local", a: left.slot, ka: left.keyword, b: right.slot };
+  }
+  if (left.kind === "field") {
+    if (right.kind === "field")
+      return { kind: "field-field", a: left.slot, ka: left.keyword, b: right.slot, kb: right.keyword };
+    if (right.kind === "const")
+      return { kind: "field-const", a: left.slot, ka: left.keyword, value: right.value };
     return undefined;
   }
-  if (left.kind === "field" && right.kind === "field")
-    return { kind: "field-field", a: left.slot, ka: left.keyword, b: right.slot, kb: right.keyword };
+  if (left.kind === "const" && right.kind === "field")
+    return { kind: "const-field", value: left.value, b: right.slot, kb: right.keyword };
   return undefined;
 }
 
@@ -137,6 +149,28 @@ function sumNode(shape: Shape, guard: Binary): Code {
         return sum(first, getField(frame[b], kb), guard);
       };
     }
+    case "local-field": {
+      const { a, b, kb } = shape;
+      return (frame) => {
+        const first = frame[a];
+        return sum(first, getField(frame[b], kb), guard);
+      };
+    }
+    case "field-local": {
+      const { a, ka, b } = shape;
+      return (frame) => {
+        const first = getField(frame[a], ka);
+        return sum(first, frame[b], guard);
+      };
+    }
+    case "field-const": {
+      const { a, ka, value } = shape;
+      return (frame) => sum(getField(frame[a], ka), value, guard);
+    }
+    case "const-field": {
+      const { value, b, kb } = shape;
+      return (frame) => sum(value, getField(frame[b], kb), guard);
+    }
   }
 }
 
@@ -175,6 +209,28 @@ function differenceNode(shape: Shape, guard: Binary): Code {
         return difference(first, getField(frame[b], kb), guard);
       };
     }
+    case "local-field": {
+      const { a, b, kb } = shape;
+      return (frame) => {
+        const first = frame[a];
+        return difference(first, getField(frame[b], kb), guard);
+      };
+    }
+    case "field-local": {
+      const { a, ka, b } = shape;
+      return (frame) => {
+        const first = getField(frame[a], ka);
+        return difference(first, frame[b], guard);
+      };
+    }
+    case "field-const": {
+      const { a, ka, value } = shape;
+      return (frame) => difference(getField(frame[a], ka), value, guard);
+    }
+    case "const-field": {
+      const { value, b, kb } = shape;
+      return (frame) => difference(value, getField(frame[b], kb), guard);
+    }
   }
 }
 
@@ -212,6 +268,28 @@ function productNode(shape: Shape, guard: Binary): Code {
         const first = getField(frame[a], ka);
         return product(first, getField(frame[b], kb), guard);
       };
+    }
+    case "local-field": {
+      const { a, b, kb } = shape;
+      return (frame) => {
+        const first = frame[a];
+        return product(first, getField(frame[b], kb), guard);
+      };
+    }
+    case "field-local": {
+      const { a, ka, b } = shape;
+      return (frame) => {
+        const first = getField(frame[a], ka);
+        return product(first, frame[b], guard);
+      };
+    }
+    case "field-const": {
+      const { a, ka, value } = shape;
+      return (frame) => product(getField(frame[a], ka), value, guard);
+    }
+    case "const-field": {
+      const { value, b, kb } = shape;
+      return (frame) => product(value, getField(frame[b], kb), guard);
     }
   }
 }
