@@ -257,7 +257,9 @@ describe("slicing a text by graphemes walks only as far as the slice", () => {
     `(do (println "started") (let [result ${source}] (println "returned") result))`;
 
   test("count is cut off", async () => {
-    const result = await withTickingClock(() => run(started("(count data/text)"), { context: marked, limits }));
+    const result = await withTickingClock(() =>
+      run(started("(count data/text)"), { context: marked, limits }),
+    );
     expect(result.ok ? "finished" : result.error.reason).toBe("timeout");
     expect(result.prints).toEqual(["started"]);
   });

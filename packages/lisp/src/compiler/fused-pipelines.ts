@@ -609,7 +609,7 @@ function literalWindows(
       // destructuring, the builtins) would meet one more kind of array and turn megamorphic; the
       // general engine's chunks (lazy-pipeline.ts, chunkOf) are made the same way.
       g.emit(`const ${chunk} = [${slots.map(() => "null").join(", ")}];`);
-      slots.forEach((slot, k) => g.emit(`${chunk}[${k}] = ${slot};`));
+      for (let k = 0; k < size; k++) g.emit(`${chunk}[${k}] = ${slots[k]};`);
       // Overlapping windows: the next is due `step` items later; else the next starts afresh.
       g.emit(`${count} = ${step < size ? size - step : 0};`);
       if (step > size) g.emit(`${skip} = ${step - size};`);
