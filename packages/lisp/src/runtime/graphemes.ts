@@ -130,7 +130,7 @@ export function walkGraphemeStarts(text: string, visit: (offset: number) => bool
  * with the vector cap's error (values/vector-limit.ts): a text may hold four times as many
  * characters as a vector may hold items.
  */
-export function graphemeBoundaries(text: string, maxGraphemes: number): number[] {
+function graphemeBoundaries(text: string, maxGraphemes: number): number[] {
   const out: number[] = [];
   walkGraphemeStarts(text, (at) => {
     if (out.push(at) > maxGraphemes) throw vectorTooLongError(out.length);
@@ -188,6 +188,14 @@ export function graphemes(text: string): string[] {
     checkVectorLength(text.length);
     return text.split("");
   }
+  return segmentedGraphemes(text);
+}
+
+/**
+ * The graphemes of a text that is not plain ASCII, cut at its grapheme boundaries: for callers that
+ * have taken their own ASCII fast path already (str-text.ts's graphemeList, which remembers it).
+ */
+export function segmentedGraphemes(text: string): string[] {
   const edges = graphemeBoundaries(text, vectorPolicy.maxLength);
   checkVectorLength(edges.length - 1);
   const out = new Array<string>(edges.length - 1);

@@ -13,11 +13,11 @@ import { active } from "../../runtime/context.js";
 import { typeName } from "../../runtime/describe.js";
 import {
   countGraphemes,
-  graphemeBoundaries,
   graphemeRange,
   graphemeStartOffset,
+  segmentedGraphemes,
 } from "../../runtime/graphemes.js";
-import { checkVectorLength, vectorPolicy } from "../../values/vector-limit.js";
+import { checkVectorLength } from "../../values/vector-limit.js";
 import { chargeWalk } from "../../values/walk-meter.js";
 import { strOf } from "../output.js";
 
@@ -97,11 +97,7 @@ export function graphemeList(text: string): string[] {
     checkVectorLength(text.length);
     return text.split("");
   }
-  const edges = graphemeBoundaries(text, vectorPolicy.maxLength);
-  checkVectorLength(edges.length - 1);
-  const out = new Array<string>(edges.length - 1);
-  for (let i = 0; i < out.length; i++) out[i] = text.slice(edges[i], edges[i + 1]);
-  return out;
+  return segmentedGraphemes(text);
 }
 
 /** Unicode White_Space, as the reference's trim functions understand it. */
