@@ -6,6 +6,7 @@
  */
 import {
   codeGenerationStatus,
+  type ErrorReason,
   format,
   type LispError,
   type RunResult,
@@ -39,13 +40,33 @@ function reply(request: RunRequest, result: RunResult): RunReply {
     const { reason, message, line, column } = result.error;
     return { ...base, ok: false, error: { reason, message, line: line ?? null, column: column ?? null } };
   }
-  return {
-    ...base,
-    ok: true,
-    value: prettyValue(format(result.value)),
-    json: JSON.stringify(toJson(result.value), null, 2),
-    returned: result.returned,
-  };
+  let shown: { value: string; json: string };
+  try {
+    shown = {
+      value: prettyValue(format(result.value)),
+      json: JSON.stringify(toJson(result.value), null, 2),
+    };
+  } catch (error) {
+    return { ...base, ok: false, error: { ...unshowable(error), line: null, column: null } };
+  }
+  return { ...base, ok: true, ...shown, returned: result.returned };
+}
+
+/**
+ * Why a value cannot be shown. toJson refuses shared structure past its bound with a LispError;
+ * JSON.stringify recurses, so a value nested some thousands deep (which format and toJson walk
+ * without recursing) runs it out of stack, and a huge one out of string length.
+ */
+function unshowable(error: unknown): { reason: ErrorReason; message: string } {
+  const { reason, message } = error as Partial<LispError>;
+  if (typeof reason === "string" && typeof message === "string") return { reason, message };
+  if (!(error instanceof RangeError)) throw error;
+  return /call stack/i.test(error.message)
+    ? {
+        reason: "recursion_limit_exceeded",
+        message: "the value is nested too deep to show as JSON; return a flatter value",
+      }
+    : { reason: "memory_exceeded", message: "the value is too large to show; return a smaller value" };
 }
 
 async function runRequest(request: RunRequest): Promise<RunReply> {

@@ -34,6 +34,8 @@ export class Runner {
   private ready: Promise<void> | undefined;
   private pending: Pending | undefined;
   private nextId = 1;
+  /** The newest run asked for: one that was waiting for the worker when a newer came is stopped. */
+  private newest = 0;
   /** Workers terminated by the watchdog so far. */
   restarts = 0;
 
@@ -68,13 +70,21 @@ export class Runner {
 
   /** Runs one program; a run still going when another starts is stopped first. */
   async run(request: Omit<RunRequest, "type" | "id">): Promise<RunnerOutcome> {
-    if (this.pending !== undefined) this.stop();
-    await (this.ready ?? this.start());
-    const worker = this.worker as Worker;
     const id = this.nextId++;
+    this.newest = id;
+    if (this.pending !== undefined) this.stop();
+    const askedAt = performance.now();
+    await (this.ready ?? this.start());
+    // Runs asked for while the worker starts all wait for it: only the newest goes on, as if each
+    // had stopped the one before (otherwise two would be pending at once, the older never settling).
+    if (id !== this.newest) return { type: "stopped", afterMs: Math.round(performance.now() - askedAt) };
+    const worker = this.worker as Worker;
     const allowedMs = request.limits.timeoutMs + graceMs(request.limits.timeoutMs);
     return new Promise((resolve) => {
-      const timer = setTimeout(() => this.stop(), allowedMs);
+      // Only while this run is the one pending: a watchdog left behind must not stop a later run.
+      const timer = setTimeout(() => {
+        if (this.pending?.id === id) this.stop();
+      }, allowedMs);
       this.pending = { id, startedAt: performance.now(), resolve, timer };
       worker.postMessage({ ...request, type: "run", id } satisfies RunRequest);
     });

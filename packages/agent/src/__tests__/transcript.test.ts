@@ -75,6 +75,29 @@ describe("transcripts", () => {
     expect(transcript.text()).toContain("[redacted]");
   });
 
+  test("API keys at the start of a line, a tab or any escaped character never reach a transcript", async () => {
+    // JSON writes a line break as \n: the key then follows the letter n, and a pattern that wants
+    // a word boundary before "sk-" or "Bearer" finds none in the JSON text.
+    const secrets = ["sk-proj-SECRET0123456789", "Bearer abcdefgh12345678", "api_key=ZYXWVUTS9876"];
+    const transcript = createJsonlTranscript();
+    const leaky = createScriptedModel([
+      () => {
+        throw new Error(`401 from provider, keys tried:\n${secrets[0]}\r\n${secrets[1]}\t${secrets[2]}`);
+      },
+    ]);
+    const vault = createAgent({
+      prompt: "Read the env file",
+      tools: { env: { execute: () => `OPENAI=\n${secrets[0]}`, signature: "() -> :string" } },
+    });
+    await run(agent(), { llm: leaky.llm, transcript: transcript.write });
+    await run(vault, {
+      llm: createScriptedModel(["```clojure\n(return (tool/env {}))\n```"]).llm,
+      transcript: transcript.write,
+    });
+    for (const secret of secrets) expect(transcript.text()).not.toContain(secret.slice(-8));
+    for (const line of transcript.lines) JSON.parse(line);
+  });
+
   test("failed model calls replay as failures", async () => {
     const steps = stepsFromTranscript(
       `${JSON.stringify({ type: "model-error", agentId: "x", message: "boom" })}\n${JSON.stringify({ type: "response", agentId: "x", response: "hi" })}\n`,

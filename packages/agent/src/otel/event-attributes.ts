@@ -19,6 +19,7 @@ import type {
   TurnEndEvent,
   TurnStartEvent,
 } from "@ptc/agent";
+import { AGENT_FAIL_REASONS } from "@ptc/agent";
 
 export const SPAN_NAMES = {
   run: "ptc.agent.run",
@@ -72,7 +73,24 @@ export function runStartAttributes(event: RunStartEvent): Attributes {
   return { ...agentAttributes(event), "ptc.run.depth": event.depth, "ptc.run.mode": event.mode };
 }
 
-export function runEndAttributes(event: RunEndEvent): Attributes {
+const AGENT_OWN_MESSAGES: ReadonlySet<string> = new Set(
+  AGENT_FAIL_REASONS.filter((reason) => reason !== "failed"),
+);
+
+/**
+ * A failed run's message as a span may record it. The agent's own failures (max_turns_exceeded,
+ * aborted, ...) say what went wrong in its words. A program's `(fail v)` (reason "failed", or a
+ * reason the program chose on the single-shot path, which also passes its program's errors on)
+ * carries the program's value instead: data it read, tool results included, of any size. That is
+ * an output, recorded only with recordOutputs.
+ */
+export function recordedFailMessage(event: RunEndEvent, payloads: PayloadOptions): string | undefined {
+  const fail = event.fail;
+  if (fail === null) return undefined;
+  return payloads.recordOutputs || AGENT_OWN_MESSAGES.has(fail.reason) ? fail.message : undefined;
+}
+
+export function runEndAttributes(event: RunEndEvent, payloads: PayloadOptions): Attributes {
   const { usage } = event;
   return defined({
     "ptc.run.ok": event.ok,
@@ -80,7 +98,7 @@ export function runEndAttributes(event: RunEndEvent): Attributes {
     "ptc.run.paused": event.fail?.reason === "paused" ? true : undefined,
     "ptc.run.duration_ms": event.durationMs,
     "ptc.run.fail.reason": event.fail?.reason,
-    "ptc.run.fail.message": event.fail?.message,
+    "ptc.run.fail.message": recordedFailMessage(event, payloads),
     "ptc.usage.turns": usage.turns,
     "ptc.usage.llm_requests": usage.llmRequests,
     "ptc.usage.input_tokens": usage.inputTokens,

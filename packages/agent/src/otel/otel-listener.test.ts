@@ -662,3 +662,76 @@ describe("a run that pauses for approval, and its resume", () => {
     expect(named(spans(), "ptc.agent.tool_call")).toHaveLength(1);
   });
 });
+
+describe("hostile values and tracers", () => {
+  function vaultAgent() {
+    return createAgent({
+      prompt: "Read the vault.",
+      name: "vault",
+      tools: {
+        vault: {
+          execute: () => ({ apiKey: "sk-SECRET-1234", rows: "x".repeat(50_000) }),
+          signature: "() -> :map",
+          description: "Reads the vault.",
+        },
+      },
+    });
+  }
+  const failWithToolResult = () => createScriptedModel(["```clojure\n(fail (tool/vault {}))\n```"]);
+
+  function recorded(spans: readonly ReadableSpan[]): string {
+    return JSON.stringify(
+      spans.map((span) => [span.attributes, span.status, span.events.map((event) => event.attributes)]),
+    );
+  }
+
+  it("keeps a (fail v) value, program data, out of the run span unless outputs are recorded", async () => {
+    const { onEvent, spans } = setup();
+    const result = await run(vaultAgent(), { llm: failWithToolResult().llm, onEvent });
+
+    expect(result.step.fail?.reason).toBe("failed");
+    expect(result.step.fail?.message).toContain("sk-SECRET-1234");
+    const runSpan = only(spans(), "ptc.agent.run");
+    expect(runSpan.status.code).toBe(SpanStatusCode.ERROR);
+    expect(runSpan.attributes["ptc.run.fail.reason"]).toBe("failed");
+    expect(recorded(spans())).not.toContain("sk-SECRET");
+  });
+
+  it("records the (fail v) value with recordOutputs", async () => {
+    const { onEvent, spans } = setup({ recordOutputs: true });
+    const result = await run(vaultAgent(), { llm: failWithToolResult().llm, onEvent });
+
+    const runSpan = only(spans(), "ptc.agent.run");
+    expect(runSpan.attributes["ptc.run.fail.message"]).toBe(result.step.fail?.message);
+    expect(runSpan.status.message).toBe(result.step.fail?.message);
+  });
+
+  it("neither throws nor keeps spans when every span method of the tracer throws", async () => {
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const real = provider.getTracer("hostile");
+    const throwing = (span: object) =>
+      new Proxy(span, {
+        get(target, key, receiver) {
+          const value = Reflect.get(target, key, receiver);
+          if (typeof value !== "function" || key === "spanContext" || key === "isRecording") return value;
+          return () => {
+            throw new Error(`span.${String(key)} exploded`);
+          };
+        },
+      });
+    const tracer = {
+      startSpan: (...args: Parameters<typeof real.startSpan>) => throwing(real.startSpan(...args)),
+      startActiveSpan: real.startActiveSpan.bind(real),
+    } as typeof real;
+    const listener = createOtelListener({ tracer, recordInputs: true, recordOutputs: true });
+    const events: AgentEvent[] = [];
+    const model = ordersModel();
+
+    await run(ordersAgent(), { llm: model.llm, onEvent: (event) => events.push(event), eventPayloads: true });
+
+    expect(events.length).toBeGreaterThan(4);
+    for (const event of events) expect(() => listener(event)).not.toThrow();
+    expect(listener.endOpenSpans()).toBe(0);
+  });
+});

@@ -23,6 +23,7 @@ import {
   llmCallStartAttributes,
   nativePreviewFallbackAttributes,
   type PayloadOptions,
+  recordedFailMessage,
   runEndAttributes,
   runResumedAttributes,
   runStartAttributes,
@@ -116,6 +117,20 @@ export function createOtelListener(options: OtelListenerOptions = {}): OtelListe
     return open.get(runFallback);
   }
 
+  /**
+   * Calls into the tracer's span. An SDK, processor or exporter that throws must not leave the
+   * bookkeeping half done (a span never forgotten, a run's children never ended), nor reach the
+   * caller: a listener that is not wrapped by the run (called by the caller's own onEvent) would
+   * otherwise throw into it.
+   */
+  function quietly(call: () => void): void {
+    try {
+      call();
+    } catch {
+      // The tracer's failure is not the run's; the span is as good as the tracer made it.
+    }
+  }
+
   function start(
     event: AgentEvent,
     kind: SpanKindName,
@@ -127,11 +142,17 @@ export function createOtelListener(options: OtelListenerOptions = {}): OtelListe
     const parent = parentOf(event);
     const parentContext =
       parent === undefined ? context.active() : trace.setSpan(context.active(), parent.span);
-    const span = tracer.startSpan(
-      name,
-      { kind: spanKind, startTime: event.timestamp, attributes },
-      parentContext,
-    );
+    let span: Span;
+    try {
+      span = tracer.startSpan(
+        name,
+        { kind: spanKind, startTime: event.timestamp, attributes },
+        parentContext,
+      );
+    } catch {
+      // No span: the events under it nest under the nearest open one (parentOf).
+      return;
+    }
     const runs = kind === "run" ? [event.spanId, ...(parent?.runs ?? [])] : (parent?.runs ?? []);
     open.set(event.spanId, {
       span,
@@ -147,9 +168,10 @@ export function createOtelListener(options: OtelListenerOptions = {}): OtelListe
   function finish(spanId: string, timestamp: number, error?: string): OpenSpan | undefined {
     const record = open.get(spanId);
     if (record === undefined) return undefined;
-    if (error !== undefined) record.span.setStatus({ code: SpanStatusCode.ERROR, message: error });
-    record.span.end(timestamp);
     open.delete(spanId);
+    if (error !== undefined)
+      quietly(() => record.span.setStatus({ code: SpanStatusCode.ERROR, message: error }));
+    quietly(() => record.span.end(timestamp));
     return record;
   }
 
@@ -157,7 +179,7 @@ export function createOtelListener(options: OtelListenerOptions = {}): OtelListe
   function closeRun(runId: string, timestamp: number): void {
     for (const [id, record] of [...open].reverse()) {
       if (id === runId || !record.runs.includes(runId)) continue;
-      record.span.setAttribute(INCOMPLETE_ATTRIBUTE, true);
+      quietly(() => record.span.setAttribute(INCOMPLETE_ATTRIBUTE, true));
       finish(id, timestamp);
     }
     for (const [alias, target] of aliases) if (!open.has(target) || target === runId) aliases.delete(alias);
@@ -168,7 +190,12 @@ export function createOtelListener(options: OtelListenerOptions = {}): OtelListe
     if (parent === undefined) return;
     const turnId = parent.currentTurn;
     const target = (turnId === undefined ? undefined : open.get(turnId)) ?? parent;
-    target.span.addEvent(name, attributes, event.timestamp);
+    quietly(() => target.span.addEvent(name, attributes, event.timestamp));
+  }
+
+  function setEndAttributes(spanId: string, attributes: Attributes): void {
+    const record = open.get(spanId);
+    if (record !== undefined) quietly(() => record.span.setAttributes(attributes));
   }
 
   function handle(event: AgentEvent): void {
@@ -179,12 +206,15 @@ export function createOtelListener(options: OtelListenerOptions = {}): OtelListe
       case "run-end": {
         const record = open.get(event.spanId);
         if (record === undefined) return;
-        record.span.setAttributes(runEndAttributes(event));
+        quietly(() => record.span.setAttributes(runEndAttributes(event, payloads)));
         closeRun(event.spanId, event.timestamp);
         finish(
           event.spanId,
           event.timestamp,
-          event.ok || event.fail?.reason === "paused" ? undefined : (event.fail?.message ?? "run failed"),
+          event.ok || event.fail?.reason === "paused"
+            ? undefined
+            : (recordedFailMessage(event, payloads) ??
+                `run failed: ${event.fail?.reason ?? "unknown reason"}`),
         );
         return;
       }
@@ -192,7 +222,7 @@ export function createOtelListener(options: OtelListenerOptions = {}): OtelListe
         start(event, "turn", SPAN_NAMES.turn, SpanKind.INTERNAL, turnStartAttributes(event));
         return;
       case "turn-end": {
-        open.get(event.spanId)?.span.setAttributes(turnEndAttributes(event, payloads));
+        setEndAttributes(event.spanId, turnEndAttributes(event, payloads));
         const turn = finish(event.spanId, event.timestamp);
         const run = turn === undefined ? undefined : open.get(turn.runs[0] ?? "");
         if (run?.currentTurn === event.spanId) run.currentTurn = undefined;
@@ -208,7 +238,7 @@ export function createOtelListener(options: OtelListenerOptions = {}): OtelListe
         );
         return;
       case "llm-call-end":
-        open.get(event.spanId)?.span.setAttributes(llmCallEndAttributes(event, payloads));
+        setEndAttributes(event.spanId, llmCallEndAttributes(event, payloads));
         finish(event.spanId, event.timestamp, event.ok ? undefined : (event.error ?? "model call failed"));
         return;
       case "tool-call-start":
@@ -221,7 +251,7 @@ export function createOtelListener(options: OtelListenerOptions = {}): OtelListe
         );
         return;
       case "tool-call-end":
-        open.get(event.spanId)?.span.setAttributes(toolCallEndAttributes(event, payloads));
+        setEndAttributes(event.spanId, toolCallEndAttributes(event, payloads));
         finish(
           event.spanId,
           event.timestamp,
@@ -246,7 +276,7 @@ export function createOtelListener(options: OtelListenerOptions = {}): OtelListe
   function endOpenSpans(timestamp: number = Date.now()): number {
     const count = open.size;
     for (const [id, record] of [...open].reverse()) {
-      record.span.setAttribute(INCOMPLETE_ATTRIBUTE, true);
+      quietly(() => record.span.setAttribute(INCOMPLETE_ATTRIBUTE, true));
       finish(id, timestamp);
     }
     aliases.clear();

@@ -27,5 +27,11 @@ export function redactText(text: string): string {
  * first (json/to-json-safe.ts), so writing a line never throws and no record is lost.
  */
 export function transcriptLine(record: unknown): string {
-  return redactText(JSON.stringify(toJsonSafe(record)));
+  // Each string is redacted as it is, before JSON escapes it: written out, a line break or a tab
+  // becomes \n or \t, and a key right after one would follow the letter n or t, where the
+  // patterns' word boundary is not. The pass over the whole line then covers object keys.
+  const text = JSON.stringify(toJsonSafe(record), (_key, value: unknown) =>
+    typeof value === "string" ? redactText(value) : value,
+  );
+  return redactText(text);
 }

@@ -237,6 +237,49 @@ describe("ptc-lisp: a closed output pipe", () => {
   });
 });
 
+describe("ptc-lisp: hostile data and values", () => {
+  // Each of these used to end as "internal error (please report it)" with status 70.
+  const deep = (depth: number) => `(reduce (fn [v _] [v]) [] (range ${depth}))`;
+
+  it("says a --data file nested too deep to locate its mistake is not valid JSON, and exits 2", async () => {
+    const data = file("deep-broken.json", `${"[".repeat(200_000)}x`);
+    const outcome = await cli(["-e", "1", "--data", data]);
+    expect(outcome.status).toBe(2);
+    expect(outcome.stderr).toMatch(/^ptc-lisp: --data file ".*deep-broken\.json" is not valid JSON: /);
+  });
+
+  it("fails with recursion_limit_exceeded when --json meets a value nested too deep to print", async () => {
+    const outcome = await cli(["--json", "-e", deep(100_000)]);
+    expect(outcome).toMatchObject({ status: 1, stdout: "" });
+    expect(outcome.stderr).toMatch(/^error\[recursion_limit_exceeded\]: .*--json/);
+  });
+
+  it("fails with memory_exceeded when --json would expand shared structure past toJson's bound", async () => {
+    const outcome = await cli(["--json", "-e", "(reduce (fn [v _] [v v]) [1] (range 30))"]);
+    expect(outcome).toMatchObject({ status: 1, stdout: "" });
+    expect(outcome.stderr).toMatch(/^error\[memory_exceeded\]: toJson: /);
+  });
+
+  it("fails, printing nothing, when a tool's result has a getter that throws", async () => {
+    const module = file(
+      "hostile-tools.mjs",
+      `export function boom() { return { get secret() { throw new Error("no"); } }; }`,
+    );
+    for (const flags of [[], ["--json"]]) {
+      const outcome = await cli(["-e", '(println "first") (tool/boom {})', "--tools", module, ...flags]);
+      expect(outcome).toMatchObject({ status: 1, stdout: "first\n" });
+      expect(outcome.stderr).toMatch(/^error\[\w+\]: .*could not be read/);
+    }
+  });
+
+  it("carries on in the REPL after a value it cannot print", async () => {
+    const outcome = await cli(["--json"], `${deep(100_000)}\n(+ 1 2)\n`);
+    expect(outcome.stdout).toBe("3\n");
+    expect(outcome.stderr).toMatch(/^error\[recursion_limit_exceeded\]/);
+    expect(outcome.status).toBe(1);
+  });
+});
+
 describe("ptc-lisp: usage errors exit 2 and say what to do", () => {
   it.each([
     [["--frobnicate"], /unknown option "--frobnicate". Run ptc-lisp --help/],

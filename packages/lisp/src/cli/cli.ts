@@ -8,16 +8,7 @@ import { resolve } from "node:path";
 import { run } from "../run.js";
 import { isPlainObject } from "../values/plain-object.js";
 import { type CliOptions, parseArguments, USAGE, UsageError } from "./arguments.js";
-import { renderError } from "./diagnostic.js";
-import {
-  type CliIo,
-  type Evaluation,
-  EXIT_FAILURE,
-  EXIT_OK,
-  EXIT_USAGE,
-  showValue,
-  showWarnings,
-} from "./io.js";
+import { type CliIo, type Evaluation, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, showResult } from "./io.js";
 import { locateJsonError } from "./json-error.js";
 import { loadMockTools } from "./mock-tools.js";
 import { startRepl } from "./repl.js";
@@ -105,14 +96,7 @@ async function runOnce(options: CliOptions, evaluation: Evaluation, io: CliIo): 
     tools: evaluation.tools,
     limits: evaluation.limits,
   });
-  for (const line of result.prints) io.stdout.write(`${line}\n`);
-  showWarnings(result.warnings, io);
-  if (result.ok) {
-    io.stdout.write(`${showValue(result.value, evaluation.json)}\n`);
-    return EXIT_OK;
-  }
-  io.stderr.write(renderError(result.error, source, name));
-  return EXIT_FAILURE;
+  return showResult(result, source, name, evaluation.json, io) ? EXIT_OK : EXIT_FAILURE;
 }
 
 /** Runs the command with `argv` (the arguments after `ptc-lisp`) and returns its exit status. */

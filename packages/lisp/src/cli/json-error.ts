@@ -2,12 +2,21 @@
  * Where JSON text goes wrong. `JSON.parse` says that it failed but, on Node 20, often not where;
  * this scanner walks the same grammar and reports the first offending character with its line and
  * column, so a --data error can point into the file. It is only called after JSON.parse failed.
+ * It returns undefined when it finds nothing wrong, or when the text nests too deep to scan.
  */
 export interface JsonProblem {
   readonly line: number;
   readonly column: number;
   readonly problem: string;
 }
+
+/**
+ * The scanner recurses once per nesting level; past this depth it stops before the host stack
+ * runs out (some thousands of frames) and leaves the message to JSON.parse.
+ */
+const MAX_NESTING = 1000;
+
+class TooDeep {}
 
 class Failure {
   constructor(
@@ -56,9 +65,10 @@ export function locateJsonError(text: string): JsonProblem | undefined {
     if (match === null) fail(`unexpected ${describe()}`);
     else i += match[0].length;
   };
-  const value = (): void => {
+  const value = (depth: number): void => {
     space();
     const char = text[i];
+    if ((char === "{" || char === "[") && depth >= MAX_NESTING) throw new TooDeep();
     if (char === "{") {
       i++;
       space();
@@ -73,7 +83,7 @@ export function locateJsonError(text: string): JsonProblem | undefined {
         space();
         if (text[i] !== ":") fail(`expected ':' after the property name, found ${describe()}`);
         i++;
-        value();
+        value(depth + 1);
         space();
         if (text[i] === ",") {
           i++;
@@ -94,7 +104,7 @@ export function locateJsonError(text: string): JsonProblem | undefined {
         return;
       }
       for (;;) {
-        value();
+        value(depth + 1);
         space();
         if (text[i] === ",") {
           i++;
@@ -116,11 +126,12 @@ export function locateJsonError(text: string): JsonProblem | undefined {
   };
   try {
     if (text.charCodeAt(0) === 0xfeff) i = 1;
-    value();
+    value(0);
     space();
     if (i < text.length) fail(`unexpected ${describe()} after the JSON value`);
     return undefined;
   } catch (error) {
+    if (error instanceof TooDeep) return undefined;
     if (!(error instanceof Failure)) throw error;
     const before = text.slice(0, error.offset);
     const line = before.split("\n").length;

@@ -11,8 +11,7 @@ import { preview } from "../format/format.js";
 import { run } from "../run.js";
 import { createSession, type Session } from "../session.js";
 import { isComplete, joinedLines } from "./balance.js";
-import { renderError } from "./diagnostic.js";
-import { type CliIo, type Evaluation, EXIT_FAILURE, EXIT_OK, showValue, showWarnings } from "./io.js";
+import { type CliIo, type Evaluation, EXIT_FAILURE, EXIT_OK, showResult } from "./io.js";
 import { packageVersion } from "./version.js";
 
 const PROMPT = "ptc> ";
@@ -143,14 +142,7 @@ export async function startRepl(evaluation: Evaluation, io: CliIo): Promise<numb
       tools: evaluation.tools,
       limits: evaluation.limits,
     });
-    for (const line of result.prints) io.stdout.write(`${line}\n`);
-    showWarnings(result.warnings, io);
-    if (result.ok) {
-      io.stdout.write(`${showValue(result.value, evaluation.json)}\n`);
-    } else {
-      failed = true;
-      io.stderr.write(renderError(result.error, source, "<repl>"));
-    }
+    if (!showResult(result, source, "<repl>", evaluation.json, io)) failed = true;
   };
 
   /** Runs a REPL command; false means leave. */

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { LispError } from "../errors.js";
+import { run } from "../run.js";
 import { WholeFloat } from "../values/numbers.js";
 import type { Form } from "./form.js";
 import { read, readProgram } from "./reader.js";
@@ -209,5 +210,26 @@ describe("name forms counted while reading", () => {
     const names = (item: Form): unknown =>
       item.type === "symbol" ? item.name : "items" in item ? item.items.map(names) : item.type;
     expect(names(form)).toEqual(["a", ["b", ["c", "d"], "e"], ["f"], "g"]);
+  });
+});
+
+describe("an unexpected character the eye cannot see", () => {
+  test.each([
+    ["\u0000", "U+0000"],
+    ["\u001b", "U+001B"],
+    ["\u00a0", "U+00A0"],
+    ["\u200b", "U+200B"],
+    ["\u202e", "U+202E"],
+  ])("%j is named by its code point, not written raw into the message", async (char, code) => {
+    const result = await run(`(+ 1 ${char} 2)`);
+    expect(result.ok).toBe(false);
+    const message = result.ok ? "" : result.error.message;
+    expect(message).toContain(`unexpected character ${code}`);
+    expect(message).not.toContain(char);
+  });
+
+  test("a visible one is quoted as it is", async () => {
+    const result = await run("(+ 1 § 2)");
+    expect(result.ok ? "" : result.error.message).toContain("unexpected character '§'");
   });
 });

@@ -514,8 +514,9 @@ class Reader {
     if (isDigit(code) || ((code === 45 || code === 43) && isDigit(this.peek(1))))
       return this.readNumber(line, column);
     if (!isSymbolStart(code)) {
-      const char = String.fromCodePoint(this.source.codePointAt(this.index) as number);
-      throw this.error(`unexpected character '${char}'`);
+      throw this.error(
+        `unexpected character ${describeCharacter(this.source.codePointAt(this.index) as number)}`,
+      );
     }
     const name = this.readSymbolName();
     if (name === "nil") return { type: "nil", line, column };
@@ -584,4 +585,18 @@ export function readProgram(
   const reader = new Reader(source, options);
   const forms = reader.readProgram();
   return { forms, strayClosers: reader.strayClosers, nameForms: reader.nameForms };
+}
+
+/**
+ * Control, format and space characters other than the ones the reader skips look like nothing,
+ * or like a space, when written raw, and a control character reaches the terminal of whoever
+ * prints the message (an escape sequence recolours it). Those are named by code point: U+00A0 is
+ * the no-break space a paste brings along, U+200B a zero-width space.
+ */
+const INVISIBLE = /^[\p{Cc}\p{Cf}\p{Z}\p{Cs}\p{Co}\p{Cn}]$/u;
+
+function describeCharacter(code: number): string {
+  const char = String.fromCodePoint(code);
+  if (!INVISIBLE.test(char)) return `'${char}'`;
+  return `U+${code.toString(16).toUpperCase().padStart(4, "0")}`;
 }
