@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isComplete, joinedLines } from "./balance.js";
+import fc from "fast-check";
+import { InputBalance, isComplete, joinedLines } from "./balance.js";
 import { main } from "./cli.js";
 import { renderError } from "./diagnostic.js";
 import { exitQuietlyOnClosedPipe } from "./io.js";
@@ -456,6 +457,29 @@ describe("isComplete", () => {
     ['#"[a-z(]+"', true],
   ])("%j is %s", (text, expected) => {
     expect(isComplete(text)).toBe(expected);
+  });
+
+  it("fed a line at a time, answers as a scan of the whole input so far", () => {
+    // The REPL feeds each line (after the first, with its line break) to one InputBalance; an
+    // escape or a comment may end a line, a string may span lines.
+    const piece = fc.constantFrom("(", ")", "[", "]", "{", "}", '"', "\\", ";", "a", " ", "#", "\n");
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.array(piece, { maxLength: 12 }).map((p) => p.join("")),
+          { maxLength: 8 },
+        ),
+        (lines) => {
+          const balance = new InputBalance();
+          let text = "";
+          lines.forEach((line, index) => {
+            text = index === 0 ? line : `${text}\n${line}`;
+            expect(balance.feed(index === 0 ? line : `\n${line}`)).toBe(isComplete(text));
+          });
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });
 

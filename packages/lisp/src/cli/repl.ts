@@ -10,7 +10,7 @@ import { createInterface } from "node:readline";
 import { preview } from "../format/format.js";
 import { run } from "../run.js";
 import { createSession, type Session } from "../session.js";
-import { isComplete, joinedLines } from "./balance.js";
+import { InputBalance, joinedLines } from "./balance.js";
 import { type CliIo, type Evaluation, EXIT_FAILURE, EXIT_OK, showResult } from "./io.js";
 import { packageVersion } from "./version.js";
 
@@ -115,6 +115,7 @@ export async function startRepl(evaluation: Evaluation, io: CliIo): Promise<numb
 
   let session = createSession();
   let buffer = "";
+  let balance = new InputBalance();
   let failed = false;
 
   const prompt = () => {
@@ -187,8 +188,17 @@ export async function startRepl(evaluation: Evaluation, io: CliIo): Promise<numb
         continue;
       }
     }
-    buffer = buffer === "" ? line : `${buffer}\n${line}`;
-    if (isComplete(buffer)) {
+    // The balance scan goes on from the last line: only the new text is scanned.
+    let complete: boolean;
+    if (buffer === "") {
+      balance = new InputBalance();
+      buffer = line;
+      complete = balance.feed(line);
+    } else {
+      buffer = `${buffer}\n${line}`;
+      complete = balance.feed(`\n${line}`);
+    }
+    if (complete) {
       const source = buffer;
       buffer = "";
       remember(source);
