@@ -53,7 +53,7 @@ export const lazyPipelineStats = {
  * Lazy runs whose stream was collected by one loop over its source: whole (collectPushed) or its
  * first items, for take and first (pushedPrefix).
  */
-export const pushedStats = { pushedRuns: 0, pushedPrefixRuns: 0 };
+export const pushedStats = { pushedRuns: 0, pushedPrefixRuns: 0, pushedWindowRuns: 0 };
 
 /** The lazy run cannot go on exactly: run the pipeline eagerly. Never seen by a program. */
 const GIVE_UP: unique symbol = Symbol("lazy pipeline gives up");
@@ -435,7 +435,7 @@ function consumePrefix(plan: PipelinePlan, values: readonly unknown[]): unknown 
     case "take": {
       const count = values[plan.args[0] as number];
       if (typeof count !== "number" || !Number.isInteger(count)) throw GIVE_UP;
-      const pushed = pushedPrefix(source, values, count);
+      const pushed = pushedPrefix(source, values, count) ?? pushedWindow(source, values, count);
       if (pushed !== undefined) {
         active.allocate(vectorBytes(pushed.length));
         return pushed;
@@ -453,7 +453,7 @@ function consumePrefix(plan: PipelinePlan, values: readonly unknown[]): unknown 
       return out;
     }
     case "first": {
-      const pushed = pushedPrefix(source, values, 1);
+      const pushed = pushedPrefix(source, values, 1) ?? pushedWindow(source, values, 1);
       if (pushed !== undefined) return pushed.length === 0 ? null : pushed[0];
       const item = stream(source, values)();
       return item === DONE ? null : item;
@@ -653,9 +653,198 @@ function pushMatches(stages: readonly PushedStage[], regex: Regex, text: string,
   return out;
 }
 
+// ---------------------------------------------------------------- pushed windows
+
+/**
+ * A collection and the pushed stages over it (innermost first), read one surviving item at a
+ * time: the input of a pushed partition, or one side of a pushed zip. `(map :k coll)`, the usual
+ * input, is a field read here, with the keyword's dedicated reader once it has one, as
+ * sourceFieldStage reads it. Each collection item costs one unit of work, as sourceInput counts it.
+ */
+class PushedCursor {
+  private index = 0;
+  private reader: FieldReader | undefined;
+
+  constructor(
+    private readonly items: readonly unknown[],
+    private readonly stages: readonly PushedStage[],
+    private readonly field: Keyword | undefined,
+  ) {}
+
+  /** The next item that passes every stage, or DONE once the collection is used up. */
+  next(): unknown {
+    const items = this.items;
+    const stages = this.stages;
+    next: while (this.index < items.length) {
+      if (--active.fuel <= 0) active.refuel();
+      const raw = items[this.index++];
+      let item: unknown = raw === undefined ? null : raw;
+      if (this.field !== undefined) {
+        if (this.reader !== undefined) return this.reader(item, getField);
+        if ((this.index & READER_CHECK_MASK) === 1) this.reader = stageReader(this.field);
+        return getField(item, this.field);
+      }
+      for (const stage of stages) {
+        if (stage.kind === "select") {
+          if (truthy(answer(stage.f(item))) !== stage.wanted) continue next;
+        } else {
+          const result = answer(stage.f(item));
+          if (stage.kind === "keep" && result === null) continue next;
+          item = result;
+        }
+      }
+      return item;
+    }
+    return DONE;
+  }
+}
+
+/** The cursor over an input of a window: a collection, or pushable stages over one. */
+function pushedCursor(source: number | PipelinePlan, values: readonly unknown[]): PushedCursor | undefined {
+  if (typeof source === "number") {
+    const items = itemsOf(values[source]);
+    if (items === undefined) throw GIVE_UP;
+    return new PushedCursor(items, [], undefined);
+  }
+  // `(map :amount coll)`: counted as the pulled field stage is, for the tests that look for it.
+  const f = values[source.args[0] as number];
+  const from = source.args[1];
+  if (source.op === "map" && source.args.length === 2 && f instanceof Keyword && typeof from === "number") {
+    const items = itemsOf(values[from]);
+    if (items === undefined) throw GIVE_UP;
+    lazyPipelineStats.fieldStages++;
+    return new PushedCursor(items, [], f);
+  }
+  const chain = pushedChain(source, values);
+  if (chain === undefined || chain.source.items === undefined) return undefined;
+  return new PushedCursor(chain.source.items, chain.stages, undefined);
+}
+
+/** The one-collection stages (filter, remove, keep, map) of `plan` down to the first other one. */
+function outerStages(plan: PipelinePlan): { readonly outer: PipelinePlan[]; readonly inner: PipelinePlan } {
+  const outer: PipelinePlan[] = [];
+  let stage = plan;
+  for (;;) {
+    const op = stage.op;
+    const source = stage.args[1];
+    if (stage.args.length !== 2 || source === undefined || typeof source === "number") break;
+    if (op !== "filter" && op !== "remove" && op !== "keep" && op !== "map") break;
+    outer.push(stage);
+    stage = source;
+  }
+  return { outer, inner: stage };
+}
+
+/**
+ * The stream of `plan` with one loop, when it is one-collection stages (filter, remove, keep, map)
+ * over `(partition n xs)` or `(partition n step xs)` with a step no longer than n, or over the
+ * pairs of `(partition 2 (interleave xs ys))`, whose inputs are collections or pushable stages
+ * over them (`(->> rows (map :amount) (partition 3 1) (map avg) (filter big?) (take 5))`). Each
+ * input item, chunk and callback is met in the order the pulled stages meet them, and charged as
+ * they charge it, but one loop replaces the four or five closures each item went through. The
+ * loop stops at the item that gives the last of `limit` items. Undefined for other plans.
+ */
+function pushedWindow(plan: PipelinePlan, values: readonly unknown[], limit: number): unknown[] | undefined {
+  const { outer, inner } = outerStages(plan);
+  if (inner.op !== "partition" || inner.args.length > 3) return undefined;
+  const size = positiveInteger(values[inner.args[0] as number]);
+  const step = inner.args.length === 3 ? positiveInteger(values[inner.args[1] as number]) : size;
+  // A step past the chunk skips items after each chunk, before the chunk reaches the stages
+  // above: left to the pulls.
+  if (step > size) return undefined;
+  const source = inner.args[inner.args.length - 1] as number | PipelinePlan;
+  const zip =
+    size === 2 && inner.args.length === 2 && typeof source === "object" && source.op === "interleave";
+  let left: PushedCursor | undefined;
+  let right: PushedCursor | undefined;
+  if (zip) {
+    left = pushedCursor(source.args[0] as number | PipelinePlan, values);
+    if (left === undefined) return undefined;
+    right = pushedCursor(source.args[1] as number | PipelinePlan, values);
+    if (right === undefined) return undefined;
+  } else {
+    left = pushedCursor(source, values);
+    if (left === undefined) return undefined;
+  }
+  // The stages' callbacks, innermost first (the order a chunk meets them).
+  const stages: PushedStage[] = [];
+  for (let i = outer.length - 1; i >= 0; i--) {
+    const stage = outer[i] as PipelinePlan;
+    const kind =
+      stage.op === "filter" || stage.op === "remove" ? "select" : stage.op === "keep" ? "keep" : "map";
+    const role = kind === "select" ? "predicate" : "function";
+    stages.push({
+      kind,
+      f: loopEntry(callbackOf(values[stage.args[0] as number], 1, stage.op, role), 1),
+      wanted: stage.op !== "remove",
+    });
+  }
+  pushedStats.pushedWindowRuns++;
+  if (zip) lazyPipelineStats.zipStages++;
+  const out: unknown[] = [];
+  if (limit <= 0) return out;
+  // A stream longer than its inputs stops at the vector cap (values/vector-limit.ts).
+  const cap = unboundedStream(plan) ? vectorPolicy.maxLength : Number.POSITIVE_INFINITY;
+  const window: unknown[] = [];
+  for (let i = zip ? 0 : windowSlots(size); i > 0; i--) window.push(null);
+  let filled = 0;
+  next: for (;;) {
+    let chunk: unknown[];
+    if (zip) {
+      // x, then y; an x whose y is missing is read and dropped, as zipStage pulls them.
+      const a = left.next();
+      if (a === DONE) break;
+      const b = (right as PushedCursor).next();
+      if (b === DONE) break;
+      active.allocate(vectorBytes(2));
+      active.work(2);
+      // Made as [null, null] then filled, as chunkOf makes pairs (one kind of array for readers).
+      chunk = [null, null];
+      chunk[0] = a;
+      chunk[1] = b;
+    } else {
+      const item = left.next();
+      if (item === DONE) break;
+      window[filled++] = item;
+      if (filled < size) continue;
+      active.allocate(vectorBytes(size));
+      active.work(size);
+      chunk = chunkOf(window, size);
+      filled = size - step;
+      for (let i = 0; i < filled; i++) window[i] = window[i + step];
+    }
+    let value: unknown = chunk;
+    for (const stage of stages) {
+      if (stage.kind === "select") {
+        if (truthy(answer(stage.f(value))) !== stage.wanted) continue next;
+      } else {
+        const result = answer(stage.f(value));
+        if (stage.kind === "keep" && result === null) continue next;
+        value = result;
+      }
+    }
+    const length = out.push(value);
+    if (length > cap) throw vectorTooLongError(length);
+    if (length >= limit) break;
+  }
+  return out;
+}
+
+/** pushedWindow for a consumer of the whole stream, whose stream may end in `(take n ...)`. */
+function pushedWholeWindow(plan: PipelinePlan, values: readonly unknown[]): unknown[] | undefined {
+  if (plan.op !== "take") return pushedWindow(plan, values, Number.POSITIVE_INFINITY);
+  const count = values[plan.args[0] as number];
+  if (typeof count !== "number" || !Number.isInteger(count)) throw GIVE_UP;
+  const source = plan.args[1];
+  if (source === undefined || typeof source === "number") return undefined;
+  return pushedWindow(source, values, count);
+}
+
 /** Every item of the consumer's stream, in one vector (charged as one). */
 function collectAll(plan: PipelinePlan, values: readonly unknown[]): unknown[] {
-  const pushed = collectPushed(plan.args[plan.args.length - 1] as PipelinePlan, values);
+  const pushed =
+    collectPushed(plan.args[plan.args.length - 1] as PipelinePlan, values) ??
+    pushedWholeWindow(plan.args[plan.args.length - 1] as PipelinePlan, values);
   if (pushed !== undefined) {
     active.allocate(vectorBytes(pushed.length));
     return pushed;
