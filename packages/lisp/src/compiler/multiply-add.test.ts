@@ -39,11 +39,14 @@ const values = fc.constantFrom(
   "[1]",
 );
 
+let fresh = 0;
+
 describe("multiply-add on the general evaluator", () => {
   test("(+ acc (* x y)) and (+ (* x y) acc): the answers of the product and the sum apart", async () => {
     await fc.assert(
       fc.asyncProperty(values, values, values, async (acc, x, y) => {
-        const bindings = `acc ${acc} x ${x} y ${y}`;
+        // A text of its own each time: a text run before comes compiled from the program cache.
+        const bindings = `fresh ${fresh++} acc ${acc} x ${x} y ${y}`;
         const before = inlineOperandStats.multiplyAdds;
         const fusedLeft = await general(`(let [${bindings}] (+ acc (* x y)))`);
         const fusedRight = await general(`(let [${bindings}] (+ (* x y) acc))`);
