@@ -10,6 +10,7 @@ import type { Binding } from "../analyzer/ast.js";
 import { after } from "../runtime/async.js";
 import type { Code } from "./code.js";
 import type { Binder } from "./destructure.js";
+import { keyedParameter } from "./key-binders.js";
 import { shortcutStats } from "./number-shortcuts.js";
 
 /** One-name lets whose init is a constant or a local, written in the node (the tests read it). */
@@ -69,6 +70,8 @@ export function compileLet(
       // The parameter's own slot: read here, not by a call of the local's node, once per call.
       shortcutStats.localInits++;
       const from = initNode.slot;
+      const keyed = keyedParameter(bind, from, body);
+      if (keyed !== undefined) return keyed;
       return (frame) => {
         bind(frame, frame[from]);
         return body(frame);
