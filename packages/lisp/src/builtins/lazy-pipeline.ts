@@ -471,6 +471,44 @@ interface PushedStage {
   readonly wanted: boolean;
 }
 
+/** The kind of pushed stage a one-collection stage op makes, or undefined for other ops. */
+function pushedKind(op: string): PushedStage["kind"] | undefined {
+  if (op === "filter" || op === "remove") return "select";
+  if (op === "keep") return "keep";
+  return op === "map" ? "map" : undefined;
+}
+
+/** `stage` (a filter, remove, keep or map of one collection) as a pushed stage of `kind`. */
+function pushedStage(
+  stage: PipelinePlan,
+  kind: PushedStage["kind"],
+  values: readonly unknown[],
+): PushedStage {
+  const role = kind === "select" ? "predicate" : "function";
+  return {
+    kind,
+    f: loopEntry(callbackOf(values[stage.args[0] as number], 1, stage.op, role), 1),
+    wanted: stage.op !== "remove",
+  };
+}
+
+/** An item a select or keep stage dropped (throughStages). */
+const SKIPPED: unique symbol = Symbol("dropped by a stage");
+
+/** `item` through the stages (innermost first), or SKIPPED once one of them drops it. */
+function throughStages(stages: readonly PushedStage[], item: unknown): unknown {
+  for (const stage of stages) {
+    if (stage.kind === "select") {
+      if (truthy(answer(stage.f(item))) !== stage.wanted) return SKIPPED;
+    } else {
+      const result = answer(stage.f(item));
+      if (stage.kind === "keep" && result === null) return SKIPPED;
+      item = result;
+    }
+  }
+  return item;
+}
+
 /**
  * The stream of `plan` collected with one loop over its source, when every stage is a filter,
  * remove, keep or one-collection map (`(count (filter p rows))`, `(apply max (map :amount (filter p
@@ -522,19 +560,9 @@ function pushedChain(
   if (plan.op === "re-seq") return { stages, source: reSeqSource(plan, values) };
   let stage = plan;
   for (;;) {
-    const n = stage.args.length;
-    let kind: PushedStage["kind"];
-    if (stage.op === "filter" || stage.op === "remove") kind = "select";
-    else if (stage.op === "keep") kind = "keep";
-    else if (stage.op === "map" && n === 2) kind = "map";
-    else return undefined;
-    if (n !== 2) return undefined;
-    const role = kind === "select" ? "predicate" : "function";
-    stages.push({
-      kind,
-      f: loopEntry(callbackOf(values[stage.args[0] as number], 1, stage.op, role), 1),
-      wanted: stage.op !== "remove",
-    });
+    const kind = pushedKind(stage.op);
+    if (kind === undefined || stage.args.length !== 2) return undefined;
+    stages.push(pushedStage(stage, kind, values));
     const source = stage.args[1] as number | PipelinePlan;
     if (typeof source === "number") {
       const items = itemsOf(values[source]);
@@ -604,20 +632,11 @@ function pushStages(stages: readonly PushedStage[], items: readonly unknown[], l
     }
     return out;
   }
-  next: for (let i = 0; i < n; i++) {
+  for (let i = 0; i < n; i++) {
     if (--active.fuel <= 0) active.refuel();
     const raw = items[i];
-    let item: unknown = raw === undefined ? null : raw;
-    for (const stage of stages) {
-      if (stage.kind === "select") {
-        if (truthy(answer(stage.f(item))) !== stage.wanted) continue next;
-      } else {
-        const result = answer(stage.f(item));
-        if (stage.kind === "keep" && result === null) continue next;
-        item = result;
-      }
-    }
-    if (out.push(item) >= limit) break;
+    const item = throughStages(stages, raw === undefined ? null : raw);
+    if (item !== SKIPPED && out.push(item) >= limit) break;
   }
   return out;
 }
@@ -635,19 +654,10 @@ function pushMatches(stages: readonly PushedStage[], regex: Regex, text: string,
   // against `limit` the loop makes anyway is the only one per item.
   const stop = Math.min(limit, vectorPolicy.maxLength + 1);
   const matches = new MatchCursor(regex, text);
-  next: for (let match = matches.next(); match !== undefined; match = matches.next()) {
+  for (let match = matches.next(); match !== undefined; match = matches.next()) {
     if (--active.fuel <= 0) active.refuel();
-    let item: unknown = match;
-    for (const stage of stages) {
-      if (stage.kind === "select") {
-        if (truthy(answer(stage.f(item))) !== stage.wanted) continue next;
-      } else {
-        const result = answer(stage.f(item));
-        if (stage.kind === "keep" && result === null) continue next;
-        item = result;
-      }
-    }
-    if (out.push(item) >= stop) break;
+    const item = throughStages(stages, match);
+    if (item !== SKIPPED && out.push(item) >= stop) break;
   }
   checkVectorLength(out.length);
   return out;
@@ -675,25 +685,17 @@ class PushedCursor {
   next(): unknown {
     const items = this.items;
     const stages = this.stages;
-    next: while (this.index < items.length) {
+    while (this.index < items.length) {
       if (--active.fuel <= 0) active.refuel();
       const raw = items[this.index++];
-      let item: unknown = raw === undefined ? null : raw;
+      const item = raw === undefined ? null : raw;
       if (this.field !== undefined) {
         if (this.reader !== undefined) return this.reader(item, getField);
         if ((this.index & READER_CHECK_MASK) === 1) this.reader = stageReader(this.field);
         return getField(item, this.field);
       }
-      for (const stage of stages) {
-        if (stage.kind === "select") {
-          if (truthy(answer(stage.f(item))) !== stage.wanted) continue next;
-        } else {
-          const result = answer(stage.f(item));
-          if (stage.kind === "keep" && result === null) continue next;
-          item = result;
-        }
-      }
-      return item;
+      const passed = throughStages(stages, item);
+      if (passed !== SKIPPED) return passed;
     }
     return DONE;
   }
@@ -728,7 +730,7 @@ function outerStages(plan: PipelinePlan): { readonly outer: PipelinePlan[]; read
     const op = stage.op;
     const source = stage.args[1];
     if (stage.args.length !== 2 || source === undefined || typeof source === "number") break;
-    if (op !== "filter" && op !== "remove" && op !== "keep" && op !== "map") break;
+    if (pushedKind(op) === undefined) break;
     outer.push(stage);
     stage = source;
   }
@@ -770,14 +772,7 @@ function pushedWindow(plan: PipelinePlan, values: readonly unknown[], limit: num
   const stages: PushedStage[] = [];
   for (let i = outer.length - 1; i >= 0; i--) {
     const stage = outer[i] as PipelinePlan;
-    const kind =
-      stage.op === "filter" || stage.op === "remove" ? "select" : stage.op === "keep" ? "keep" : "map";
-    const role = kind === "select" ? "predicate" : "function";
-    stages.push({
-      kind,
-      f: loopEntry(callbackOf(values[stage.args[0] as number], 1, stage.op, role), 1),
-      wanted: stage.op !== "remove",
-    });
+    stages.push(pushedStage(stage, pushedKind(stage.op) as PushedStage["kind"], values));
   }
   pushedStats.pushedWindowRuns++;
   if (zip) lazyPipelineStats.zipStages++;
@@ -788,7 +783,7 @@ function pushedWindow(plan: PipelinePlan, values: readonly unknown[], limit: num
   const window: unknown[] = [];
   for (let i = zip ? 0 : windowSlots(size); i > 0; i--) window.push(null);
   let filled = 0;
-  next: for (;;) {
+  for (;;) {
     let chunk: unknown[];
     if (zip) {
       // x, then y; an x whose y is missing is read and dropped, as zipStage pulls them.
@@ -813,16 +808,8 @@ function pushedWindow(plan: PipelinePlan, values: readonly unknown[], limit: num
       filled = size - step;
       for (let i = 0; i < filled; i++) window[i] = window[i + step];
     }
-    let value: unknown = chunk;
-    for (const stage of stages) {
-      if (stage.kind === "select") {
-        if (truthy(answer(stage.f(value))) !== stage.wanted) continue next;
-      } else {
-        const result = answer(stage.f(value));
-        if (stage.kind === "keep" && result === null) continue next;
-        value = result;
-      }
-    }
+    const value = throughStages(stages, chunk);
+    if (value === SKIPPED) continue;
     const length = out.push(value);
     if (length > cap) throw vectorTooLongError(length);
     if (length >= limit) break;
