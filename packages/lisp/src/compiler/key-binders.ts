@@ -54,6 +54,9 @@ export const keyedParameterStats = { nodes: 0 };
  * programs ran V8 calls the binder there through the generic call path. Here the node reads the
  * names itself, as the binder would (the same reads, the same fallbacks, in the same order), and
  * calls only the body. Undefined for a binder not made here or of more than three names.
+ *
+ * keyedParameter1..3 are keys1..3 below written out again with the body's call at the end: a
+ * shared helper would bring back the call this saves. Keep each pair alike.
  */
 export function keyedParameter(binder: Binder, from: number, body: Code): Code | undefined {
   const shaped = shapedReads.get(binder);
